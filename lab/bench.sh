@@ -1,0 +1,86 @@
+# A bench: validate its definition, refresh the databases, create the schema, run each database's
+# phase, then let analysis write results and the report. Sourced by runme.sh.
+
+# Files a run writes into a bench folder; removed before the next run of that bench so results of
+# two runs never mix. The definition (bench.env and any override files) is never touched.
+RESULT_FILES='*.out *.perf *.perf.gz *.perfstat.csv *.log *.count.json *.phase.json *.metrics.json *.svg
+run.env host.json results.json report.md clients timeseries plots'
+
+clean_results() {
+  local dir=$1 pattern
+  for pattern in $RESULT_FILES; do
+    (cd "$dir" && rm -rf -- $pattern)
+  done
+}
+
+bench_dir_of() {
+  local arg=$1
+  [ -d "$arg" ] || [ ! -d "$LAB_ROOT/$arg" ] || arg="$LAB_ROOT/$arg"
+  if [ ! -d "$arg" ]; then
+    echo "runme.sh: bench folder '$1' does not exist (benches here: $(all_benches | xargs -n1 basename | tr '\n' ' '))" >&2
+    return 2
+  fi
+  if [ ! -f "$arg/bench.env" ]; then
+    echo "runme.sh: '$1' has no bench.env (see README.md, 'Writing a bench')" >&2
+    return 2
+  fi
+  (cd "$arg" && pwd)
+}
+
+all_benches() {
+  local d
+  for d in "$LAB_ROOT"/bench*/; do [ -f "$d/bench.env" ] && echo "${d%/}"; done | sort -V
+}
+
+# bench.env plus the --set overrides, validated: the file every later step reads.
+write_run_env() {
+  local dir=$1; shift
+  node "$LAB_ROOT/client" validate-bench "$dir/bench.env" || return 2
+  {
+    echo "# $(basename "$dir")/bench.env with the command line's --set overrides; written by runme.sh"
+    grep -v '^[[:space:]]*#' "$dir/bench.env" | grep -v '^[[:space:]]*$'
+    local kv; for kv in "$@"; do echo "$kv"; done
+  } >"$dir/run.env.tmp"
+  if ! node "$LAB_ROOT/client" validate-bench "$dir/run.env.tmp"; then
+    rm -f "$dir/run.env.tmp"; echo "runme.sh: the --set overrides are invalid for $(basename "$dir")" >&2; return 2
+  fi
+  mv "$dir/run.env.tmp" "$dir/run.env"
+}
+
+load_run_env() {
+  # Defaults first, so a bench that omits a key gets the documented default.
+  SEED=1 DURABILITY=strict KEY_FORMAT=binary DATABASES="mongodb postgres" QUIET_S=60 PERF_RECORD_S=30
+  set -a; . "$1/run.env"; set +a
+  BENCH_KEYS="KEY LAYOUT FIELDS FIELD_BYTES RATE DOCS SEED DURABILITY KEY_FORMAT"
+}
+
+export_phase() {
+  if ! analysis export --bench-dir "$BENCH_DIR" --database "$1" \
+      --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" --project "$PROJECT"; then
+    say "$1: metrics export failed; the phase's other files are kept"
+  fi
+}
+
+run_bench() {
+  BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
+  load_run_env "$BENCH_DIR"
+  say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
+  analysis host-info >"$BENCH_DIR/host.json" || say "host-info failed"
+  say "fresh database volumes for: $DATABASES"
+  refresh_databases "$DATABASES"
+  local db
+  for db in $DATABASES; do
+    client_oneshot "$db" init >>"$BENCH_DIR/$db.out" 2>&1 || { say "$db: init failed (see $db.out)"; return 1; }
+  done
+  for db in $DATABASES; do
+    [ "$INTERRUPTED" = 0 ] || break
+    run_phase "$db"
+  done
+  analysis results --bench-dir "$BENCH_DIR" || say "results.json could not be written"
+  for db in $DATABASES; do
+    [ ! -s "$BENCH_DIR/$db.perf" ] || analysis flamegraph "$BENCH_DIR/$db.perf" -o "$BENCH_DIR/$db.svg" ||
+      say "$db: flame graph failed"
+  done
+  analysis report "$BENCH_DIR" --out-dir "$LAB_ROOT" || say "report failed"
+  analysis summary --bench-dir "$BENCH_DIR" || true
+}

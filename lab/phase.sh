@@ -1,0 +1,137 @@
+# One database phase of a bench: quiet period, window, clients at the bench's rate, perf, counts,
+# logs, the phase manifest and the metrics export. Sourced by runme.sh.
+
+# Seconds of idle database kept inside the window at each end, so that the window's first and last
+# Prometheus samples (cAdvisor housekeeping 1 s + scrape 1 s) see the database before and after
+# the load: the exported deltas then cover all of the phase's work.
+WINDOW_GUARD_S=${WINDOW_GUARD_S:-5}
+PROGRESS_EVERY_S=${PROGRESS_EVERY_S:-30}
+
+now() { date +%s.%N; }
+
+# sleep that a trap can interrupt
+nap() { sleep "$1" & wait $! 2>/dev/null || kill $! 2>/dev/null || true; }
+
+say() { printf '[%s %s] %s\n' "$(date +%H:%M:%S)" "${BENCH_NAME:-lab}" "$*"; }
+
+quiet_period() {
+  local left=$1 step
+  while [ "$left" -gt 0 ] && [ "$INTERRUPTED" = 0 ]; do
+    say "$PHASE_DB: quiet period, ${left}s left"
+    step=$(( left < 10 ? left : 10 ))
+    nap "$step"; left=$((left - step))
+  done
+}
+
+clients_running() { docker inspect -f '{{.State.Running}}' "${CLIENT_IDS[@]}" 2>/dev/null | grep -c true || true; }
+
+stop_clients() {
+  [ "${#CLIENT_IDS[@]}" -gt 0 ] || return 0
+  # SIGTERM: each client stops sending, awaits its in-flight insert and writes its result.
+  docker stop -t 30 "${CLIENT_IDS[@]}" >/dev/null 2>&1 || true
+}
+
+# Waits for the clients, printing progress; gives up (stopping them) far past the expected time.
+wait_clients() {
+  local started=$1 expected=$2 elapsed next=0 limit
+  limit=$(( expected * 2 + 300 ))
+  while [ "$(clients_running)" -gt 0 ]; do
+    [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
+    elapsed=$(( $(date +%s) - started ))
+    if [ "$elapsed" -ge "$next" ]; then
+      say "$PHASE_DB: ${elapsed}s elapsed, about $(( expected > elapsed ? expected - elapsed : 0 ))s remaining, $(clients_running) clients running"
+      next=$(( elapsed + PROGRESS_EVERY_S ))
+    fi
+    if [ "$elapsed" -gt "$limit" ]; then
+      PHASE_STATUS=failed; PHASE_REASON="clients still running after ${limit}s (expected ${expected}s): stopped"
+      stop_clients; return
+    fi
+    nap 1
+  done
+}
+
+collect_client_outputs() {
+  local out=$1 i id code
+  for i in "${!CLIENT_IDS[@]}"; do
+    id=${CLIENT_IDS[$i]}
+    docker logs "$id" 2>&1 | sed "s/^/client-$((i + 1))  | /" >>"$out"
+    code=$(docker inspect -f '{{.State.ExitCode}}' "$id" 2>/dev/null || echo unknown)
+    if [ "$code" != 0 ] && [ "$PHASE_STATUS" = ok ]; then
+      PHASE_STATUS=failed; PHASE_REASON="client-$((i + 1)) exited with code $code"
+    fi
+    [ -s "$BENCH_DIR/clients/$PHASE_DB-client-$((i + 1)).json" ] ||
+      PHASE_MISSING_CLIENTS+="${PHASE_MISSING_CLIENTS:+ }$((i + 1))"
+  done
+  docker rm -f "${CLIENT_IDS[@]}" >/dev/null 2>&1 || true
+  CLIENT_IDS=()
+}
+
+run_phase() {
+  PHASE_DB=$1
+  local db=$1 out="$BENCH_DIR/$1.out" cid pid image stand_in cg perf_reason events="" hw=false
+  local start end cpu0 cpu1 expected i
+  PHASE_STATUS=ok PHASE_REASON="" PHASE_MISSING_CLIENTS=""
+  cid=$(container_of "$db"); pid=$(docker inspect -f '{{.State.Pid}}' "$cid")
+  image=$(docker inspect -f '{{.Config.Image}}' "$cid")
+  stand_in=$(label_of "$cid" jsonbench.stand_in)
+
+  quiet_period "$QUIET_S"
+  [ "$INTERRUPTED" = 0 ] || return 0
+
+  cg=$(container_perf_cgroup "$pid")
+  perf_reason=$(perf_unavailable_reason)
+  [ -n "$perf_reason" ] || [ -n "$cg" ] || perf_reason="no perf_event cgroup for the container on this host"
+  if [ -z "$perf_reason" ]; then
+    events=$(perf_stat_events); perf_has_hardware_counters && hw=true
+  fi
+  say "$db: phase starts${stand_in:+ (STAND-IN: $stand_in)}${perf_reason:+; perf off: $perf_reason}"
+
+  start=$(now); cpu0=$(container_cgroup_cpu_seconds "$pid")
+  [ -n "$perf_reason" ] || perf_stat_start "$cg" "$BENCH_DIR/$db.perfstat.csv"
+  nap "$WINDOW_GUARD_S"
+
+  mkdir -p "$BENCH_DIR/clients"
+  CLIENT_IDS=()
+  for i in $(seq 1 "$CLIENTS"); do
+    [ "$INTERRUPTED" = 0 ] || break
+    CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients")")
+  done
+  expected=$(python3 -c "import math; print(math.ceil($DOCS / $RATE))")
+  if [ -z "$perf_reason" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
+    perf_record_start "$cg" "$(( expected > PERF_RECORD_S ? (expected - PERF_RECORD_S) / 2 : 0 ))" \
+      "$PERF_RECORD_S" "$BENCH_DIR/$db.perf"
+  fi
+  wait_clients "$(date +%s)" "$expected"
+  [ "$INTERRUPTED" = 0 ] && nap "$WINDOW_GUARD_S"
+  end=$(now); cpu1=$(container_cgroup_cpu_seconds "$pid")
+
+  perf_stat_stop
+  if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
+  collect_client_outputs "$out"
+  [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
+  [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
+    { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
+  if [ -s "$BENCH_DIR/$db.perfstat.csv" ]; then
+    { echo "perf stat ($events) on cgroup $cg:"; cat "$BENCH_DIR/$db.perfstat.csv"; } >>"$out"
+  fi
+
+  client_oneshot "$db" count >"$BENCH_DIR/$db.count.json.tmp" 2>>"$out" &&
+    mv "$BENCH_DIR/$db.count.json.tmp" "$BENCH_DIR/$db.count.json" ||
+    { rm -f "$BENCH_DIR/$db.count.json.tmp"; say "$db: count failed (see $db.out)"; }
+  docker logs "$cid" >"$BENCH_DIR/$db.log" 2>&1 || true
+
+  python3 "$LAB_ROOT/lab/json-object.py" database="$db" service="$db" project="$PROJECT" \
+    container_id="$cid" image="$image" stand_in:="$(json_string_or_null "$stand_in")" \
+    cgroup="$cg" window:="{\"start\": $start, \"end\": $end}" \
+    cgroup_cpu_seconds:="{\"start\": $cpu0, \"end\": $cpu1}" \
+    status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$CLIENTS" \
+    missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
+    perf:="{\"events\": $(json_list "$events"), \"hardware_counters\": $hw, \"reason\": $(json_string_or_null "$perf_reason")}" \
+    >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
+
+  export_phase "$db"
+  say "$db: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
+}
+
+json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }
+json_list() { python3 -c 'import json,sys; print(json.dumps([e for e in sys.argv[1].split(",") if e]))' "$1"; }

@@ -1,0 +1,69 @@
+# Compose wrappers: the stack, the databases of a bench, the client containers. Sourced by runme.sh.
+
+compose() {
+  # shellcheck disable=SC2046  # compose_files prints several -f arguments on purpose
+  docker compose --project-directory "$LAB_ROOT" $(compose_files) --env-file "$LAB_ROOT/.env" "$@"
+}
+
+project_name() {
+  compose config --format json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"])'
+}
+
+monitoring_services() {
+  if [ "$USE_STANDINS" = 1 ]; then echo "cadvisor prometheus"; else echo "cadvisor prometheus grafana"; fi
+}
+
+start_monitoring() {
+  # shellcheck disable=SC2046
+  compose up -d --wait $(monitoring_services)
+}
+
+# Fresh database volumes for every bench; the monitoring data stays.
+refresh_databases() {
+  local dbs=$1
+  compose rm --stop --force --volumes mongodb postgres >/dev/null 2>&1 || true
+  local v
+  for v in mongodb-data postgres-data; do
+    docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true
+  done
+  # shellcheck disable=SC2086
+  compose up -d --wait $dbs
+}
+
+database_uri() {
+  case $1 in
+    postgres) echo "postgres://postgres:${POSTGRES_PASSWORD}@postgres:5432/postgres" ;;
+    mongodb)
+      if [ "$USE_STANDINS" = 1 ]; then echo "mongodb://mongodb:27017/"
+      else echo "mongodb://root:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin"; fi ;;
+  esac
+}
+
+# Bench settings go to the client as environment variables of the same names; the URI travels in
+# the environment too, so the password never shows in a process list.
+client_env_args() {
+  local k
+  for k in $BENCH_KEYS; do printf -- '-e\n%s\n' "$k"; done
+  printf -- '-e\nURI\n-e\nBENCH\n'
+}
+
+# One-shot client command (init, count) against a database; prints its stdout.
+client_oneshot() {
+  local db=$1; shift
+  local args; mapfile -t args < <(client_env_args)
+  URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run --rm --no-deps -T "${args[@]}" client "$@"
+}
+
+# Starts one detached client container and prints its id.
+client_start() {
+  local db=$1 i=$2 results_dir=$3
+  local args; mapfile -t args < <(client_env_args)
+  URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
+    --name "${PROJECT}-client-${db}-$i" --user "$(id -u):$(id -g)" \
+    -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$db-client-$i.json" \
+    -e METRICS_PORT=9464 "${args[@]}" client run
+}
+
+container_of() { compose ps -q "$1"; }
+
+label_of() { docker inspect -f "{{index .Config.Labels \"$2\"}}" "$1" 2>/dev/null | sed 's/<no value>//'; }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The test command (./runme.sh test): installs what is missing, then runs every suite against real
+# components: client unit+integration (node --test, real PostgreSQL and FerretDB), analysis and
+# dashboard tests (pytest, real Prometheus), and the end-to-end lab run (pytest, real Docker).
+set -Euo pipefail
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$LAB_ROOT/lab/setup-host.sh"
+. "$LAB_ROOT/lab/tools.sh"
+
+say() { printf '\n=== %s\n' "$*"; }
+
+ensure_node_deps || exit 2
+ensure_venv || exit 2
+ensure_env_file
+ensure_docker || exit 2
+trap 'stop_started_dockerd' EXIT
+ensure_compose || exit 2
+ensure_perf || true
+
+failed=()
+say "client: unit and integration tests"
+(cd "$LAB_ROOT/client" && npm test) || failed+=(client)
+
+say "analysis and dashboards: pytest"
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q analysis/tests grafana/tests) || failed+=(analysis)
+
+say "end to end: the lab on a real Docker engine"
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -x tests/e2e "$@") || failed+=(e2e)
+
+if [ ${#failed[@]} -gt 0 ]; then
+  say "FAILED suites: ${failed[*]}"
+  exit 1
+fi
+say "all suites passed"

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The lab's one entry point. Orchestration only: the logic lives in client/ (load, validation)
+# and analysis/ (export, results, report, branches); lab/ holds the bash pieces this file sources.
+set -Eeuo pipefail
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$LAB_ROOT/lab/setup-host.sh"
+. "$LAB_ROOT/lab/tools.sh"
+. "$LAB_ROOT/lab/perf.sh"
+. "$LAB_ROOT/lab/stack.sh"
+. "$LAB_ROOT/lab/phase.sh"
+. "$LAB_ROOT/lab/bench.sh"
+
+usage() {
+  cat <<'TXT'
+Usage:
+  ./runme.sh [options] [bench1 bench2 ...]   run benches (default: every bench* folder)
+      --set KEY=VALUE    override a bench.env setting for this run (repeatable),
+                         e.g. --set FIELD_BYTES=100 for the 1 KB documents variant
+      --no-branch        do not commit the run to a new git branch
+      --push REMOTE      push the run's branch to REMOTE
+  ./runme.sh test        install what is missing, then run every test (unit, integration, end-to-end)
+  ./runme.sh report [bench1 ...]   regenerate reports from the result files alone
+  ./runme.sh compare REF1 REF2     compare two run branches or bench folders
+  ./runme.sh down        remove the lab's containers, networks and volumes
+  ./runme.sh help        this text
+Environment: JSONBENCH_STANDINS=auto|1|0 (local stand-in images when no registry is reachable).
+TXT
+}
+
+INTERRUPTED=0
+CLIENT_IDS=()
+STACK_UP=0
+
+on_signal() {
+  [ "$INTERRUPTED" = 1 ] && return
+  INTERRUPTED=1
+  say "interrupted: stopping the clients, keeping what was gathered"
+  stop_clients
+}
+
+cleanup() {
+  local code=$?
+  perf_record_cancel 2>/dev/null || true
+  perf_stat_stop 2>/dev/null || true
+  if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ] || [ -n "${DOCKERD_STARTED_PID:-}" ]; }; then
+    say "removing the lab's containers"
+    compose --profile client down --remove-orphans >/dev/null 2>&1 || true
+  fi
+  stop_started_dockerd 2>/dev/null || true
+  exit "$code"
+}
+
+prepare_stack() {
+  ensure_env_file
+  set -a; . "$LAB_ROOT/.env"; set +a
+  ensure_docker || exit 2
+  ensure_compose || exit 2
+  ensure_perf || true
+  USE_STANDINS=0
+  if ! registry_reachable; then
+    USE_STANDINS=1
+    say "no container registry reachable: building local STAND-IN images (FerretDB stands in for MongoDB; no Grafana)"
+    "$LAB_ROOT/lab/standins/build.sh" || exit 2
+  fi
+  export USE_STANDINS
+  compose --profile client build client >&2
+  PROJECT=$(project_name)
+}
+
+run_benches() {
+  local overrides=() benches=() dirs=() branch=1 push="" arg
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --set) overrides+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
+      --no-branch) branch=0; shift ;;
+      --push) push=${2:?--push needs a remote}; shift 2 ;;
+      -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
+      *) benches+=("$1"); shift ;;
+    esac
+  done
+  [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
+  [ ${#benches[@]} -gt 0 ] || { echo "runme.sh: no bench folder found" >&2; exit 2; }
+  for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
+
+  ensure_node_deps || exit 2
+  for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
+  ensure_venv || exit 2
+
+  trap on_signal INT TERM
+  trap cleanup EXIT
+  prepare_stack
+  for arg in "${dirs[@]}"; do clean_results "$arg"; write_run_env "$arg" "${overrides[@]}"; done
+  STACK_UP=1
+  say "starting monitoring: $(monitoring_services)"
+  start_monitoring
+  [ "$USE_STANDINS" = 1 ] || say "Grafana: http://127.0.0.1:${GRAFANA_PORT:-3000}/"
+
+  for arg in "${dirs[@]}"; do
+    [ "$INTERRUPTED" = 0 ] || break
+    run_bench "$arg"
+  done
+  compose rm --stop --force mongodb postgres >/dev/null 2>&1 || true
+
+  if [ "$INTERRUPTED" = 1 ]; then
+    say "interrupted: partial results kept in ${dirs[*]} (marked interrupted); no branch created"
+    exit 130
+  fi
+  if [ "$branch" = 1 ]; then
+    analysis branch --benches "${dirs[@]}" ${push:+--push "$push"} ||
+      { say "the run's branch could not be created"; exit 1; }
+  fi
+}
+
+main() {
+  case ${1:-} in
+    help | -h | --help) usage ;;
+    test) shift; exec "$LAB_ROOT/lab/test.sh" "$@" ;;
+    down)
+      ensure_env_file; ensure_docker || exit 2; ensure_compose || exit 2
+      trap 'stop_started_dockerd' EXIT
+      USE_STANDINS=0; registry_reachable || USE_STANDINS=1
+      compose --profile client --profile grafana down --volumes --remove-orphans ;;
+    report)
+      shift; ensure_venv || exit 2
+      local dirs=() b
+      [ $# -gt 0 ] || set -- $(all_benches)
+      for b in "$@"; do dirs+=("$(bench_dir_of "$b")") || exit 2; done
+      analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
+    compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
+    *) run_benches "$@" ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,143 @@
+"""Runs the real lab (./runme.sh) on a tiny bench in its own compose project, once per session.
+
+The lab's containers are removed at the end by their ids (every container of the test project);
+the Docker engine itself belongs to the caller (lab/test.sh starts and stops it)."""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+LAB_ROOT = Path(__file__).resolve().parents[2]
+PROJECT = "jsonbench-e2e"
+PORTS = {"PG_PORT": "25432", "MONGO_PORT": "27117", "PROMETHEUS_PORT": "29090",
+         "GRAFANA_PORT": "23000", "CADVISOR_PORT": "28080"}
+TINY_BENCH = """\
+DESCRIPTION="end-to-end test bench"
+KEY=uuidv7
+LAYOUT=clustered
+FIELDS=10
+FIELD_BYTES=1000
+CLIENTS=2
+RATE=50
+DOCS={docs}
+SEED=7
+QUIET_S=3
+PERF_RECORD_S={perf_s}
+"""
+
+
+def lab_env():
+    env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, PROGRESS_EVERY_S="5", **PORTS)
+    return env
+
+
+def project_containers():
+    out = subprocess.run(
+        ["docker", "ps", "-aq", "--filter", f"label=com.docker.compose.project={PROJECT}"],
+        check=True, capture_output=True, text=True).stdout
+    return out.split()
+
+
+def remove_project():
+    ids = project_containers()
+    if ids:
+        subprocess.run(["docker", "rm", "-f", "-v", *ids], check=False, capture_output=True)
+    vols = subprocess.run(["docker", "volume", "ls", "-q", "--filter",
+                           f"label=com.docker.compose.project={PROJECT}"],
+                          capture_output=True, text=True).stdout.split()
+    if vols:
+        subprocess.run(["docker", "volume", "rm", *vols], check=False, capture_output=True)
+    nets = subprocess.run(["docker", "network", "ls", "-q", "--filter",
+                           f"label=com.docker.compose.project={PROJECT}"],
+                          capture_output=True, text=True).stdout.split()
+    if nets:
+        subprocess.run(["docker", "network", "rm", *nets], check=False, capture_output=True)
+
+
+def make_bench(parent: Path, name: str, docs: int, perf_s: int) -> Path:
+    bench = parent / name
+    bench.mkdir()
+    (bench / "bench.env").write_text(TINY_BENCH.format(docs=docs, perf_s=perf_s))
+    return bench
+
+
+class Run:
+    def __init__(self, bench: Path, proc: subprocess.CompletedProcess):
+        self.bench = bench
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.results = json.loads((bench / "results.json").read_text()) \
+            if (bench / "results.json").exists() else None
+
+    def phase(self, db):
+        return json.loads((self.bench / f"{db}.phase.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def workdir():
+    d = Path(tempfile.mkdtemp(prefix="jsonbench-e2e-"))
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def prometheus_url():
+    return f"http://127.0.0.1:{PORTS['PROMETHEUS_PORT']}"
+
+
+@pytest.fixture(scope="session")
+def lab_run(workdir):
+    """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each."""
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e", docs=600, perf_s=3)
+    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
+                          cwd=LAB_ROOT, env=lab_env(), capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=1800)
+    (workdir / "runme.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
+    print(proc.stdout[-6000:])
+    print(proc.stderr[-6000:])
+    yield Run(bench, proc)
+    remove_project()
+
+
+def interrupt_run(workdir, after_text="phase starts", grace_s=20):
+    """Starts a longer run, sends SIGINT once a phase is running, returns (Run, seconds to exit)."""
+    bench = make_bench(workdir, "bench-e2e-interrupt", docs=3000, perf_s=0)
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
+                            cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+    lines = []
+    deadline = time.monotonic() + 900
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if after_text in line:
+                time.sleep(grace_s)
+                break
+            if time.monotonic() > deadline:
+                break
+        proc.send_signal(signal.SIGINT)
+        t0 = time.monotonic()
+        rest, _ = proc.communicate(timeout=300)
+        lines.append(rest)
+        elapsed = time.monotonic() - t0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
+    (workdir / "runme-interrupt.log").write_text(done.stdout)
+    return Run(bench, done), elapsed
+
+
+def prom_query(url, expr, at):
+    r = requests.get(f"{url}/api/v1/query", params={"query": expr, "time": at}, timeout=10)
+    r.raise_for_status()
+    return r.json()["data"]["result"]

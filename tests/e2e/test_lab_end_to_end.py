@@ -1,0 +1,112 @@
+"""The lab end to end on a real Docker engine: both databases (or their labelled stand-ins), real
+cAdvisor and Prometheus, perf on the host. One tiny run is shared by the tests; the interrupt test
+runs last because it tears the stack down."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import LAB_ROOT, PROJECT, interrupt_run, project_containers, prom_query
+
+DATABASES = ["mongodb", "postgres"]
+
+
+def selector(db):
+    return (f'container_label_com_docker_compose_project="{PROJECT}",'
+            f'container_label_com_docker_compose_service="{db}"')
+
+
+def run_entry(run, db):
+    return next(r for r in run.results["runs"] if r["database"] == db)
+
+
+def test_run_completes(lab_run):
+    assert lab_run.returncode == 0, lab_run.stdout[-3000:]
+    assert lab_run.results is not None
+    for db in DATABASES:
+        assert lab_run.phase(db)["status"] == "ok", lab_run.phase(db)
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_phase_leaves_out_perf_and_client_results(lab_run, db):
+    out = (lab_run.bench / f"{db}.out").read_text()
+    assert "(100%)" in out, out[-2000:]
+    perf = lab_run.bench / f"{db}.perf"
+    assert perf.exists() and perf.stat().st_size > 0, lab_run.phase(db)["perf"]
+    # Software events here (no PMU in this VM); the manifest must say which were used.
+    assert lab_run.phase(db)["perf"]["events"], lab_run.phase(db)["perf"]
+    for i in (1, 2):
+        result = json.loads((lab_run.bench / "clients" / f"{db}-client-{i}.json").read_text())
+        assert result["docs_ok"] == 600 and result["errors"] == 0 and not result["interrupted"]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_documents_in_database_equal_acknowledged(lab_run, db):
+    entry = run_entry(lab_run, db)
+    assert entry["docs_ok"] == 1200
+    assert entry["docs_in_db"] == entry["docs_ok"]
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_cadvisor_cpu_matches_cgroup_accounting(lab_run, db):
+    entry = run_entry(lab_run, db)
+    exported = entry["cpu"]["user_s"] + entry["cpu"]["system_s"]
+    cg = lab_run.phase(db)["cgroup_cpu_seconds"]
+    direct = cg["end"] - cg["start"]
+    assert exported > 0
+    assert abs(exported - direct) <= 0.10 * direct, (exported, direct)
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_export_equals_direct_prometheus_query(lab_run, prometheus_url, db):
+    window = lab_run.phase(db)["window"]
+    entry = run_entry(lab_run, db)
+    for metric, figure in (("container_cpu_user_seconds_total", entry["cpu"]["user_s"]),
+                           ("container_fs_writes_bytes_total", entry["disk"]["write_bytes"]),
+                           ("container_network_receive_bytes_total", entry["network"]["rx_bytes"])):
+        expr = f"sum({metric}{{{selector(db)}}})"
+        end = float(prom_query(prometheus_url, expr, window["end"])[0]["value"][1])
+        start = float(prom_query(prometheus_url, expr, window["start"])[0]["value"][1])
+        assert figure == pytest.approx(end - start, rel=1e-6, abs=1e-6), metric
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_every_dashboard_query_returns_data(lab_run, prometheus_url, db):
+    window = lab_run.phase(db)["window"]
+    listing = subprocess.run(
+        [sys.executable, str(LAB_ROOT / "grafana" / "dashboard_queries.py"),
+         "--var", f"service={db}", "--var", f"project={PROJECT}", "--var", f"database={db}",
+         "--var", f"bench={lab_run.bench.name}"],
+        check=True, capture_output=True, text=True).stdout
+    queries = [json.loads(line) for line in listing.splitlines() if line.strip()]
+    assert len(queries) >= 10
+    empty = [q for q in queries
+             if not prom_query(prometheus_url, q["expr"], window["end"] - 2)]
+    assert not empty, empty
+
+
+def test_stand_ins_are_labelled_everywhere(lab_run):
+    stand_in = lab_run.phase("mongodb")["stand_in"]
+    if not stand_in:
+        pytest.skip("the real MongoDB ran: nothing to label")
+    assert "STAND-IN" in lab_run.stdout
+    assert "FerretDB (MongoDB stand-in)" in (lab_run.bench / "mongodb.out").read_text()
+    assert run_entry(lab_run, "mongodb")["stand_in"] is True
+    assert "stand-in" in (lab_run.bench / "report.md").read_text().lower()
+
+
+def test_sigint_mid_phase_stops_cleanly(lab_run, workdir):
+    run, seconds = interrupt_run(workdir)
+    assert run.returncode != 0
+    assert "interrupted" in run.stdout
+    assert project_containers() == [], "containers left behind"
+    phase = run.phase("mongodb")
+    assert phase["status"] == "interrupted"
+    results = list((run.bench / "clients").glob("mongodb-client-*.json"))
+    assert len(results) == 2
+    for path in results:
+        result = json.loads(path.read_text())
+        assert result["interrupted"] is True
+        assert 0 < result["docs_ok"] < 3000
+    assert seconds < 120
