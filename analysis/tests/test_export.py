@@ -1,0 +1,213 @@
+"""export against a REAL Prometheus (Debian binary) scraping an exporter this test serves on
+127.0.0.1 with cAdvisor's label names; the test controls every value, so deltas are exact."""
+import csv
+import gzip
+import json
+import os
+import shutil
+import socket
+import subprocess
+import threading
+import time
+from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+import pytest
+import requests
+from prometheus_client import CollectorRegistry, make_wsgi_app
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+
+from analysis.export import export
+
+PROJECT = "jsonbench"
+LABELS = ["id", "name", "image", "container_label_com_docker_compose_project",
+          "container_label_com_docker_compose_service"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class FakeCadvisor:
+    """Per container: counters (per device/interface) and gauges; a container can be hidden."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.containers = {}
+        self.hidden = set()
+
+    def set(self, name, service, metric, value, sub=None):
+        with self.lock:
+            c = self.containers.setdefault(name, {"service": service, "values": {}})
+            c["values"][(metric, sub)] = value
+
+    def collect(self):
+        with self.lock:
+            fams = {}
+            for name, c in self.containers.items():
+                if name in self.hidden:
+                    continue
+                for (metric, sub), value in c["values"].items():
+                    extra = []
+                    if sub:
+                        extra = ["interface"] if "network" in metric else ["device"]
+                    if metric not in fams:
+                        cls = CounterMetricFamily if metric.endswith("_total") else GaugeMetricFamily
+                        name_ = metric[:-len("_total")] if metric.endswith("_total") else metric
+                        fams[metric] = cls(name_, metric, labels=LABELS + extra)
+                    base = [f"/docker/{name}", name, "img", PROJECT, c["service"]]
+                    fams[metric].add_metric(base + ([sub] if sub else []), value)
+            return list(fams.values())
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, *a):
+        pass
+
+
+@pytest.fixture
+def prom_stack(tmp_path):
+    prometheus = shutil.which("prometheus")
+    if not prometheus:
+        subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "setup-test-deps.sh")], check=True)
+        prometheus = shutil.which("prometheus")
+    fake = FakeCadvisor()
+    registry = CollectorRegistry()
+    registry.register(fake)
+    exporter_port = free_port()
+    httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    prom_port = free_port()
+    cfg = tmp_path / "prometheus.yml"
+    cfg.write_text(f"""global:
+  scrape_interval: 1s
+  scrape_timeout: 900ms
+scrape_configs:
+  - job_name: cadvisor
+    static_configs:
+      - targets: ['127.0.0.1:{exporter_port}']
+""")
+    log = open(tmp_path / "prometheus.log", "w")
+    proc = subprocess.Popen([prometheus, f"--config.file={cfg}", f"--storage.tsdb.path={tmp_path / 'data'}",
+                             f"--web.listen-address=127.0.0.1:{prom_port}"], stdout=log, stderr=log)
+    url = f"http://127.0.0.1:{prom_port}"
+    try:
+        deadline = time.time() + 30
+        while True:
+            try:
+                if requests.get(f"{url}/-/ready", timeout=1).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if time.time() > deadline or proc.poll() is not None:
+                raise RuntimeError("prometheus did not become ready: " + (tmp_path / "prometheus.log").read_text())
+            time.sleep(0.2)
+        yield fake, url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def wait_until(t0, offset):
+    delay = t0 + offset - time.time()
+    if delay > 0:
+        time.sleep(delay)
+
+
+def test_export_exact_deltas_resets_gaps_and_timeseries(prom_stack, tmp_path):
+    fake, url = prom_stack
+    cpu = "container_cpu_user_seconds_total"
+    fake.set("db1", "postgres", cpu, 100.0)
+    fake.set("db1", "postgres", "container_cpu_system_seconds_total", 10.0)
+    fake.set("db1", "postgres", "container_fs_writes_bytes_total", 1000.0, "sda")
+    fake.set("db1", "postgres", "container_fs_writes_bytes_total", 500.0, "sdb")
+    fake.set("db1", "postgres", "container_network_receive_bytes_total", 7.0, "eth0")
+    fake.set("db1", "postgres", "container_memory_rss", 1e6)
+    fake.set("other", "mongodb", cpu, 5.0)  # another service: must not be counted
+    # Prometheus applies new scrape targets only every few seconds: wait for real samples first
+    deadline = time.time() + 20
+    while True:
+        r = requests.get(f"{url}/api/v1/query", params={"query": f'count_over_time({cpu}{{name="db1"}}[1m])'}).json()
+        if r["data"]["result"] and float(r["data"]["result"][0]["value"][1]) >= 3:
+            break
+        assert time.time() < deadline, "prometheus never scraped the test exporter"
+        time.sleep(0.3)
+    start = time.time()
+    fake.set("db1", "postgres", cpu, 150.0)
+    fake.set("db1", "postgres", "container_memory_rss", 3e6)
+    wait_until(start, 2.5)
+    fake.set("c1", "client", cpu, 3.0)  # client created inside the window
+    fake.set("db1", "postgres", cpu, 20.0)  # restarted container: counter reset
+    fake.set("db1", "postgres", "container_fs_writes_bytes_total", 1300.0, "sda")
+    wait_until(start, 5.0)
+    fake.set("c1", "client", cpu, 5.0)
+    fake.set("db1", "postgres", cpu, 70.0)
+    fake.set("db1", "postgres", "container_network_receive_bytes_total", 17.0, "eth0")
+    with fake.lock:
+        fake.hidden.add("db1")  # scrape hole of ~5 s for the database container
+    wait_until(start, 10.5)
+    with fake.lock:
+        fake.hidden.discard("db1")
+    wait_until(start, 13.5)
+    end = time.time()
+    wait_until(end, 1.5)  # let the last scrape land
+
+    bench = tmp_path / "bench1"
+    bench.mkdir()
+    (bench / "postgres.phase.json").write_text(json.dumps({
+        "database": "postgres", "service": "postgres", "project": PROJECT,
+        "window": {"start": start, "end": end}, "status": "ok"}))
+    out = export(str(bench), "postgres", url)
+
+    pg = out["services"]["postgres"]
+    assert pg["counters"][cpu]["delta"] == pytest.approx(120.0)  # +50, reset to 20 (+20), +50
+    assert pg["counters"][cpu]["resets"] == 1
+    assert pg["counters"]["container_cpu_system_seconds_total"]["delta"] == 0.0
+    assert pg["counters"]["container_fs_writes_bytes_total"]["delta"] == pytest.approx(300.0)
+    assert pg["counters"]["container_network_receive_bytes_total"]["delta"] == pytest.approx(10.0)
+    assert pg["containers"] == ["db1"]
+    rss = pg["gauges"]["container_memory_rss"]
+    assert rss["max"] == 3e6
+    assert 1e6 <= rss["mean"] <= 3e6
+
+    client = out["services"]["client"]
+    assert client["counters"][cpu]["delta"] == pytest.approx(5.0)
+    assert client["counters"][cpu]["per_container"]["c1"]["created_in_window"] is True
+    assert any("c1" in n and "taken as 0" in n for n in out["notes"])
+    assert any("counter reset" in n for n in out["notes"])
+
+    db_gaps = [g for g in out["gaps"] if g["container"] == "db1"]
+    assert db_gaps, out["gaps"]
+    assert all(g["seconds"] > 3.0 for g in db_gaps)
+    assert any(4.0 <= g["seconds"] <= 8.0 and cpu in g["metrics"] for g in db_gaps)
+    assert not [g for g in out["gaps"] if g["container"] == "c1"]
+
+    # the delta equals Prometheus' own values at the window edges (no reset on this counter)
+    def direct(expr, at):
+        r = requests.get(f"{url}/api/v1/query", params={"query": expr, "time": at}).json()
+        return float(r["data"]["result"][0]["value"][1])
+    sel = 'sum(container_fs_writes_bytes_total{container_label_com_docker_compose_service="postgres"})'
+    assert direct(sel, end) - direct(sel, start) == pytest.approx(300.0)
+
+    with gzip.open(bench / "timeseries" / "postgres.csv.gz", "rt") as f:
+        rows = list(csv.DictReader(f))
+    assert set(rows[0]) == {"time", "metric", "service", "container", "value"}
+    assert {r["service"] for r in rows} == {"postgres", "client"}
+    assert all(start <= float(r["time"]) <= end for r in rows)
+    writes = [r for r in rows if r["metric"] == "container_fs_writes_bytes_total"]
+    assert {float(r["value"]) for r in writes} <= {1500.0, 1800.0}  # per container: sum of devices
+    rss_rows = [float(r["value"]) for r in rows if r["metric"] == "container_memory_rss"]
+    assert sum(rss_rows) / len(rss_rows) == pytest.approx(rss["mean"])
+    # no interpolation: no database row inside the hole
+    hole = max(db_gaps, key=lambda g: g["seconds"])
+    assert not [r for r in rows if r["container"] == "db1" and hole["from"] < float(r["time"]) < hole["to"]]
+    assert json.loads((bench / "postgres.metrics.json").read_text())["schema_version"] == 1
