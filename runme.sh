@@ -52,19 +52,19 @@ cleanup() {
 
 prepare_stack() {
   ensure_env_file
-  set -a; . "$LAB_ROOT/.env"; set +a
+  load_env_defaults "$LAB_ROOT/.env"
   ensure_docker || exit 2
   ensure_compose || exit 2
   ensure_perf || true
-  USE_STANDINS=0
-  if ! registry_reachable; then
-    USE_STANDINS=1
+  USE_STANDINS=0; registry_reachable || USE_STANDINS=1
+  PROJECT=$(project_name)
+  python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" || exit 2
+  if [ "$USE_STANDINS" = 1 ]; then
     say "no container registry reachable: building local STAND-IN images (FerretDB stands in for MongoDB; no Grafana)"
     "$LAB_ROOT/lab/standins/build.sh" || exit 2
   fi
   export USE_STANDINS
   compose --profile client build client >&2
-  PROJECT=$(project_name)
 }
 
 run_benches() {

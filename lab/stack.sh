@@ -1,5 +1,17 @@
 # Compose wrappers: the stack, the databases of a bench, the client containers. Sourced by runme.sh.
 
+# Exports .env's settings that the environment does not already set: as in compose, a variable
+# of the caller's environment wins over .env.
+load_env_defaults() {
+  local line key
+  while IFS= read -r line || [ -n "$line" ]; do
+    case $line in '' | '#'*) continue ;; esac
+    key=${line%%=*}
+    [[ $key =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue
+    [ -n "${!key+set}" ] || eval "export $line"
+  done <"$1"
+}
+
 compose() {
   # shellcheck disable=SC2046  # compose_files prints several -f arguments on purpose
   docker compose --project-directory "$LAB_ROOT" $(compose_files) --env-file "$LAB_ROOT/.env" "$@"
@@ -62,6 +74,12 @@ client_start() {
     --name "${PROJECT}-client-${db}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$db-client-$i.json" \
     -e METRICS_PORT=9464 "${args[@]}" client run
+}
+
+# Host ports published by this lab's running containers: they may stay in use across runs.
+own_published_ports() {
+  docker ps --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Ports}}' |
+    grep -o ':[0-9]*->' | tr -d ':->' | sort -u | tr '\n' ' '
 }
 
 container_of() { compose ps -q "$1"; }
