@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+'use strict';
+// Entry point: `node client <command> ...` from the repository root.
+// Exit codes: 0 all inserted / ok; 1 some inserts failed or interrupted;
+// 2 bad input or cannot connect.
+const { parseOptions, usage, COMMANDS } = require('./options');
+const { InputError } = require('./bench-schema');
+const { ConnectError } = require('./commands/connect');
+
+const HANDLERS = {
+  init: () => require('./commands/init').init,
+  run: () => require('./commands/run').run,
+  count: () => require('./commands/count').count,
+};
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === 'validate-bench') return require('./commands/validate-bench').validateBench(rest);
+  if (!command || command === '--help' || command === 'help') {
+    console.log(usage());
+    return command ? 0 : 2;
+  }
+  if (!COMMANDS[command]) {
+    throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench'].join(', ')}`);
+  }
+  const opts = parseOptions(command, rest);
+  return HANDLERS[command]()(opts);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (err) => {
+      if (err instanceof InputError || err instanceof ConnectError) {
+        console.error(`error: ${err.message}`);
+        process.exitCode = 2;
+      } else {
+        console.error(err && err.stack ? err.stack : err);
+        process.exitCode = 1;
+      }
+    },
+  );
+}
+
+module.exports = { main };

@@ -1,0 +1,20 @@
+'use strict';
+// Connect to the database named by --uri, or fail with exit code 2.
+const { createTarget } = require('../targets');
+const { redact } = require('../uri');
+
+class ConnectError extends Error {}
+
+async function connectTarget(opts) {
+  const target = createTarget(opts.database, opts.uri);
+  try {
+    await target.connect();
+    const server = await target.serverInfo();
+    return { target, server };
+  } catch (err) {
+    await target.close();
+    throw new ConnectError(`cannot connect to ${redact(opts.uri)}: ${err.message}`);
+  }
+}
+
+module.exports = { connectTarget, ConnectError };

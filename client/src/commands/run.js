@@ -1,0 +1,74 @@
+'use strict';
+// `run`: offer DOCS documents at RATE docs/s, then write the result.
+const { connectTarget } = require('./connect');
+const { displayName } = require('../targets');
+const { DocumentGenerator } = require('../docgen');
+const { keyGenerator } = require('../keys');
+const { Metrics } = require('../metrics');
+const { Runner, STOP_GRACE_MS } = require('../runner');
+const { writeFileAtomic } = require('../atomic-write');
+const { InputError } = require('../bench-schema');
+
+async function startMetrics(opts) {
+  if (!opts.metricsPort) return null;
+  const metrics = new Metrics({ bench: opts.bench, database: opts.database, clientId: opts.clientId });
+  try {
+    await metrics.listen(opts.metricsPort);
+  } catch (err) {
+    throw new InputError(`--metrics-port: cannot listen on ${opts.metricsPort}: ${err.code || err.message}`);
+  }
+  return metrics;
+}
+
+async function run(opts) {
+  const metrics = await startMetrics(opts);
+  let target;
+  let server;
+  try {
+    ({ target, server } = await connectTarget(opts));
+  } catch (err) {
+    if (metrics) await metrics.close();
+    throw err;
+  }
+  const label = displayName(server);
+  const log = (line) => console.log(line);
+  target.prepareInserts(opts);
+  const gen = new DocumentGenerator({ seed: opts.seed, clientId: opts.clientId, fields: opts.fields, fieldBytes: opts.fieldBytes });
+  const runner = new Runner({ target, gen, keys: keyGenerator(opts.key), opts, metrics, log, label });
+
+  let finished = false;
+  const finish = (why) => {
+    if (finished) return null;
+    finished = true;
+    const result = runner.result({ server, database: opts.database });
+    if (why) result.stop_reason = why;
+    if (opts.result) writeFileAtomic(opts.result, `${JSON.stringify(result, null, 2)}\n`);
+    log(`[client-${opts.clientId}] ${label} done: ${result.docs_ok}/${result.docs_target} ok, ${result.errors} errors, `
+      + `${result.dropped} dropped in ${result.elapsed_s.toFixed(2)} s - Throughput: ${result.achieved_rate.toFixed(2)} docs/sec`
+      + ` (target ${opts.rate}${result.target_sustained ? '' : ', target not sustained'})${result.interrupted ? ' - interrupted' : ''}`);
+    return result;
+  };
+  const onSignal = (sig) => {
+    log(`[client-${opts.clientId}] ${label}: ${sig}: stopping, waiting for the insert in flight`);
+    runner.stop();
+    // If the in-flight insert never returns, write the result anyway.
+    setTimeout(() => {
+      if (finish(`${sig}: in-flight insert did not finish within ${STOP_GRACE_MS} ms`)) process.exit(1);
+    }, STOP_GRACE_MS).unref();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
+  if (server.stand_in) log(`[client-${opts.clientId}] note: ${server.product} ${server.version} is a MongoDB stand-in; this is not a MongoDB result`);
+  await runner.run();
+  const result = finish(null);
+  if (metrics && opts.metricsLingerS > 0) await new Promise((r) => setTimeout(r, opts.metricsLingerS * 1000));
+  await target.close();
+  if (metrics) await metrics.close();
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (!result) return 1; // the grace timer already wrote it
+  return result.docs_ok === opts.docs && !result.interrupted ? 0 : 1;
+}
+
+module.exports = { run };

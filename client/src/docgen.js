@@ -1,0 +1,115 @@
+'use strict';
+// Seeded document generator: fields attr1..attrN, each exactly fieldBytes
+// characters from a 62-character alphanumeric alphabet.
+//
+// Why it is built this way: the original study drew one Math.random per
+// character and joined an array per field, which costs more CPU than the
+// insert it feeds. Here one 32-bit PRNG output yields two 16-bit draws, each
+// mapped through a table straight to a pair of characters, so a 10 x 1000 B
+// document needs ~2,500 PRNG steps and no per-character allocation.
+// Each document is seeded from (seed, client id, document index) so document
+// i is the same whatever was dropped or sent before it.
+const { Sfc32, hashString } = require('./prng');
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const PAIRS = ALPHABET.length * ALPHABET.length; // 3844
+// Largest multiple of 3844 below 2^16: draws at or above it are rejected so
+// every character pair is exactly equally likely (uniform, no modulo bias).
+const ACCEPT_BELOW = Math.floor(65536 / PAIRS) * PAIRS; // 65348
+
+// PAIR_TABLE[v] is two characters; filled byte-wise so memory holds the same
+// bytes on little- and big-endian machines (identical documents everywhere).
+const PAIR_TABLE = (() => {
+  const table = new Uint16Array(ACCEPT_BELOW);
+  const bytes = new Uint8Array(table.buffer);
+  for (let v = 0; v < ACCEPT_BELOW; v++) {
+    const p = v % PAIRS;
+    bytes[2 * v] = ALPHABET.charCodeAt((p / ALPHABET.length) | 0);
+    bytes[2 * v + 1] = ALPHABET.charCodeAt(p % ALPHABET.length);
+  }
+  return table;
+})();
+
+// Fill `pairs` 16-bit slots of `out` (Uint16Array) from `rng`. The sfc32
+// step is inlined on local variables: V8 keeps them in registers, which
+// roughly halves the cost against calling rng.next() per word.
+function fillPairs(rng, out, pairs) {
+  let a = rng.a, b = rng.b, c = rng.c, d = rng.d;
+  let j = 0;
+  while (j < pairs) {
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (((c << 21) | (c >>> 11)) + t) | 0;
+    const lo = t & 0xffff;
+    if (lo < ACCEPT_BELOW) out[j++] = PAIR_TABLE[lo];
+    const hi = t >>> 16;
+    if (hi < ACCEPT_BELOW && j < pairs) out[j++] = PAIR_TABLE[hi];
+  }
+  rng.a = a; rng.b = b; rng.c = c; rng.d = d;
+}
+
+class DocumentGenerator {
+  constructor({ seed, clientId, fields, fieldBytes }) {
+    this.seed = seed >>> 0;
+    this.clientHash = hashString(String(clientId));
+    this.fields = fields;
+    this.fieldBytes = fieldBytes;
+    this.names = Array.from({ length: fields }, (_, i) => `attr${i + 1}`);
+    const chars = fields * fieldBytes;
+    this.pairs = Math.ceil(chars / 2);
+    // Own ArrayBuffer so the Uint16Array view is aligned.
+    this.scratch16 = new Uint16Array(this.pairs);
+    this.scratch = Buffer.from(this.scratch16.buffer, 0, chars);
+    this.buildJsonTemplate();
+  }
+
+  // The JSON text with every value slot left blank: a document's JSON is
+  // this template with the random characters copied into the slots, then
+  // decoded once. No escaping is needed: the alphabet has no JSON specials.
+  buildJsonTemplate() {
+    const parts = [];
+    this.valueOffsets = [];
+    let len = 1; // '{'
+    for (let i = 0; i < this.fields; i++) {
+      const head = `${i ? ',' : ''}"${this.names[i]}":"`;
+      len += head.length;
+      this.valueOffsets.push(len);
+      len += this.fieldBytes + 1; // value + closing quote
+      parts.push(head, ' '.repeat(this.fieldBytes), '"');
+    }
+    this.jsonTemplate = Buffer.from(`{${parts.join('')}}`, 'latin1');
+  }
+
+  // Random characters of document `index`, all fields concatenated.
+  chars(index) {
+    const rng = Sfc32.fromWords(this.seed, this.clientHash, index >>> 0);
+    fillPairs(rng, this.scratch16, this.pairs);
+    return this.scratch;
+  }
+
+  // JSON text of document `index` (what PostgreSQL receives as jsonb).
+  json(index) {
+    const src = this.chars(index);
+    const B = this.fieldBytes;
+    for (let i = 0; i < this.fields; i++) {
+      src.copy(this.jsonTemplate, this.valueOffsets[i], i * B, (i + 1) * B);
+    }
+    return this.jsonTemplate.latin1Slice(0, this.jsonTemplate.length);
+  }
+
+  // Plain object of document `index` (what MongoDB receives), same field
+  // order and characters as json(index).
+  object(index) {
+    const src = this.chars(index);
+    const B = this.fieldBytes;
+    const doc = {};
+    for (let i = 0; i < this.fields; i++) {
+      doc[this.names[i]] = src.latin1Slice(i * B, (i + 1) * B);
+    }
+    return doc;
+  }
+}
+
+module.exports = { DocumentGenerator, ALPHABET };

@@ -1,0 +1,53 @@
+'use strict';
+// Optional Prometheus endpoint (--metrics-port). Metric names are part of
+// the lab's contract (docs/contracts.md §2); every series carries bench,
+// database and client_id.
+const http = require('http');
+const client = require('prom-client');
+
+const BUCKETS_S = [0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30];
+
+class Metrics {
+  constructor({ bench, database, clientId }) {
+    this.registry = new client.Registry();
+    this.registry.setDefaultLabels({ bench, database, client_id: String(clientId) });
+    client.collectDefaultMetrics({ register: this.registry });
+    const r = [this.registry];
+    this.ok = new client.Counter({ name: 'jsonbench_client_docs_ok_total', help: 'Documents inserted', registers: r });
+    this.errors = new client.Counter({ name: 'jsonbench_client_errors_total', help: 'Inserts that failed', registers: r });
+    this.dropped = new client.Counter({ name: 'jsonbench_client_dropped_total', help: 'Due documents dropped because the client queue was full', registers: r });
+    this.targetRate = new client.Gauge({ name: 'jsonbench_client_target_rate', help: 'Offered rate in documents/second (present while the client runs)', registers: r });
+    this.latency = new client.Histogram({ name: 'jsonbench_client_latency_seconds', help: 'Insert completion minus intended start', buckets: BUCKETS_S, registers: r });
+    this.service = new client.Histogram({ name: 'jsonbench_client_service_seconds', help: 'Insert completion minus hand-over to the driver', buckets: BUCKETS_S, registers: r });
+  }
+
+  listen(port) {
+    this.server = http.createServer(async (req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end('only /metrics here\n');
+        return;
+      }
+      try {
+        const body = await this.registry.metrics();
+        res.writeHead(200, { 'Content-Type': this.registry.contentType }).end(body);
+      } catch (err) {
+        res.writeHead(500).end(String(err));
+      }
+    });
+    return new Promise((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(port, () => resolve());
+    });
+  }
+
+  // The target-rate series marks the phase: it disappears when sending ends.
+  endPhase() {
+    this.registry.removeSingleMetric('jsonbench_client_target_rate');
+  }
+
+  close() {
+    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}
+
+module.exports = { Metrics };

@@ -1,0 +1,190 @@
+'use strict';
+// The open-loop load: documents are due on an absolute schedule, sent one
+// at a time on one connection, and every document ends up exactly once as
+// ok, error or dropped. The loop never slows the schedule down.
+const { Schedule, queueBound } = require('./schedule');
+const { LatencyRecorder } = require('./stats');
+
+const now = () => process.hrtime.bigint();
+
+// Longest a stop signal waits for the in-flight insert before the result is
+// written anyway (a frozen server must not hang the client).
+const STOP_GRACE_MS = 15000;
+
+class Runner {
+  // target: connected, prepared target; gen: DocumentGenerator;
+  // keys: key generator or null; opts: parsed run options;
+  // log(line): progress output; label: how progress names the server.
+  constructor({ target, gen, keys, opts, metrics, log, label }) {
+    Object.assign(this, { target, gen, keys, opts, metrics, log, label });
+    this.schedule = new Schedule(opts.rate, opts.docs);
+    this.bound = queueBound(opts.rate);
+    this.recorder = new LatencyRecorder();
+    this.ok = 0;
+    this.errors = 0;
+    this.dropped = 0;
+    this.next = 0; // next document index to send or drop
+    this.reconnects = 0;
+    this.gaveUp = null;
+    this.stopping = false;
+    this.interrupted = false;
+    this.errorSamples = [];
+    this.nextProgress = 1;
+    this.wake = null;
+  }
+
+  elapsedNs() {
+    return Number(now() - this.t0);
+  }
+
+  // Sleep until `ns` from now, or until stop() wakes us. setTimeout has 1 ms
+  // granularity, so we round up and let the caller send everything that is
+  // due on waking rather than trying to hit each sub-millisecond slot.
+  sleep(ns) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, Math.max(1, Math.ceil(ns / 1e6)));
+      this.wake = () => { clearTimeout(timer); resolve(); };
+    }).then(() => { this.wake = null; });
+  }
+
+  stop() {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.interrupted = true;
+    if (this.wake) this.wake();
+  }
+
+  async run() {
+    this.startedAt = new Date();
+    this.t0 = now();
+    if (this.metrics) this.metrics.targetRate.set(this.opts.rate);
+    const total = this.opts.docs;
+    while (this.next < total && !this.stopping && !this.gaveUp) {
+      const elapsed = this.elapsedNs();
+      const due = this.schedule.dueCount(elapsed);
+      if (this.next >= due) {
+        await this.sleep(this.schedule.intendedNs(this.next) - elapsed);
+        continue;
+      }
+      if (due - this.next > this.bound) this.drop(due - this.next - this.bound);
+      await this.sendOne(this.next++);
+      this.progress();
+    }
+    this.endNs = this.elapsedNs();
+    this.endedAt = new Date();
+    if (this.metrics) this.metrics.endPhase();
+  }
+
+  // Oldest waiting documents go first: they are the latest already.
+  drop(n) {
+    this.dropped += n;
+    this.next += n;
+    if (this.metrics) this.metrics.dropped.inc(n);
+  }
+
+  async sendOne(i) {
+    const intended = this.schedule.intendedNs(i);
+    const op = this.target.build(this.gen, i, this.keys ? this.keys.next() : null);
+    const handed = this.elapsedNs();
+    this.recorder.recordStart(handed - intended);
+    try {
+      await this.target.send(op);
+      const done = this.elapsedNs();
+      this.ok++;
+      this.recorder.recordDone(done - intended, done - handed);
+      if (this.metrics) {
+        this.metrics.ok.inc();
+        this.metrics.latency.observe((done - intended) / 1e9);
+        this.metrics.service.observe((done - handed) / 1e9);
+      }
+    } catch (err) {
+      this.errors++;
+      if (this.metrics) this.metrics.errors.inc();
+      if (this.errorSamples.length < 5) this.errorSamples.push(String(err.message || err));
+      if (this.target.isConnectionLost(err)) await this.reconnect(err);
+    }
+  }
+
+  // Reconnect with exponential backoff; inserts are not retried (a retry
+  // could duplicate a sequence key). Documents falling due meanwhile wait
+  // in the bounded queue or are dropped, so the schedule carries on.
+  async reconnect(err) {
+    const lostAt = this.elapsedNs();
+    const limitNs = this.opts.reconnectTimeoutS * 1e9;
+    this.log(`[client-${this.opts.clientId}] ${this.label}: connection lost (${err.message}); reconnecting`);
+    let delayNs = 100e6;
+    while (!this.stopping) {
+      try {
+        await this.target.reconnect();
+        this.reconnects++;
+        this.log(`[client-${this.opts.clientId}] ${this.label}: reconnected after ${((this.elapsedNs() - lostAt) / 1e9).toFixed(2)} s`);
+        return;
+      } catch (e) {
+        const waited = this.elapsedNs() - lostAt;
+        if (waited >= limitNs) {
+          this.gaveUp = `no connection for ${(waited / 1e9).toFixed(1)} s (limit ${this.opts.reconnectTimeoutS} s): ${e.message}`;
+          this.log(`[client-${this.opts.clientId}] ${this.label}: giving up: ${this.gaveUp}`);
+          return;
+        }
+        await this.sleep(Math.min(delayNs, limitNs - waited));
+        delayNs = Math.min(delayNs * 2, 5e9);
+      }
+    }
+  }
+
+  // A line every 10% of the documents (ok + errors + dropped).
+  progress() {
+    const settled = this.ok + this.errors + this.dropped;
+    const total = this.opts.docs;
+    if (settled * 10 < this.nextProgress * total) return;
+    while (settled * 10 >= this.nextProgress * total) this.nextProgress++;
+    const pct = Math.min(100, Math.floor((settled * 100) / total));
+    const seconds = this.elapsedNs() / 1e9;
+    const s = this.recorder.summaries();
+    const fmt = (v) => (v === null ? 'n/a' : v.toFixed(2));
+    this.log(`[client-${this.opts.clientId}] ${this.label} (${pct}%) - Throughput: ${(this.ok / seconds).toFixed(2)} docs/sec`
+      + ` - start lag p99: ${fmt(s.start_lag_ms.p99)} ms - latency p99: ${fmt(s.latency_ms.p99)} ms`
+      + (this.errors || this.dropped ? ` - errors: ${this.errors} - dropped: ${this.dropped}` : ''));
+  }
+
+  // The result document (docs/contracts.md §2).
+  result({ server, database }) {
+    const o = this.opts;
+    const elapsedS = (this.endNs ?? this.elapsedNs()) / 1e9;
+    const achieved = elapsedS > 0 ? this.ok / elapsedS : 0;
+    return {
+      bench: o.bench,
+      database,
+      server,
+      key: o.key,
+      layout: o.layout,
+      key_format: o.keyFormat,
+      durability: o.durability,
+      fields: o.fields,
+      field_bytes: o.fieldBytes,
+      seed: o.seed,
+      client_id: o.clientId,
+      target_rate: o.rate,
+      docs_target: o.docs,
+      docs_ok: this.ok,
+      errors: this.errors,
+      dropped: this.dropped,
+      not_sent: o.docs - this.ok - this.errors - this.dropped,
+      queue_bound: this.bound,
+      reconnects: this.reconnects,
+      gave_up: this.gaveUp,
+      error_samples: this.errorSamples,
+      started_at: this.startedAt.toISOString(),
+      ended_at: (this.endedAt || new Date()).toISOString(),
+      elapsed_s: elapsedS,
+      achieved_rate: achieved,
+      target_sustained: this.dropped === 0 && !this.gaveUp,
+      interrupted: this.interrupted,
+      ...this.recorder.summaries(),
+      histograms: this.recorder.encoded(),
+      client: { node: process.version, pid: process.pid },
+    };
+  }
+}
+
+module.exports = { Runner, STOP_GRACE_MS };

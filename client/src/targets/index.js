@@ -1,0 +1,16 @@
+'use strict';
+const { PostgresTarget } = require('./postgres');
+const { MongoTarget } = require('./mongodb');
+
+function createTarget(database, uri) {
+  return database === 'postgres' ? new PostgresTarget(uri) : new MongoTarget(uri);
+}
+
+// How progress lines name the server: a stand-in is never passed off as
+// the product it stands in for.
+function displayName(server) {
+  if (server.product === 'FerretDB') return 'FerretDB (MongoDB stand-in)';
+  return server.product;
+}
+
+module.exports = { createTarget, displayName };

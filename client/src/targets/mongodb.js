@@ -1,0 +1,105 @@
+'use strict';
+// MongoDB target: collection jsonbench, one pooled connection, insertOne per
+// document with the write concern of the chosen durability. Also drives
+// FerretDB, which it detects and labels as a stand-in.
+const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
+const { uuidString } = require('../keys');
+
+const COLLECTION = 'jsonbench';
+const DEFAULT_DB = 'jsonbench';
+
+class MongoTarget {
+  constructor(uri) {
+    this.uri = uri;
+    this.database = 'mongodb';
+    this.client = null;
+  }
+
+  async connect() {
+    this.client = new MongoClient(this.uri, {
+      maxPoolSize: 1, // one connection per client, as on PostgreSQL
+      retryWrites: false, // a retried insert could duplicate a driver-made ObjectId
+      serverSelectionTimeoutMS: 5000,
+      connectTimeoutMS: 5000,
+    });
+    await this.client.connect();
+    // The URI's database if it names one, else jsonbench.
+    this.db = new URL(this.uri).pathname.length > 1 ? this.client.db() : this.client.db(DEFAULT_DB);
+    await this.db.command({ ping: 1 });
+  }
+
+  async serverInfo() {
+    const info = await this.client.db('admin').command({ buildInfo: 1 });
+    // FerretDB answers as MongoDB 7.0.x but adds its own fields:
+    // `ferretdbVersion` (1.x) or a `ferretdb` document (2.x).
+    const ferret = info.ferretdbVersion || (info.ferretdb && (info.ferretdb.version || 'unknown'));
+    if (ferret) return { product: 'FerretDB', version: String(ferret), stand_in: true, compat_version: String(info.version) };
+    return { product: 'MongoDB', version: String(info.version), stand_in: false };
+  }
+
+  async init(key, layout) {
+    await this.db.collection(COLLECTION).drop().catch((err) => {
+      if (err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
+    });
+    const options = layout === 'clustered'
+      ? { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'jsonbench_clustered' } }
+      : {};
+    await this.db.createCollection(COLLECTION, options);
+    return `createCollection("${COLLECTION}", ${JSON.stringify(options)}) (key ${key}${key === 'sequence' ? ': driver ObjectId' : ''})`;
+  }
+
+  prepareInserts({ key, durability, keyFormat }) {
+    this.collection = this.db.collection(COLLECTION);
+    this.insertOptions = { writeConcern: { w: 1, journal: durability === 'strict' } };
+    this.withKey = key !== 'sequence';
+    this.keyFormat = keyFormat;
+  }
+
+  // Builds the document for `index` (generation is client work, kept out of
+  // service time); send() hands it to the driver. keyBytes: Buffer or null.
+  build(gen, index, keyBytes) {
+    const doc = gen.object(index);
+    if (this.withKey) {
+      // _id first, so the stored document starts with its key like a
+      // PostgreSQL row. Binary subtype 4 = UUID, 16 bytes, like uuid.
+      const _id = this.keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID);
+      return { _id, ...doc };
+    }
+    return doc; // the driver adds an ObjectId _id
+  }
+
+  send(doc) {
+    return this.collection.insertOne(doc, this.insertOptions);
+  }
+
+  isConnectionLost(err) {
+    return err instanceof MongoNetworkError || err instanceof MongoServerSelectionError;
+  }
+
+  // The driver re-establishes connections itself; a ping tells whether it
+  // has (and fails after serverSelectionTimeoutMS if it has not).
+  async reconnect() {
+    await this.db.command({ ping: 1 });
+  }
+
+  async count() {
+    const coll = this.db.collection(COLLECTION);
+    const documents = await coll.countDocuments({});
+    const stats = await this.db.command({ collStats: COLLECTION });
+    return {
+      documents,
+      table_bytes: Number(stats.storageSize),
+      index_bytes: Number(stats.totalIndexSize),
+      total_bytes: Number(stats.storageSize) + Number(stats.totalIndexSize),
+      note: 'collStats storageSize and totalIndexSize',
+    };
+  }
+
+  async close() {
+    const c = this.client;
+    this.client = null;
+    if (c) await c.close().catch(() => {});
+  }
+}
+
+module.exports = { MongoTarget };

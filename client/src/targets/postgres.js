@@ -1,0 +1,114 @@
+'use strict';
+// PostgreSQL target: table jsonbench(id, data jsonb), one connection,
+// one single-row INSERT per document through a named prepared statement.
+const { Client } = require('pg');
+const { uuidString } = require('../keys');
+
+const TABLE = 'jsonbench';
+
+// DDL per key strategy. PostgreSQL has no clustered layout that stays
+// clustered under inserts, so `layout` does not change it: always a heap
+// with a B-tree primary key.
+function ddl(key) {
+  const id = key === 'sequence'
+    ? 'id bigint generated always as identity (cache 100) primary key'
+    : 'id uuid primary key';
+  return `create table ${TABLE} (${id}, data jsonb not null)`;
+}
+
+// Error codes meaning the session is gone (connection exceptions, admin
+// shutdown, crash recovery), as opposed to a failed statement.
+const LOST_CODES = /^(08|57P0[1-3])/;
+
+class PostgresTarget {
+  constructor(uri) {
+    this.uri = uri;
+    this.database = 'postgres';
+    this.client = null;
+    this.broken = false;
+  }
+
+  async connect() {
+    const client = new Client({ connectionString: this.uri, connectionTimeoutMillis: 5000 });
+    // An 'error' event without a listener would crash the process; the
+    // runner notices `broken` and reconnects.
+    client.on('error', () => { this.broken = true; });
+    client.on('end', () => { this.broken = true; });
+    await client.connect();
+    this.client = client;
+    this.broken = false;
+    if (this.durability) await client.query(`set synchronous_commit = ${this.durability === 'strict' ? 'on' : 'off'}`);
+  }
+
+  async serverInfo() {
+    const { rows } = await this.client.query('show server_version');
+    return { product: 'PostgreSQL', version: rows[0].server_version, stand_in: false };
+  }
+
+  async init(key) {
+    await this.client.query(`drop table if exists ${TABLE}`);
+    const sql = ddl(key);
+    await this.client.query(sql);
+    return sql;
+  }
+
+  // Called once before inserts: the statement and how keys are passed.
+  prepareInserts({ key, durability }) {
+    this.durability = durability;
+    this.withKey = key !== 'sequence';
+    this.insertSql = this.withKey
+      ? `insert into ${TABLE} (id, data) values ($1, $2)`
+      : `insert into ${TABLE} (data) values ($1)`;
+    return this.client.query(`set synchronous_commit = ${durability === 'strict' ? 'on' : 'off'}`);
+  }
+
+  // Builds the statement for document `index` (generation is client work,
+  // kept out of service time); send() hands it to the driver.
+  // keyBytes: 16-byte Buffer, or null for `sequence`.
+  build(gen, index, keyBytes) {
+    const json = gen.json(index);
+    const values = this.withKey ? [uuidString(keyBytes), json] : [json];
+    // Named: parsed and planned once per connection, like the floor client.
+    return { name: 'jsonbench_insert', text: this.insertSql, values };
+  }
+
+  send(statement) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return this.client.query(statement);
+  }
+
+  isConnectionLost(err) {
+    return this.broken || !err.code || LOST_CODES.test(err.code);
+  }
+
+  async reconnect() {
+    await this.close();
+    await this.connect();
+  }
+
+  async count() {
+    const { rows } = await this.client.query(
+      `select count(*)::bigint as documents,
+              pg_table_size('${TABLE}') as table_bytes,
+              pg_indexes_size('${TABLE}') as index_bytes,
+              pg_total_relation_size('${TABLE}') as total_bytes
+         from ${TABLE}`,
+    );
+    const r = rows[0];
+    return {
+      documents: Number(r.documents),
+      table_bytes: Number(r.table_bytes),
+      index_bytes: Number(r.index_bytes),
+      total_bytes: Number(r.total_bytes),
+      note: 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
+    };
+  }
+
+  async close() {
+    const c = this.client;
+    this.client = null;
+    if (c) await c.end().catch(() => {});
+  }
+}
+
+module.exports = { PostgresTarget, ddl };

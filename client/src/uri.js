@@ -1,0 +1,26 @@
+'use strict';
+// Which database a URI points at, decided before connecting.
+const { InputError } = require('./bench-schema');
+
+const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres' };
+const ALLOWED = 'a mongodb://host[:port][/db] URI or a postgres:// (postgresql://) URI';
+
+// Never print a password in an error message or a log line.
+function redact(uri) {
+  return String(uri).replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+function databaseOf(uri, where = '--uri') {
+  let url;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw new InputError(`${where}: malformed URI ${JSON.stringify(redact(uri))}; allowed: ${ALLOWED}`);
+  }
+  const db = SCHEMES[url.protocol];
+  if (!db) throw new InputError(`${where}: unknown scheme ${JSON.stringify(url.protocol)} in ${JSON.stringify(redact(uri))}; allowed: ${ALLOWED}`);
+  if (!url.hostname) throw new InputError(`${where}: no host in ${JSON.stringify(redact(uri))}; allowed: ${ALLOWED}`);
+  return db;
+}
+
+module.exports = { databaseOf, redact };
