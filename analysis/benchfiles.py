@@ -1,0 +1,50 @@
+"""Reads one bench folder's files (docs/contracts.md §4). Generic on purpose: any file may be
+missing (a failed or interrupted phase), and unknown extra fields are kept, not rejected."""
+import glob
+import os
+import re
+
+from .errors import AnalysisError
+from .fileio import read_env_file, read_json
+
+DATABASES = ("mongodb", "postgres")
+
+
+def bench_env(bench_dir):
+    path = os.path.join(bench_dir, "bench.env")
+    if not os.path.isdir(bench_dir):
+        raise AnalysisError(f"{bench_dir}: bench folder does not exist")
+    if not os.path.exists(path):
+        raise AnalysisError(f"{bench_dir}: no bench.env, not a bench folder")
+    return read_env_file(path)
+
+
+def run_env(bench_dir):
+    path = os.path.join(bench_dir, "run.env")
+    return read_env_file(path) if os.path.exists(path) else None
+
+
+def optional_json(path):
+    return read_json(path) if os.path.exists(path) else None
+
+
+def databases_in(bench_dir):
+    """Databases with a phase file, in the lab's run order."""
+    found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
+    return [d for d in DATABASES if d in found] + sorted(found - set(DATABASES))
+
+
+def client_results(bench_dir, database):
+    def index(p):
+        m = re.search(r"-client-(\d+)\.json$", p)
+        return int(m.group(1)) if m else 0
+    paths = sorted(glob.glob(os.path.join(bench_dir, "clients", f"{database}-client-*.json")), key=index)
+    return [(p, read_json(p)) for p in paths]
+
+
+def read_text(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
