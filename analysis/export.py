@@ -133,6 +133,7 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
     out_services = {s: {"role": r, "containers": [], "counters": {}, "gauges": {}} for s, r in services.items()}
     gaps = {}
     notes = []
+    created = set()
     rows = []
 
     def note_gaps(metric, service, key, samples, existed):
@@ -160,8 +161,7 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
                     per[key] = d
                     note_gaps(metric, svc, key, samples, not d["created_in_window"])
                     if d["created_in_window"]:
-                        notes.append(f"{svc}/{key}: {metric} has no sample at window start; the container "
-                                     f"was created in the window, so its start value is taken as 0")
+                        created.add((svc, key))
                     for r in d["resets"]:
                         notes.append(f"{svc}/{key}: {metric} decreased at {r['time']:.3f} "
                                      f"({r['before']} -> {r['after']}): counter reset, counted from 0")
@@ -186,6 +186,9 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
             if not mine:
                 notes.append(f"{svc}: no {metric} series in Prometheus for project {project!r} in the window")
 
+    for svc, key in sorted(created):
+        notes.append(f"{svc}/{key}: no sample at window start: the container was created in the window, "
+                     f"so its counters' start values are taken as 0")
     result = {
         "schema_version": 1,
         "database": database,

@@ -1,0 +1,103 @@
+"""CLI: python -m analysis <command> ... (run from the repository root; see analysis/README.md)."""
+import argparse
+import json
+import sys
+
+from .errors import AnalysisError
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m analysis", description="Results, reports, flame graphs, "
+                                "comparisons and run branches for the jsonbench lab.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    e = sub.add_parser("export", help="phase window metrics from Prometheus -> D.metrics.json + timeseries/D.csv.gz")
+    e.add_argument("--bench-dir", required=True)
+    e.add_argument("--database", required=True, choices=["mongodb", "postgres"])
+    e.add_argument("--prometheus", required=True, help="base URL, e.g. http://127.0.0.1:9090")
+    e.add_argument("--project", help="compose project (default: phase.json's project)")
+    e.add_argument("--scrape-interval", type=float, default=1.0, help="seconds (default 1)")
+
+    r = sub.add_parser("results", help="bench folder -> results.json")
+    r.add_argument("--bench-dir", required=True)
+    r.add_argument("--lab-env", help="the lab's .env to record in config (secrets are redacted)")
+
+    sub.add_parser("host-info", help="print host facts as JSON (kernel, CPU, memory, cgroup, docker, PMU)")
+
+    s = sub.add_parser("summary", help="one line per database in the original study's spirit")
+    s.add_argument("--bench-dir", required=True)
+
+    rp = sub.add_parser("report", help="benchN/report.md + plots, and a cross-bench report.md")
+    rp.add_argument("benches", nargs="*", help="bench folders (default: every bench*/ with results.json)")
+    rp.add_argument("--out-dir", default=".", help="where the cross-bench report.md goes (default: .)")
+
+    f = sub.add_parser("flamegraph", help="perf script text -> flame graph SVG; gzips large profiles")
+    f.add_argument("profile")
+    f.add_argument("-o", "--output", required=True)
+    f.add_argument("--title")
+    f.add_argument("--gzip-over-mb", type=float, default=20.0)
+
+    c = sub.add_parser("compare", help="two runs' per-document figures side by side")
+    c.add_argument("ref1", help="bench folder, folder of benches, or git REF[:PATH]")
+    c.add_argument("ref2")
+    c.add_argument("--noise", type=float, default=None, help="noise threshold in %% (default 5)")
+    c.add_argument("--out", help="also write the comparison as markdown to this file")
+
+    b = sub.add_parser("branch", help="commit bench folders to a new run branch without touching the checkout")
+    b.add_argument("--benches", nargs="+", required=True)
+    b.add_argument("--files", nargs="*", default=[], help="config files/folders to include (compose.yaml, prometheus, ...)")
+    b.add_argument("--no-branch", action="store_true", help="skip branching (prints what would be done)")
+    b.add_argument("--push", metavar="REMOTE")
+    b.add_argument("--allow-incomplete", action="store_true")
+
+    args = p.parse_args(argv)
+    try:
+        return run(args)
+    except AnalysisError as err:
+        print(f"analysis {args.command}: {err}", file=sys.stderr)
+        return 2
+
+
+def run(args):
+    if args.command == "export":
+        from . import export
+        out = export.export(args.bench_dir, args.database, args.prometheus, args.project, args.scrape_interval)
+        print(f"{args.bench_dir}/{args.database}.metrics.json: {len(out['gaps'])} gap(s), "
+              f"{len(out['notes'])} note(s)")
+    elif args.command == "results":
+        from . import results
+        res = results.write(args.bench_dir, args.lab_env)
+        print(f"{args.bench_dir}/results.json: {len(res['runs'])} run(s), "
+              f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
+    elif args.command == "host-info":
+        from . import hostinfo
+        json.dump(hostinfo.gather(), sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif args.command == "summary":
+        from . import summary
+        print(summary.lines(args.bench_dir))
+    elif args.command == "report":
+        from . import report
+        for path in report.run(args.benches, args.out_dir):
+            print(path)
+    elif args.command == "flamegraph":
+        from . import flamegraph
+        stacks, kept = flamegraph.run(args.profile, args.output, args.title, int(args.gzip_over_mb * 1024 * 1024))
+        print(f"{args.output}: {sum(stacks.values())} samples" + (f"; profile kept as {kept}" if kept != args.profile else ""))
+    elif args.command == "compare":
+        from . import compare
+        text = compare.run(args.ref1, args.ref2, args.noise)
+        if args.out:
+            from .fileio import write_text_atomic
+            write_text_atomic(args.out, text)
+        print(text)
+    elif args.command == "branch":
+        from . import branch
+        name = branch.run(args.benches, args.files, no_branch=args.no_branch, push=args.push,
+                          allow_incomplete=args.allow_incomplete)
+        print(name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
