@@ -32,10 +32,11 @@ ensure_venv() {
       return 1
   fi
   local stamp="$VENV/.requirements-hash" hash
-  hash=$(cat "$LAB_ROOT"/analysis/requirements*.txt | sha256sum | cut -d' ' -f1)
+  local reqs=("$LAB_ROOT"/analysis/requirements*.txt "$LAB_ROOT"/grafana/tests/requirements.txt)
+  hash=$(cat "${reqs[@]}" | sha256sum | cut -d' ' -f1)
   [ "$(cat "$stamp" 2>/dev/null)" = "$hash" ] && return 0
   local req
-  for req in "$LAB_ROOT"/analysis/requirements*.txt; do
+  for req in "${reqs[@]}"; do
     "$VENV/bin/pip" install -q --disable-pip-version-check -r "$req" >&2 || return 1
   done
   echo "$hash" >"$stamp"

@@ -141,3 +141,10 @@ def prom_query(url, expr, at):
     r = requests.get(f"{url}/api/v1/query", params={"query": expr, "time": at}, timeout=10)
     r.raise_for_status()
     return r.json()["data"]["result"]
+
+
+def prom_query_range(url, expr, start, end, step=1):
+    r = requests.get(f"{url}/api/v1/query_range",
+                     params={"query": expr, "start": start, "end": end, "step": step}, timeout=10)
+    r.raise_for_status()
+    return [series for series in r.json()["data"]["result"] if series["values"]]
