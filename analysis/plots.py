@@ -1,0 +1,138 @@
+"""PNG plots of one bench (matplotlib, Agg backend: no display needed)."""
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from .labels import run_label  # noqa: E402
+
+COLORS = {"mongodb": "#4e9a47", "postgres": "#336791"}
+BAR_FIGURES = [("cpu_us", "CPU µs per document"), ("instructions", "instructions per document"),
+               ("write_bytes", "disk bytes written per document"), ("storage_bytes", "storage bytes per document")]
+
+
+def _save(fig, path):
+    tmp = path + ".tmp.png"
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path
+
+
+def _title_suffix(runs):
+    marks = [run_label(r) for r in runs if r.get("stand_in")]
+    return ("\n" + "; ".join(marks)) if marks else ""
+
+
+def per_doc_bars(result, path):
+    runs = result["runs"]
+    fig, axes = plt.subplots(2, 2, figsize=(10, 7))
+    labels = [run_label(r) for r in runs]
+    for ax, (field, title) in zip(axes.flat, BAR_FIGURES):
+        values = [r["per_doc"].get(field) for r in runs]
+        heights = [v if v is not None else 0 for v in values]
+        bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs])
+        for b, v in zip(bars, values):
+            ax.annotate("n/a (not measured)" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"), (b.get_x() + b.get_width() / 2, b.get_height()),
+                        ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(range(len(runs)), [lbl.replace(" (", "\n(") for lbl in labels], fontsize=7)
+        ax.set_title(title, fontsize=10)
+        if all(v is None for v in values):
+            ax.set_yticks([])
+    fig.suptitle(f"{result['bench']}: per-document cost{_title_suffix(runs)}", fontsize=11)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def memory_bars(result, path):
+    runs = result["runs"]
+    kinds = [("rss", "rss"), ("cache", "cache"), ("working_set", "working set")]
+    fig, ax = plt.subplots(figsize=(9, 5))
+    width = 0.8 / max(1, len(runs))
+    for i, r in enumerate(runs):
+        xs = [k + i * width for k in range(len(kinds))]
+        means = [(r["memory"][k]["mean"] or 0) / 2**20 for k, _ in kinds]
+        maxes = [(r["memory"][k]["max"] or 0) / 2**20 for k, _ in kinds]
+        ax.bar(xs, means, width, label=f"{run_label(r)} mean", color=COLORS.get(r["database"], "#888"))
+        ax.scatter(xs, maxes, marker="_", s=400, color="black", zorder=3, label="max" if i == 0 else None)
+    ax.set_xticks([k + width * (len(runs) - 1) / 2 for k in range(len(kinds))], [n for _, n in kinds])
+    ax.set_ylabel("MiB")
+    ax.legend(fontsize=8)
+    ax.set_title(f"{result['bench']}: database memory over the window (bar mean, tick max){_title_suffix(runs)}", fontsize=10)
+    fig.tight_layout()
+    return _save(fig, path)
+
+
+def load_timeseries(csv_gz):
+    df = pd.read_csv(csv_gz, compression="gzip")
+    return df
+
+
+def _rates(df, metric, start):
+    """Per-second rate of a counter per service: per container diff / dt, then summed per 1 s bucket.
+    A decrease (reset) gives no rate for that step instead of a negative one."""
+    d = df[df.metric == metric].sort_values("time")
+    if d.empty:
+        return pd.DataFrame(columns=["service", "t", "rate"])
+    parts = []
+    for (svc, _), g in d.groupby(["service", "container"]):
+        dv, dt = g.value.diff(), g.time.diff()
+        rate = (dv / dt).where(dv >= 0)
+        parts.append(pd.DataFrame({"service": svc, "t": (g.time - start).floordiv(1), "rate": rate}).dropna())
+    out = pd.concat(parts)
+    return out.groupby(["service", "t"], as_index=False).rate.sum()
+
+
+def _gauge(df, metric, start):
+    d = df[df.metric == metric].copy()
+    if d.empty:
+        return pd.DataFrame(columns=["service", "t", "value"])
+    d["t"] = (d.time - start).floordiv(1)
+    d = d.sort_values("time").groupby(["service", "container", "t"], as_index=False).value.last()
+    return d.groupby(["service", "t"], as_index=False).value.sum()
+
+
+def timeseries_panels(result, run, csv_gz, path):
+    df = load_timeseries(csv_gz)
+    start = run["window"]["start"] or (df.time.min() if not df.empty else 0)
+    db = run.get("service") or run["database"]
+    fig, axes = plt.subplots(4, 1, figsize=(10, 11), sharex=True)
+    ax = axes[0]
+    for metric, kind in (("container_cpu_user_seconds_total", "user"), ("container_cpu_system_seconds_total", "system")):
+        r = _rates(df, metric, start)
+        for svc, g in r.groupby("service"):
+            ax.plot(g.t, g.rate, label=f"{svc} {kind}", linestyle="-" if svc == db else "--")
+    ax.set_ylabel("CPU (cores)")
+    ax.set_title("CPU")
+    ax = axes[1]
+    for metric, name in (("container_memory_rss", "rss"), ("container_memory_cache", "cache"),
+                         ("container_memory_working_set_bytes", "working set")):
+        g = _gauge(df, metric, start)
+        for svc, gg in g.groupby("service"):
+            ax.plot(gg.t, gg.value / 2**20, label=f"{svc} {name}", linestyle="-" if svc == db else "--")
+    ax.set_ylabel("MiB")
+    ax.set_title("memory")
+    for ax, title, pairs in ((axes[2], "disk (database)", (("container_fs_reads_bytes_total", "read"),
+                                                           ("container_fs_writes_bytes_total", "write"))),
+                             (axes[3], "network (database)", (("container_network_receive_bytes_total", "rx"),
+                                                              ("container_network_transmit_bytes_total", "tx")))):
+        for metric, name in pairs:
+            r = _rates(df, metric, start)
+            r = r[r.service == db]
+            ax.plot(r.t, r.rate / 1024, label=f"{db} {name}")
+        ax.set_ylabel("KiB/s")
+        ax.set_title(title)
+    for ax in axes:
+        handles, _ = ax.get_legend_handles_labels()
+        if handles:
+            ax.legend(fontsize=7, loc="upper right")
+        else:
+            ax.text(0.5, 0.5, "no data in the window", transform=ax.transAxes, ha="center")
+        ax.grid(alpha=0.3)
+    axes[-1].set_xlabel("seconds since window start")
+    fig.suptitle(f"{result['bench']}: {run_label(run)} phase over time", fontsize=11)
+    fig.tight_layout()
+    return _save(fig, path)

@@ -1,0 +1,153 @@
+"""`report`: from the files alone, benchN/report.md + benchN/plots/*.png, and a cross-bench report.md."""
+import glob
+import os
+
+from . import plots, results
+from .errors import AnalysisError
+from .fileio import read_json, write_text_atomic
+from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, run_label
+
+
+def load_result(bench_dir):
+    path = os.path.join(bench_dir, "results.json")
+    if os.path.exists(path):
+        return read_json(path)
+    return results.build(bench_dir)  # not written: report only reads
+
+
+def _per_doc_table(result):
+    runs = result["runs"]
+    ratios = result.get("ratios") or {}
+    head = ["per document"] + [run_label(r) for r in runs]
+    ratio_head = f"{ratios.get('numerator', 'mongodb')}/{ratios.get('denominator', 'postgres')}"
+    if ratios.get("stand_in"):
+        ratio_head += " (stand-in involved)"
+    head.append(ratio_head)
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for field, name, unit in PER_DOC:
+        cells = [f"{name} ({unit})"] + [fmt(r["per_doc"].get(field)) for r in runs] + [fmt_ratio(ratios.get(field))]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def _runs_table(result):
+    runs = result["runs"]
+    fields = [
+        ("status", lambda r: r["status"] + (f" ({r['reason']})" if r.get("reason") else "")),
+        ("server", lambda r: f"{r.get('product') or '?'} {r.get('server_version') or ''}".strip()),
+        ("image", lambda r: f"`{r.get('image')}`"),
+        ("window (s)", lambda r: fmt(r["window"].get("seconds"))),
+        ("clients", lambda r: str(r["clients"])),
+        ("docs ok / in db", lambda r: f"{fmt(r['docs_ok'])} / {fmt(r['docs_in_db'])}"),
+        ("errors / dropped", lambda r: f"{fmt(r['errors'])} / {fmt(r['dropped'])}"),
+        ("target / achieved docs/s", lambda r: f"{fmt(r['target_rate'])} / {fmt(r['achieved_rate'])}"),
+        ("latency p50 / p99 / max (ms)", lambda r: " / ".join(fmt(r["latency_ms"][k]) for k in ("p50", "p99", "max"))),
+        ("service p50 / p99 / max (ms)", lambda r: " / ".join(fmt(r["service_ms"][k]) for k in ("p50", "p99", "max"))),
+        ("CPU user / system (s)", lambda r: f"{fmt(r['cpu']['user_s'])} / {fmt(r['cpu']['system_s'])}"),
+        ("instructions", lambda r: fmt(r["cpu"]["instructions"]) if r["cpu"]["instructions"] is not None
+         else "n/a (no hardware counters)"),
+        ("client CPU user / system (s)", lambda r: f"{fmt(r['client_cpu']['user_s'])} / {fmt(r['client_cpu']['system_s'])}"),
+        ("memory rss mean / max", lambda r: f"{fmt_bytes(r['memory']['rss']['mean'])} / {fmt_bytes(r['memory']['rss']['max'])}"),
+        ("memory cache mean / max", lambda r: f"{fmt_bytes(r['memory']['cache']['mean'])} / {fmt_bytes(r['memory']['cache']['max'])}"),
+        ("working set mean / max", lambda r: f"{fmt_bytes(r['memory']['working_set']['mean'])} / {fmt_bytes(r['memory']['working_set']['max'])}"),
+        ("disk read / write", lambda r: f"{fmt_bytes(r['disk']['read_bytes'])} / {fmt_bytes(r['disk']['write_bytes'])}"),
+        ("disk read / write ops", lambda r: f"{fmt(r['disk']['read_ops'])} / {fmt(r['disk']['write_ops'])}"),
+        ("network rx / tx", lambda r: f"{fmt_bytes(r['network']['rx_bytes'])} / {fmt_bytes(r['network']['tx_bytes'])}"),
+        ("storage table / index / total", lambda r: " / ".join(fmt_bytes(r["storage"][k]) for k in ("table_bytes", "index_bytes", "total_bytes"))),
+        ("metric gaps / counter resets", lambda r: f"{r['metrics_quality']['gaps']} / {r['metrics_quality']['counter_resets']}"),
+    ]
+    head = [""] + [run_label(r) for r in runs]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for name, get in fields:
+        rows.append("| " + " | ".join([name] + [get(r) for r in runs]) + " |")
+    return "\n".join(rows)
+
+
+def stand_in_warning(runs):
+    s = [run_label(r) for r in runs if r.get("stand_in")]
+    if not s:
+        return ""
+    return ("> **Stand-in:** " + "; ".join(s) + ". These figures are not results of the real product; "
+            "ratios that involve them say nothing about MongoDB vs PostgreSQL.\n\n")
+
+
+def bench_report(bench_dir):
+    result = load_result(bench_dir)
+    plot_dir = os.path.join(bench_dir, "plots")
+    os.makedirs(plot_dir, exist_ok=True)
+    made = []
+    if result["runs"]:
+        made.append(plots.per_doc_bars(result, os.path.join(plot_dir, "per_doc.png")))
+        made.append(plots.memory_bars(result, os.path.join(plot_dir, "memory.png")))
+    for run in result["runs"]:
+        csv_gz = os.path.join(bench_dir, "timeseries", f"{run['database']}.csv.gz")
+        if os.path.exists(csv_gz):
+            made.append(plots.timeseries_panels(result, run, csv_gz, os.path.join(plot_dir, f"timeseries-{run['database']}.png")))
+    host = result.get("host") or {}
+    hw = (host.get("hardware_counters") or {})
+    lines = [f"# {result['bench']}: {result.get('description') or ''}".rstrip(": "), ""]
+    lines.append(stand_in_warning(result["runs"]))
+    if not result.get("complete", True):
+        lines.append("> **Incomplete run:** " + "; ".join(result.get("incomplete") or []) + "\n")
+    lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", "",
+              "## Per-document cost", "", _per_doc_table(result), "",
+              "![per-document cost](plots/per_doc.png)", "", "## Runs", "", _runs_table(result), "",
+              "![memory](plots/memory.png)", "", "## Over time", ""]
+    for run in result["runs"]:
+        if os.path.exists(os.path.join(plot_dir, f"timeseries-{run['database']}.png")):
+            lines += [f"### {run_label(run)}", "", f"![{run['database']} over time](plots/timeseries-{run['database']}.png)", ""]
+        for prof in (f"{run['database']}.svg",):
+            if os.path.exists(os.path.join(bench_dir, prof)):
+                lines += [f"Flame graph: [{prof}]({prof}); profile for the Firefox Profiler: "
+                          f"{run['database']}.perf(.gz)", ""]
+    cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
+    lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]
+    lines += ["", "## Host", "",
+              f"{host.get('os') or '?'}, kernel {host.get('kernel') or '?'}, {host.get('cpu_model') or '?'}, "
+              f"{host.get('cores') or '?'} cores, {fmt_bytes(host.get('memory_bytes'))} memory, cgroup "
+              f"{host.get('cgroup_version') or '?'}, Docker {host.get('docker_server') or '?'}, Compose "
+              f"{host.get('compose') or '?'}, hardware counters: "
+              f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", ""]
+    notes = result.get("notes") or []
+    if notes:
+        lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
+    path = os.path.join(bench_dir, "report.md")
+    write_text_atomic(path, "\n".join(lines))
+    return result, [path] + made
+
+
+def cross_report(items, out_dir):
+    lines = ["# Results across benches", "", "Per-document costs by bench and database; the ratio is "
+             "mongodb/postgres for the same bench. Stand-in runs are marked.", ""]
+    head = ["bench", "database"] + [f"{name} ({unit})" for _, name, unit in PER_DOC]
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for bench_dir, result in items:
+        for r in result["runs"]:
+            lines.append("| " + " | ".join([result["bench"], run_label(r)] + [fmt(r["per_doc"].get(f)) for f, _, _ in PER_DOC]) + " |")
+        ratios = result.get("ratios") or {}
+        label = "ratio mongodb/postgres" + (" (stand-in involved)" if ratios.get("stand_in") else "")
+        lines.append("| " + " | ".join([result["bench"], f"**{label}**"] + [fmt_ratio(ratios.get(f)) for f, _, _ in PER_DOC]) + " |")
+    lines.append("")
+    for bench_dir, result in items:
+        rel = os.path.relpath(bench_dir, out_dir)
+        lines += [f"## {result['bench']}: {result.get('description') or ''}", "", stand_in_warning(result["runs"]),
+                  f"Details: [{rel}/report.md]({rel}/report.md)", "", f"![per-document cost]({rel}/plots/per_doc.png)", ""]
+    path = os.path.join(out_dir, "report.md")
+    write_text_atomic(path, "\n".join(lines))
+    return path
+
+
+def run(benches, out_dir="."):
+    if not benches:
+        benches = sorted(d for d in glob.glob("bench*") if os.path.isdir(d) and os.path.exists(os.path.join(d, "results.json")))
+        if not benches:
+            raise AnalysisError("no bench folder with results.json here; name the bench folders to report on")
+    made, items = [], []
+    for b in benches:
+        b = os.path.normpath(b)
+        result, files = bench_report(b)
+        items.append((b, result))
+        made += files
+    os.makedirs(out_dir, exist_ok=True)
+    made.append(cross_report(items, out_dir))
+    return made
