@@ -46,20 +46,30 @@ async function startPostgres() {
   execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...user, stdio: 'ignore' });
   const port = await freePort();
   const logFile = path.join(dir, 'server.log');
-  const log = fs.openSync(logFile, 'a');
-  if (user.uid !== undefined) fs.fchownSync(log, user.uid, user.gid);
-  const child = spawn(path.join(bin, 'postgres'), [
-    '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-  ], { ...user, stdio: ['ignore', log, log] });
-  fs.closeSync(log);
   const uri = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  const spawnServer = () => {
+    const log = fs.openSync(logFile, 'a');
+    if (user.uid !== undefined) fs.fchownSync(log, user.uid, user.gid);
+    const child = spawn(path.join(bin, 'postgres'), [
+      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+    ], { ...user, stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    return child;
+  };
   const server = {
-    port, uri, dir, child, pid: child.pid, logFile,
+    port, uri, dir, logFile, child: spawnServer(),
+    get pid() { return this.child.pid; },
     // PostgreSQL's SIGTERM is a "smart" shutdown that waits for sessions to
     // end; SIGINT (fast) is what stops a server under a connected client.
-    stop: (signal = 'SIGINT') => stopChild(child, signal),
+    stop(signal = 'SIGINT') { return stopChild(this.child, signal); },
+    // Same data directory and port: clients can reconnect to it.
+    async restart() {
+      await this.stop();
+      this.child = spawnServer();
+      await this.ready();
+    },
     async cleanup() {
-      await stopChild(child, 'SIGINT');
+      await stopChild(this.child, 'SIGINT');
       fs.rmSync(dir, { recursive: true, force: true });
     },
     async query(sql, params) {
@@ -67,12 +77,15 @@ async function startPostgres() {
       await c.connect();
       try { return await c.query(sql, params); } finally { await c.end(); }
     },
+    ready() {
+      return waitUntil(async () => {
+        if (this.child.exitCode !== null) throw new Error(`postgres exited: ${tail(logFile)}`);
+        await this.query('select 1');
+      }, 30000, 'PostgreSQL');
+    },
   };
   try {
-    await waitUntil(async () => {
-      if (child.exitCode !== null) throw new Error(`postgres exited: ${tail(logFile)}`);
-      await server.query('select 1');
-    }, 30000, 'PostgreSQL');
+    await server.ready();
   } catch (err) {
     await server.cleanup();
     throw err;
