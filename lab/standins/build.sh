@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Builds the local stand-in images used where no container registry is reachable:
+#   jsonbench-standin/debian:bookworm   base, debootstrap minbase + docker import
+#   jsonbench-standin/postgres          Debian PostgreSQL 15, official image's env/args contract
+#   jsonbench-standin/mongodb           FerretDB 1.24.0 (SQLite), NOT MongoDB
+#   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
+#   jsonbench-standin/prometheus        Debian Prometheus 2.42
+#   jsonbench-standin/node              Debian Node.js + npm, base of the client image
+# An image whose inputs (build context, binaries, base image) are unchanged is not rebuilt:
+# the inputs' hash is stored in the image label jsonbench.inputs.
+#
+# Usage: lab/standins/build.sh [postgres mongodb cadvisor prometheus node]   (default: all)
+# Env: JSONBENCH_CACHE (default /var/cache/jsonbench), DEBIAN_MIRROR.
+set -Eeuo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+cache=${JSONBENCH_CACHE:-/var/cache/jsonbench}
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+base_image=jsonbench-standin/debian:bookworm
+base_tar=$cache/debootstrap/bookworm-minbase.tar
+all_images=(postgres mongodb cadvisor prometheus node)
+
+# What each image stands in for; runme.sh shows this label in every result (never hide a stand-in).
+declare -A stand_in=(
+  [postgres]="PostgreSQL 15 (Debian package) standing in for the official postgres image"
+  [mongodb]="FerretDB 1.24.0 (SQLite) standing in for MongoDB"
+  [cadvisor]="cAdvisor v0.49.2 library build standing in for the cAdvisor image"
+  [prometheus]="Prometheus 2.42 (Debian package) standing in for the official prometheus image"
+  [node]="Node.js 18 (Debian package) standing in for node:20-bookworm-slim"
+)
+
+log() { printf 'standins: %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
+
+images=("$@")
+[[ ${#images[@]} -gt 0 ]] || images=("${all_images[@]}")
+for img in "${images[@]}"; do
+  [[ -n ${stand_in[$img]:-} ]] || die "unknown stand-in '$img'; allowed: ${all_images[*]}"
+done
+
+command -v docker >/dev/null || die "docker is not installed (lab/setup-host.sh ensure_docker)"
+docker info >/dev/null 2>&1 || die "no Docker engine answers (lab/setup-host.sh ensure_docker)"
+
+ensure_base() {
+  if docker image inspect "$base_image" >/dev/null 2>&1; then
+    return 0
+  fi
+  if [[ ! -s $base_tar ]]; then
+    command -v debootstrap >/dev/null || {
+      [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null ||
+        die "debootstrap is missing; install it (apt-get install debootstrap) and run again"
+      log "installing debootstrap"
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2 ||
+        { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2; }
+    }
+    local root t0=$SECONDS
+    mkdir -p "$(dirname "$base_tar")"
+    root=$(mktemp -d "$cache/debootstrap/rootfs.XXXXXX")
+    log "debootstrap bookworm minbase from $mirror (about 30 s)"
+    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1 ||
+      { tail -n 20 "$root.log" >&2; rm -rf "$root"; die "debootstrap failed (log above)"; }
+    rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
+    tar --numeric-owner -C "$root" -cf "$base_tar.tmp" .
+    mv -f "$base_tar.tmp" "$base_tar"
+    rm -rf "$root" "$root.log"
+    log "base tarball $base_tar in $((SECONDS - t0)) s"
+  fi
+  log "importing $base_image"
+  docker import --change 'CMD ["bash"]' --change 'ENV LANG=C.UTF-8' \
+    --change "LABEL jsonbench.inputs=$(sha256sum "$base_tar" | cut -c1-16)" \
+    "$base_tar" "$base_image" >/dev/null
+}
+
+# Copies the image's folder into a fresh context and adds the binaries it needs.
+prepare_context() {
+  local img=$1 ctx=$2
+  cp -r "$here/$img/." "$ctx/"
+  case $img in
+    mongodb)
+      local bin
+      bin=$("$here/ferretdb/build-binary.sh" | tail -n 1)
+      cp "$bin" "$ctx/ferretdb" ;;
+    cadvisor)
+      cp "$(build_cadvisor)" "$ctx/cadvisor-standin"
+      rm -f "$ctx/main.go" "$ctx/go.mod" "$ctx/go.sum" ;;
+  esac
+}
+
+# The cAdvisor stand-in binary, cached by the hash of its sources.
+build_cadvisor() {
+  local src=$here/cadvisor hash out
+  hash=$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)
+  out=$cache/bin/cadvisor-standin-$hash
+  if [[ ! -x $out ]]; then
+    command -v go >/dev/null || { . "$here/../setup-host.sh"; ensure_go >&2; }
+    log "building the cAdvisor stand-in from the Go module proxy"
+    mkdir -p "$cache/bin"
+    (cd "$src" && CGO_ENABLED=0 GOFLAGS="-buildvcs=false -mod=readonly" GOTOOLCHAIN=${GOTOOLCHAIN:-auto} \
+      go build -trimpath -o "$out.tmp" .) >&2
+    mv -f "$out.tmp" "$out"
+  fi
+  printf '%s\n' "$out"
+}
+
+context_hash() {
+  local ctx=$1
+  { docker image inspect --format '{{.Id}}' "$base_image"
+    (cd "$ctx" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
+  } | sha256sum | cut -c1-16
+}
+
+build_image() {
+  local img=$1 tag=jsonbench-standin/$1:latest ctx hash have t0=$SECONDS
+  ctx=$(mktemp -d "${TMPDIR:-/tmp}/standin-$img.XXXXXX")
+  trap 'rm -rf "$ctx"' RETURN
+  prepare_context "$img" "$ctx"
+  hash=$(context_hash "$ctx")
+  have=$(docker image inspect --format '{{index .Config.Labels "jsonbench.inputs"}}' "$tag" 2>/dev/null || true)
+  if [[ $have == "$hash" ]]; then
+    log "$tag is up to date ($hash)"
+    return 0
+  fi
+  log "building $tag"
+  # --network host: apt-get reaches the mirror even where dockerd runs with iptables off.
+  DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base_image" \
+    --label "jsonbench.inputs=$hash" --label "jsonbench.stand_in=${stand_in[$img]}" \
+    -t "$tag" "$ctx" >"$ctx.log" 2>&1 ||
+    { tail -n 30 "$ctx.log" >&2; rm -f "$ctx.log"; die "building $tag failed (log above)"; }
+  rm -f "$ctx.log"
+  log "built $tag in $((SECONDS - t0)) s ($(docker image inspect --format '{{.Size}}' "$tag" | awk '{ printf "%.0f MB", $1 / 1e6 }'))"
+}
+
+t_all=$SECONDS
+ensure_base
+for img in "${images[@]}"; do
+  build_image "$img"
+done
+log "stand-in images ready in $((SECONDS - t_all)) s"
