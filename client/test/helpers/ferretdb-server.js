@@ -13,11 +13,14 @@ const BUILD_SCRIPT = path.resolve(__dirname, '../../../lab/standins/ferretdb/bui
 
 // The lab's build script (idempotent, cached) prints the binary's path on
 // its last stdout line. FERRETDB_BIN overrides it.
+let binary = null;
 function ferretdbBinary() {
   if (process.env.FERRETDB_BIN) return process.env.FERRETDB_BIN;
+  if (binary) return binary;
   const out = execFileSync('bash', [BUILD_SCRIPT], { stdio: ['ignore', 'pipe', 'inherit'], timeout: 20 * 60 * 1000 });
   const lines = out.toString().trim().split('\n');
-  return lines[lines.length - 1].trim();
+  binary = lines[lines.length - 1].trim();
+  return binary;
 }
 
 async function startFerretDB() {
