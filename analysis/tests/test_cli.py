@@ -1,0 +1,48 @@
+"""The CLI as runme.sh calls it: python -m analysis <command> from the repository root."""
+import json
+import os
+import subprocess
+import sys
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def cli(*args, cwd=REPO):
+    return subprocess.run([sys.executable, "-m", "analysis", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": REPO})
+
+
+def test_host_info_is_json_with_the_host_facts():
+    p = cli("host-info")
+    assert p.returncode == 0, p.stderr
+    info = json.loads(p.stdout)
+    assert info["cores"] == os.cpu_count()
+    assert info["kernel"] == os.uname().release
+    assert info["memory_bytes"] > 0
+    assert isinstance(info["hardware_counters"]["available"], bool)
+
+
+def test_results_then_summary_then_report(fixture_benches, tmp_path):
+    b = fixture_benches["bench2"]
+    p = cli("results", "--bench-dir", b)
+    assert p.returncode == 0 and "complete" in p.stdout, p.stderr
+    p = cli("summary", "--bench-dir", b)
+    assert p.returncode == 0 and "postgres" in p.stdout
+    p = cli("report", b, "--out-dir", str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "report.md").exists()
+
+
+def test_bad_input_names_the_flag_and_value(tmp_path):
+    p = cli("results", "--bench-dir", str(tmp_path / "missing"))
+    assert p.returncode == 2 and "missing" in p.stderr and "does not exist" in p.stderr
+    p = cli("export", "--bench-dir", str(tmp_path), "--database", "mysql", "--prometheus", "http://127.0.0.1:1")
+    assert p.returncode == 2 and "mysql" in p.stderr and "mongodb" in p.stderr
+    (tmp_path / "postgres.phase.json").write_text(json.dumps({"window": {"start": 10, "end": 20}, "project": "p"}))
+    p = cli("export", "--bench-dir", str(tmp_path), "--database", "postgres", "--prometheus", "http://127.0.0.1:9")
+    assert p.returncode == 2 and "--prometheus http://127.0.0.1:9" in p.stderr and "Traceback" not in p.stderr
+    (tmp_path / "postgres.phase.json").write_text(json.dumps({"window": {"start": 30, "end": 20}, "project": "p"}))
+    p = cli("export", "--bench-dir", str(tmp_path), "--database", "postgres", "--prometheus", "http://127.0.0.1:9")
+    assert p.returncode == 2 and "not after start" in p.stderr
+    p = cli("flamegraph", str(tmp_path / "none.perf"), "-o", str(tmp_path / "x.svg"))
+    assert p.returncode == 2 and "none.perf" in p.stderr

@@ -1,0 +1,69 @@
+import os
+import struct
+import zlib
+
+from analysis import report, results, summary
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def assert_valid_png(path):
+    data = open(path, "rb").read()
+    assert data[:8] == PNG_MAGIC, path
+    # walk every chunk and check its CRC: a truncated or corrupt file fails here
+    pos, kinds = 8, []
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos:pos + 4])
+        kind = data[pos + 4:pos + 8]
+        body = data[pos + 8:pos + 8 + length]
+        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+        assert zlib.crc32(kind + body) == crc, f"{path}: bad CRC in {kind!r}"
+        kinds.append(kind)
+        pos += 12 + length
+    assert kinds[0] == b"IHDR" and kinds[-1] == b"IEND", path
+    width, height = struct.unpack(">II", data[16:24])
+    assert width > 300 and height > 200
+
+
+def test_report_writes_markdown_and_every_plot(fixture_benches, tmp_path):
+    benches = [fixture_benches[n] for n in sorted(fixture_benches)]
+    for b in benches:
+        results.write(b)
+    made = report.run(benches, str(tmp_path))
+    for b in benches:
+        for f in ("report.md", "plots/per_doc.png", "plots/memory.png",
+                  "plots/timeseries-mongodb.png", "plots/timeseries-postgres.png"):
+            assert os.path.join(b, f) in [os.path.normpath(m) for m in made] or os.path.exists(os.path.join(b, f))
+            assert os.path.getsize(os.path.join(b, f)) > 0
+        for png in os.listdir(os.path.join(b, "plots")):
+            assert_valid_png(os.path.join(b, "plots", png))
+    top = (tmp_path / "report.md").read_text()
+    b1 = open(os.path.join(fixture_benches["bench1"], "report.md")).read()
+    # stand-in marked in every table row that shows the stand-in run
+    assert "mongodb (stand-in: FerretDB" in b1 and "Stand-in:" in b1
+    for line in top.splitlines():
+        if line.startswith("| bench1 | mongodb"):
+            assert "stand-in" in line
+    assert "(stand-in involved)" in top
+    # figures in the tables are the results' figures
+    r2 = results.build(fixture_benches["bench2"])
+    pg = next(r for r in r2["runs"] if r["database"] == "postgres")
+    assert f"{pg['per_doc']['cpu_us']:,.0f}" in top
+    assert f"{r2['ratios']['cpu_us']:.2f}x" in top
+    assert "n/a" in b1  # no instructions without hardware counters: said, not invented
+
+
+def test_report_reads_files_only_without_results_json(fixture_benches, tmp_path):
+    b = fixture_benches["bench1"]
+    assert not os.path.exists(os.path.join(b, "results.json"))
+    report.run([b], str(tmp_path))
+    assert not os.path.exists(os.path.join(b, "results.json"))  # report never writes results
+    assert os.path.exists(os.path.join(b, "report.md"))
+
+
+def test_summary_lines(fixture_benches):
+    text = summary.lines(fixture_benches["bench2"])
+    assert len(text.splitlines()) == 2
+    assert "instructions" in text and "docs/s" in text
+    text1 = summary.lines(fixture_benches["bench1"])
+    assert "CPU s" in text1 and "stand-in" in text1

@@ -1,0 +1,138 @@
+"""results.json from the fixture benches: every figure recomputed here from the raw files."""
+import glob
+import json
+import os
+
+import pytest
+from hdrh.histogram import HdrHistogram
+
+from analysis import hdr, perfstat, results, schema
+from analysis.errors import AnalysisError
+
+
+def raw(bench, name):
+    with open(os.path.join(bench, name)) as f:
+        return json.load(f)
+
+
+def test_every_fixture_bench_gives_a_valid_results_json(fixture_benches):
+    assert fixture_benches, "no fixture bench folders"
+    for name, bench in fixture_benches.items():
+        res = results.write(bench)
+        schema.validate(json.load(open(os.path.join(bench, "results.json"))))
+        assert res["schema_version"] == 1 and res["bench"] == name
+        assert res["runs"], name
+
+
+@pytest.mark.parametrize("field", ["cpu", "disk", "network", "per_doc", "latency", "ratios"])
+def test_figures_match_the_raw_files(fixture_benches, field):
+    for bench in fixture_benches.values():
+        res = results.build(bench)
+        for run in res["runs"]:
+            db = run["database"]
+            m = raw(bench, f"{db}.metrics.json")["services"][run["service"]]["counters"]
+            clients = [json.load(open(p)) for p in sorted(glob.glob(os.path.join(bench, "clients", f"{db}-client-*.json")))]
+            count = raw(bench, f"{db}.count.json")
+            docs = count["documents"]
+            if field == "cpu":
+                # the delta is the sum over containers of end - start (no resets in the fixtures)
+                per = m["container_cpu_user_seconds_total"]["per_container"]
+                assert run["cpu"]["user_s"] == pytest.approx(sum(c["end_value"] - c["start_value"] for c in per.values()))
+                events = perfstat.parse(open(os.path.join(bench, f"{db}.perfstat.csv")).read())
+                ins = events.get("instructions:u", {}).get("value")
+                assert run["cpu"]["instructions"] == ins
+                assert run["cpu"]["perf_events"]["task-clock"] == events["task-clock"]["value"]
+            elif field == "disk":
+                assert run["disk"]["write_bytes"] == m["container_fs_writes_bytes_total"]["delta"]
+                assert run["disk"]["read_ops"] == m["container_fs_reads_total"]["delta"]
+            elif field == "network":
+                assert run["network"]["rx_bytes"] == m["container_network_receive_bytes_total"]["delta"]
+            elif field == "per_doc":
+                assert run["docs_in_db"] == docs
+                assert run["docs_ok"] == sum(c["docs_ok"] for c in clients)
+                assert run["per_doc"]["cpu_us"] == pytest.approx((run["cpu"]["user_s"] + run["cpu"]["system_s"]) * 1e6 / docs)
+                assert run["per_doc"]["write_bytes"] == pytest.approx(run["disk"]["write_bytes"] / docs)
+                assert run["per_doc"]["net_bytes"] == pytest.approx((run["network"]["rx_bytes"] + run["network"]["tx_bytes"]) / docs)
+                assert run["per_doc"]["storage_bytes"] == pytest.approx(count["total_bytes"] / docs)
+                if run["cpu"]["instructions"] is None:
+                    assert run["per_doc"]["instructions"] is None
+                else:
+                    assert run["per_doc"]["instructions"] == pytest.approx(run["cpu"]["instructions"] / docs)
+            elif field == "latency":
+                # reference: one histogram into which every value recorded by any client is recorded
+                ref = HdrHistogram(1, 3600 * 10**6, 3)
+                for c in clients:
+                    h = HdrHistogram.decode(c["histograms"]["latency_us"])
+                    for item in h.get_recorded_iterator():
+                        ref.record_value(item.value_iterated_to, item.count_at_value_iterated_to)
+                assert ref.get_total_count() == sum(c["docs_ok"] for c in clients)
+                for k, p in hdr.PERCENTILES.items():
+                    assert run["latency_ms"][k] == ref.get_value_at_percentile(p) / 1000
+                assert run["latency_ms"]["max"] == ref.get_max_value() / 1000
+            elif field == "ratios":
+                by = {r["database"]: r for r in res["runs"]}
+                for f in results.PER_DOC_FIELDS:
+                    a, b = by["mongodb"]["per_doc"][f], by["postgres"]["per_doc"][f]
+                    assert res["ratios"][f] == (pytest.approx(a / b) if a is not None and b else None)
+
+
+def test_stand_in_and_instructions_flags(fixture_benches):
+    b1 = results.build(fixture_benches["bench1"])
+    mongo = next(r for r in b1["runs"] if r["database"] == "mongodb")
+    assert mongo["stand_in"] is True and "FerretDB" in mongo["stand_in_what"]
+    assert b1["ratios"]["stand_in"] is True
+    assert any("instructions not counted" in n for n in mongo["notes"])
+    b2 = results.build(fixture_benches["bench2"])
+    assert b2["ratios"]["stand_in"] is False
+    assert all(r["cpu"]["instructions"] > 0 for r in b2["runs"])
+
+
+def test_merge_equals_a_histogram_of_all_values():
+    import random
+    rnd = random.Random(7)
+    parts, everything = [], HdrHistogram(1, 3600 * 10**6, 3)
+    for _ in range(3):
+        h = HdrHistogram(1, 3600 * 10**6, 3)
+        for _ in range(2000):
+            v = int(rnd.lognormvariate(7, 1)) + 1
+            h.record_value(v)
+            everything.record_value(v)
+        parts.append(HdrHistogram.decode(h.encode()))
+    merged = hdr.merge(parts)
+    assert merged.get_total_count() == 6000
+    for p in (50, 90, 99, 99.9, 100):
+        assert merged.get_value_at_percentile(p) == everything.get_value_at_percentile(p)
+    # averaging the clients' p99 would not give the merged p99 in general: the merge must not do that
+    avg = sum(x.get_value_at_percentile(99) for x in parts) / 3
+    assert hdr.summary_ms(merged)["p99"] == everything.get_value_at_percentile(99) / 1000
+    assert isinstance(avg, float)
+
+
+def test_perfstat_parses_cgroup_and_not_supported_lines():
+    text = ("# started on x\n\n"
+            "<not supported>,,instructions:u,docker/abc,0,100.00,,\n"
+            "1234.5,msec,task-clock,docker/abc,1234000,100.00,0.1,CPUs utilized\n"
+            "10,,context-switches,docker/abc,1234000,100.00,,\n"
+            "5,,context-switches,docker/def,1234000,100.00,,\n")
+    ev = perfstat.parse(text)
+    assert ev["instructions:u"] == {"value": None, "unit": "", "status": "not supported"}
+    assert ev["task-clock"]["value"] == 1234.5 and ev["task-clock"]["unit"] == "msec"
+    assert ev["context-switches"]["value"] == 15
+    assert perfstat.instructions(ev) == (None, "instructions:u")
+
+
+def test_missing_phase_makes_the_run_incomplete(fixture_benches):
+    bench = fixture_benches["bench1"]
+    os.unlink(os.path.join(bench, "postgres.phase.json"))
+    res = results.build(bench)
+    assert res["complete"] is False
+    assert any("postgres" in i for i in res["incomplete"])
+    assert res["ratios"]["cpu_us"] is None
+
+
+def test_bad_bench_folder_is_a_clear_error(tmp_path):
+    with pytest.raises(AnalysisError, match="does not exist"):
+        results.build(str(tmp_path / "nope"))
+    (tmp_path / "b").mkdir()
+    with pytest.raises(AnalysisError, match="no bench.env"):
+        results.build(str(tmp_path / "b"))
