@@ -22,3 +22,4 @@ def fixture_benches(tmp_path):
             shutil.copytree(src, dst)
             out[name] = str(dst)
     return out
+

@@ -1,5 +1,7 @@
 """branch in a temporary repository: the branch holds the run; the user's checkout is untouched."""
+from analysis.tests.helpers import hardware_bench, stand_in_bench
 import datetime
+import re
 import json
 import os
 import shutil
@@ -27,12 +29,12 @@ def repo(tmp_path, fixture_benches):
     (r / "compose.yaml").write_text("services: {}\n")
     (r / ".gitignore").write_text("/bench*/*\n!/bench*/bench.env\n")
     os.makedirs(r / "bench1")
-    shutil.copy(os.path.join(fixture_benches["bench1"], "bench.env"), r / "bench1" / "bench.env")
+    shutil.copy(os.path.join(fixture_benches[stand_in_bench(fixture_benches)], "bench.env"), r / "bench1" / "bench.env")
     git(r, "add", ".")
     git(r, "commit", "-qm", "lab")
     # a run's outputs, ignored on main, plus some uncommitted user work
-    for name in os.listdir(fixture_benches["bench1"]):
-        src = os.path.join(fixture_benches["bench1"], name)
+    for name in os.listdir(fixture_benches[stand_in_bench(fixture_benches)]):
+        src = os.path.join(fixture_benches[stand_in_bench(fixture_benches)], name)
         (shutil.copytree if os.path.isdir(src) else shutil.copy)(src, r / "bench1" / name)
     results.write(str(r / "bench1"))
     (r / "compose.yaml").write_text("services: {changed: {}}\n")  # uncommitted edit
@@ -51,12 +53,14 @@ def test_branch_commits_the_run_without_touching_the_checkout(repo, monkeypatch)
     before = state(repo)
     when = datetime.datetime(2026, 3, 4, 5, 6, tzinfo=datetime.timezone.utc)
     name = branch.run(["bench1"], ["compose.yaml"], now=when)
-    assert name == "20260304-0506---bench1-uuidv7-keys-clustered-collection"
+    desc = json.load(open(repo / "bench1" / "results.json"))["description"]
+    assert name == "20260304-0506---" + branch.slugify("bench1 " + desc)
+    assert re.fullmatch(r"20260304-0506---bench1-[a-z0-9-]+", name)
     assert state(repo) == before
     files = set(git(repo, "ls-tree", "-r", "--name-only", name).split())
     on_disk = {os.path.relpath(os.path.join(d, f), repo) for d, _, fs in os.walk(repo / "bench1") for f in fs}
     assert on_disk <= files
-    assert {"README.md", "compose.yaml", "bench1/results.json", "bench1/postgres.perf"} <= files
+    assert {"README.md", "compose.yaml", "bench1/results.json", "bench1/bench.env"} <= files
     assert "notes.txt" not in files  # only what was asked for
     assert git(repo, "show", f"{name}:compose.yaml") == "services: {changed: {}}\n"  # the exact file used
     assert git(repo, "show", f"{name}:bench1/results.json") == open(repo / "bench1" / "results.json").read()

@@ -1,3 +1,4 @@
+from analysis.tests.helpers import hardware_bench, stand_in_bench
 import json
 import os
 import shutil
@@ -21,7 +22,7 @@ def scaled_copy(src, dst, factor):
 
 
 def test_compare_folders_change_and_noise(fixture_benches, tmp_path):
-    b = fixture_benches["bench2"]
+    b = fixture_benches[hardware_bench(fixture_benches)]
     results.write(b)
     other = scaled_copy(b, str(tmp_path / "x" / "bench2"), 1.10)
     rows, unmatched = compare.compare(compare.load(b), compare.load(other))
@@ -37,7 +38,7 @@ def test_compare_folders_change_and_noise(fixture_benches, tmp_path):
 
 
 def test_noise_from_repeated_runs_raises_the_threshold(fixture_benches, tmp_path):
-    b = fixture_benches["bench2"]
+    b = fixture_benches[hardware_bench(fixture_benches)]
     results.write(b)
     side = str(tmp_path / "side")
     shutil.copytree(b, os.path.join(side, "bench2"))
@@ -55,8 +56,8 @@ def test_compare_git_refs(fixture_benches, tmp_path):
     env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
     run = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, check=True, capture_output=True)
     run("init", "-q", "-b", "main")
-    results.write(fixture_benches["bench2"])
-    shutil.copytree(fixture_benches["bench2"], repo / "bench2")
+    results.write(fixture_benches[hardware_bench(fixture_benches)])
+    shutil.copytree(fixture_benches[hardware_bench(fixture_benches)], repo / "bench2")
     run("add", ".")
     run("commit", "-qm", "one")
     scaled = json.load(open(repo / "bench2" / "results.json"))

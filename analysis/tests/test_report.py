@@ -1,3 +1,4 @@
+from analysis.tests.helpers import hardware_bench, stand_in_bench
 import os
 import struct
 import zlib
@@ -31,14 +32,17 @@ def test_report_writes_markdown_and_every_plot(fixture_benches, tmp_path):
         results.write(b)
     made = report.run(benches, str(tmp_path))
     for b in benches:
-        for f in ("report.md", "plots/per_doc.png", "plots/memory.png",
-                  "plots/timeseries-mongodb.png", "plots/timeseries-postgres.png"):
-            assert os.path.join(b, f) in [os.path.normpath(m) for m in made] or os.path.exists(os.path.join(b, f))
+        expected = ["report.md", "plots/per_doc.png", "plots/memory.png"]
+        expected += [f"plots/timeseries-{d}.png" for d in ("mongodb", "postgres")
+                     if os.path.exists(os.path.join(b, "timeseries", f"{d}.csv.gz"))]
+        assert len(expected) >= 4
+        for f in expected:
+            assert os.path.join(b, f) in [os.path.normpath(m) for m in made]
             assert os.path.getsize(os.path.join(b, f)) > 0
         for png in os.listdir(os.path.join(b, "plots")):
             assert_valid_png(os.path.join(b, "plots", png))
     top = (tmp_path / "report.md").read_text()
-    b1 = open(os.path.join(fixture_benches["bench1"], "report.md")).read()
+    b1 = open(os.path.join(fixture_benches[stand_in_bench(fixture_benches)], "report.md")).read()
     # stand-in marked in every table row that shows the stand-in run
     assert "mongodb (stand-in: FerretDB" in b1 and "Stand-in:" in b1
     for line in top.splitlines():
@@ -46,7 +50,7 @@ def test_report_writes_markdown_and_every_plot(fixture_benches, tmp_path):
             assert "stand-in" in line
     assert "(stand-in involved)" in top
     # figures in the tables are the results' figures
-    r2 = results.build(fixture_benches["bench2"])
+    r2 = results.build(fixture_benches[hardware_bench(fixture_benches)])
     pg = next(r for r in r2["runs"] if r["database"] == "postgres")
     assert f"{pg['per_doc']['cpu_us']:,.0f}" in top
     assert f"{r2['ratios']['cpu_us']:.2f}x" in top
@@ -54,7 +58,7 @@ def test_report_writes_markdown_and_every_plot(fixture_benches, tmp_path):
 
 
 def test_report_reads_files_only_without_results_json(fixture_benches, tmp_path):
-    b = fixture_benches["bench1"]
+    b = fixture_benches[stand_in_bench(fixture_benches)]
     assert not os.path.exists(os.path.join(b, "results.json"))
     report.run([b], str(tmp_path))
     assert not os.path.exists(os.path.join(b, "results.json"))  # report never writes results
@@ -62,8 +66,8 @@ def test_report_reads_files_only_without_results_json(fixture_benches, tmp_path)
 
 
 def test_summary_lines(fixture_benches):
-    text = summary.lines(fixture_benches["bench2"])
+    text = summary.lines(fixture_benches[hardware_bench(fixture_benches)])
     assert len(text.splitlines()) == 2
     assert "instructions" in text and "docs/s" in text
-    text1 = summary.lines(fixture_benches["bench1"])
+    text1 = summary.lines(fixture_benches[stand_in_bench(fixture_benches)])
     assert "CPU s" in text1 and "stand-in" in text1
