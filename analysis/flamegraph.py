@@ -84,10 +84,11 @@ def _color(name):
     return f"rgb({205 + h % 50},{(h >> 8) % 190},{(h >> 16) % 55})"
 
 
-def render_svg(stacks, title, width=1200, frame_h=16, min_px=0.3):
+def render_svg(stacks, title, width=1200, frame_h=16, min_px=1.0):
     tree = build_tree(stacks)
     total = tree["value"]
-    depth = _depth(tree)
+    scale_guess = (width - 20) / total if total else 0
+    depth = _depth(tree, total and min_px / scale_guess)  # only frames wide enough to be drawn
     pad_top, pad_bottom = 36, 10
     height = pad_top + depth * frame_h + pad_bottom
     out = [f'<?xml version="1.0" standalone="no"?>',
@@ -126,8 +127,8 @@ def render_svg(stacks, title, width=1200, frame_h=16, min_px=0.3):
     return "\n".join(out) + "\n"
 
 
-def _depth(node):
-    return 1 + max((_depth(c) for c in node["children"].values()), default=0)
+def _depth(node, min_value=0):
+    return 1 + max((_depth(c, min_value) for c in node["children"].values() if c["value"] >= min_value), default=0)
 
 
 def gzip_if_large(path, limit=GZIP_OVER_BYTES):
