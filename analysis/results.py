@@ -216,6 +216,14 @@ def build(bench_dir, lab_env=None):
     incomplete = [f"{db}: no phase file (phase never ran)" for db in planned if db not in present]
     incomplete += [f"{r['database']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] != "ok"]
+    for r in runs:
+        db = r["database"]
+        missing = [f"{db}.{k}.json" for k in ("metrics", "count")
+                   if not os.path.exists(os.path.join(bench_dir, f"{db}.{k}.json"))]
+        if missing:
+            incomplete.append(f"{db}: missing " + ", ".join(missing))
+        if isinstance(r["clients_expected"], int) and r["clients"] < r["clients_expected"]:
+            incomplete.append(f"{db}: {r['clients']} of {r['clients_expected']} client result files")
     settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in present}
     result = {
         "schema_version": SCHEMA_VERSION,

@@ -137,3 +137,18 @@ def test_bad_bench_folder_is_a_clear_error(tmp_path):
     (tmp_path / "b").mkdir()
     with pytest.raises(AnalysisError, match="no bench.env"):
         results.build(str(tmp_path / "b"))
+
+
+def test_missing_figures_make_the_run_incomplete(fixture_benches):
+    bench = fixture_benches[stand_in_bench(fixture_benches)]
+    assert results.build(bench)["complete"] is True
+    os.unlink(os.path.join(bench, "postgres.metrics.json"))
+    for p in glob.glob(os.path.join(bench, "clients", "postgres-client-*.json"))[:1]:
+        os.unlink(p)
+    res = results.build(bench)
+    assert res["complete"] is False
+    assert any("postgres.metrics.json" in i for i in res["incomplete"])
+    assert any("client result files" in i for i in res["incomplete"])
+    pg = next(r for r in res["runs"] if r["database"] == "postgres")
+    assert pg["cpu"]["user_s"] is None and pg["per_doc"]["cpu_us"] is None  # never invented
+    schema.validate(res)
