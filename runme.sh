@@ -27,6 +27,8 @@ Environment: JSONBENCH_STANDINS=auto|1|0 (local stand-in images when no registry
 TXT
 }
 
+# What a run's branch keeps besides the bench folders: the exact configuration and client version.
+RUN_CONFIG_FILES="compose.yaml compose.standins.yaml .env.example prometheus grafana client/package.json client/package-lock.json"
 INTERRUPTED=0
 CLIENT_IDS=()
 STACK_UP=0
@@ -106,7 +108,7 @@ run_benches() {
     exit 130
   fi
   if [ "$branch" = 1 ]; then
-    analysis branch --benches "${dirs[@]}" ${push:+--push "$push"} ||
+    analysis branch --benches "${dirs[@]}" --files $RUN_CONFIG_FILES ${push:+--push "$push"} ||
       { say "the run's branch could not be created"; exit 1; }
   fi
 }

@@ -3,7 +3,7 @@
 
 # Files a run writes into a bench folder; removed before the next run of that bench so results of
 # two runs never mix. The definition (bench.env and any override files) is never touched.
-RESULT_FILES='*.out *.perf *.perf.gz *.perfstat.csv *.log *.count.json *.phase.json *.metrics.json *.svg
+RESULT_FILES='*.out *.perf *.perf.gz *.perfstat.csv *.log *.count.json *.phase.json *.metrics.json *.settings.json *.svg
 run.env host.json results.json report.md clients timeseries plots'
 
 clean_results() {
@@ -70,13 +70,14 @@ run_bench() {
   refresh_databases "$DATABASES"
   local db
   for db in $DATABASES; do
+    compose config --format json | python3 "$LAB_ROOT/lab/service-settings.py" "$db" >"$BENCH_DIR/$db.settings.json"
     client_oneshot "$db" init >>"$BENCH_DIR/$db.out" 2>&1 || { say "$db: init failed (see $db.out)"; return 1; }
   done
   for db in $DATABASES; do
     [ "$INTERRUPTED" = 0 ] || break
     run_phase "$db"
   done
-  analysis results --bench-dir "$BENCH_DIR" || say "results.json could not be written"
+  analysis results --bench-dir "$BENCH_DIR" --lab-env "$LAB_ROOT/.env" || say "results.json could not be written"
   for db in $DATABASES; do
     [ ! -s "$BENCH_DIR/$db.perf" ] || analysis flamegraph "$BENCH_DIR/$db.perf" -o "$BENCH_DIR/$db.svg" ||
       say "$db: flame graph failed"
