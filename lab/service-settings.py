@@ -6,13 +6,36 @@ import sys
 
 SECRET_WORDS = ("PASSWORD", "SECRET", "TOKEN")
 
+
+
+def is_secret(name):
+    return any(w in name.upper() for w in SECRET_WORDS)
+
+
+def redact_command(command):
+    """--setup-password=x and --setup-password x both lose their value."""
+    if not isinstance(command, list):
+        return command
+    out, hide_next = [], False
+    for arg in command:
+        if hide_next:
+            out.append("<redacted>")
+            hide_next = False
+        elif arg.startswith("-") and is_secret(arg.split("=", 1)[0]):
+            hide_next = "=" not in arg
+            out.append(arg.split("=", 1)[0] + "=<redacted>" if "=" in arg else arg)
+        else:
+            out.append(arg)
+    return out
+
+
 config = json.load(sys.stdin)
 service = config["services"][sys.argv[1]]
 env = service.get("environment") or {}
 settings = {
     "image": service.get("image"),
-    "command": service.get("command"),
-    "environment": {k: ("<redacted>" if any(w in k.upper() for w in SECRET_WORDS) else v)
+    "command": redact_command(service.get("command")),
+    "environment": {k: ("<redacted>" if is_secret(k) else v)
                     for k, v in sorted(env.items())},
     "mem_limit": service.get("mem_limit") or service.get("deploy", {}).get("resources", {})
     .get("limits", {}).get("memory"),
