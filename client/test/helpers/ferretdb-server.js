@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { MongoClient } = require('mongodb');
-const { freePort, stopChild, waitUntil, tail } = require('./processes');
+const { freePort, stopChild, waitUntil, readyOrCleanedUp, tail } = require('./processes');
 
 const BUILD_SCRIPT = path.resolve(__dirname, '../../../lab/standins/ferretdb/build-binary.sh');
 
@@ -49,16 +49,10 @@ async function startFerretDB() {
       try { return await fn(c.db()); } finally { await c.close(); }
     },
   };
-  try {
-    await waitUntil(async () => {
-      if (child.exitCode !== null) throw new Error(`ferretdb exited: ${tail(logFile)}`);
-      await server.withDb((db) => db.command({ ping: 1 }));
-    }, 30000, 'FerretDB');
-  } catch (err) {
-    await server.cleanup();
-    throw err;
-  }
-  return server;
+  return readyOrCleanedUp(server, () => waitUntil(async () => {
+    if (child.exitCode !== null) throw new Error(`ferretdb exited: ${tail(logFile)}`);
+    await server.withDb((db) => db.command({ ping: 1 }));
+  }, 30000, 'FerretDB'));
 }
 
 module.exports = { startFerretDB };

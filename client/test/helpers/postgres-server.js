@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { Client } = require('pg');
-const { freePort, stopChild, waitUntil, tail } = require('./processes');
+const { freePort, stopChild, waitUntil, readyOrCleanedUp, tail } = require('./processes');
 
 function findBinDir() {
   const root = '/usr/lib/postgresql';
@@ -84,13 +84,7 @@ async function startPostgres() {
       }, 30000, 'PostgreSQL');
     },
   };
-  try {
-    await server.ready();
-  } catch (err) {
-    await server.cleanup();
-    throw err;
-  }
-  return server;
+  return readyOrCleanedUp(server, () => server.ready());
 }
 
 module.exports = { startPostgres };

@@ -47,6 +47,18 @@ async function waitUntil(probe, ms, what) {
   throw new Error(`${what} not ready after ${ms} ms: ${last && last.message}`);
 }
 
+// A started server, once `ready()` resolves; if it never does, whatever
+// was started is stopped and removed before the error propagates.
+async function readyOrCleanedUp(server, ready) {
+  try {
+    await ready();
+  } catch (err) {
+    await server.cleanup();
+    throw err;
+  }
+  return server;
+}
+
 function tail(file, bytes = 2000) {
   try {
     const s = fs.readFileSync(file, 'utf8');
@@ -54,4 +66,4 @@ function tail(file, bytes = 2000) {
   } catch { return ''; }
 }
 
-module.exports = { freePort, sleep, waitExit, stopChild, waitUntil, tail };
+module.exports = { freePort, sleep, waitExit, stopChild, waitUntil, readyOrCleanedUp, tail };

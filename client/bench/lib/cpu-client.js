@@ -1,0 +1,82 @@
+'use strict';
+// One client in its own process, measuring its own user+system CPU over the
+// insert loop only (module loading and connecting excluded, equally for all):
+//   node cpu-client.js ours|floor|original URI FIELDS FIELD_BYTES DOCS RATE
+const crypto = require('crypto');
+const { Client } = require('pg');
+const { PostgresTarget } = require('../../src/targets/postgres');
+const { DocumentGenerator } = require('../../src/docgen');
+const { keyGenerator } = require('../../src/keys');
+const { Runner } = require('../../src/runner');
+const { originalDocument } = require('./original-generator');
+
+const [kind, uri, fieldsArg, bytesArg, docsArg, rateArg] = process.argv.slice(2);
+const fields = Number(fieldsArg);
+const fieldBytes = Number(bytesArg);
+const docs = Number(docsArg);
+const rate = Number(rateArg);
+
+// This client: the real Runner (open loop at `rate`) and PostgreSQL target.
+async function ours() {
+  const target = new PostgresTarget(uri);
+  await target.connect();
+  const opts = { rate, docs, clientId: 'bench', fields, fieldBytes, key: 'uuidv7', durability: 'relaxed', reconnectTimeoutS: 5 };
+  await target.prepareInserts(opts);
+  const gen = new DocumentGenerator({ seed: 1, clientId: 'bench', fields, fieldBytes });
+  const runner = new Runner({ target, gen, keys: keyGenerator('uuidv7'), opts, metrics: null, log: () => {}, label: 'PostgreSQL' });
+  return { measure: () => runner.run(), check: () => runner.ok, close: () => target.close() };
+}
+
+async function connect() {
+  const c = new Client({ connectionString: uri });
+  await c.connect();
+  await c.query('set synchronous_commit = off');
+  return c;
+}
+
+// Floor: one document serialized once, a named prepared insert, closed loop.
+async function floor() {
+  const c = await connect();
+  const json = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
+  const text = 'insert into jsonbench (id, data) values ($1, $2)';
+  let ok = 0;
+  return {
+    measure: async () => {
+      for (let i = 0; i < docs; i++) {
+        await c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] });
+        ok++;
+      }
+    },
+    check: () => ok,
+    close: () => c.end(),
+  };
+}
+
+// Original style: its generator per document, the object handed to pg (which
+// JSON-serializes it), one awaited insert at a time, closed loop.
+async function original() {
+  const c = await connect();
+  let ok = 0;
+  return {
+    measure: async () => {
+      for (let i = 0; i < docs; i++) {
+        await c.query('INSERT INTO jsonbench (id, data) VALUES ($1, $2)', [crypto.randomUUID(), originalDocument(fields, fieldBytes)]);
+        ok++;
+      }
+    },
+    check: () => ok,
+    close: () => c.end(),
+  };
+}
+
+(async () => {
+  const client = await { ours, floor, original }[kind]();
+  const cpu0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  await client.measure();
+  const cpu = process.cpuUsage(cpu0);
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const ok = client.check();
+  await client.close();
+  console.log(JSON.stringify({ kind, docs: ok, seconds, cpu_us: cpu.user + cpu.system, cpu_us_per_doc: (cpu.user + cpu.system) / ok }));
+})().catch((err) => { console.error(err); process.exit(1); });

@@ -1,0 +1,10 @@
+'use strict';
+// `npm run bench`: every benchmark in turn, each printing its own figures.
+const benches = ['./generation', './client-cpu', './rate-fidelity'];
+
+(async () => {
+  for (const b of benches) {
+    console.log(`\n== ${b.slice(2)} ==`);
+    await require(b).main();
+  }
+})().catch((err) => { console.error(err); process.exit(1); });
