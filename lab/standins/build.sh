@@ -80,6 +80,13 @@ prepare_context() {
       local bin
       bin=$("$here/ferretdb/build-binary.sh" | tail -n 1)
       cp "$bin" "$ctx/ferretdb" ;;
+    node)
+      mkdir -p "$ctx/extra-ca"
+      touch "$ctx/extra-ca/.keep"
+      local crt
+      for crt in /usr/local/share/ca-certificates/*.crt; do
+        [[ -f $crt ]] && cp "$crt" "$ctx/extra-ca/"
+      done ;;
     cadvisor)
       cp "$(build_cadvisor)" "$ctx/cadvisor-standin"
       rm -f "$ctx/main.go" "$ctx/go.mod" "$ctx/go.sum" ;;
