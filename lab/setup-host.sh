@@ -314,9 +314,12 @@ use_standins() {
   [[ $JSONBENCH_USE_STANDINS == 1 ]]
 }
 
+# Absolute paths (the repository's path must not contain spaces for word-splitting callers).
 compose_files() {
-  local args="-f $JSONBENCH_ROOT/compose.yaml"
-  if use_standins; then args+=" -f $JSONBENCH_ROOT/compose.standins.yaml"; fi
+  local args="-f $JSONBENCH_ROOT/compose.yaml" rc=0
+  use_standins || rc=$?
+  [[ $rc -eq 2 ]] && return 2
+  [[ $rc -eq 0 ]] && args+=" -f $JSONBENCH_ROOT/compose.standins.yaml"
   printf '%s\n' "$args"
 }
 
