@@ -42,6 +42,10 @@ on_signal() {
 
 cleanup() {
   local code=$?
+  set +e
+  [ "$code" = 0 ] || [ "$INTERRUPTED" = 1 ] || [ "${PHASE_ACTIVE:-0}" = 0 ] ||
+    { PHASE_STATUS=failed; PHASE_REASON="runme.sh stopped on an error (exit code $code)"; }
+  finish_phase
   perf_record_cancel 2>/dev/null || true
   perf_stat_stop 2>/dev/null || true
   if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ] || [ -n "${DOCKERD_STARTED_PID:-}" ]; }; then
@@ -58,7 +62,9 @@ prepare_stack() {
   ensure_docker || exit 2
   ensure_compose || exit 2
   ensure_perf || true
-  USE_STANDINS=0; registry_reachable || USE_STANDINS=1
+  local rc=0; use_standins || rc=$?
+  [ "$rc" != 2 ] || exit 2
+  USE_STANDINS=$(( rc == 0 ))
   PROJECT=$(project_name)
   python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" || exit 2
   if [ "$USE_STANDINS" = 1 ]; then
@@ -120,7 +126,7 @@ main() {
     down)
       ensure_env_file; ensure_docker || exit 2; ensure_compose || exit 2
       trap 'stop_started_dockerd' EXIT
-      USE_STANDINS=0; registry_reachable || USE_STANDINS=1
+      USE_STANDINS=0; if use_standins; then USE_STANDINS=1; fi
       compose --profile client --profile grafana down --volumes --remove-orphans ;;
     report)
       shift; ensure_venv || exit 2

@@ -34,7 +34,7 @@ stop_clients() {
 # Waits for the clients, printing progress; gives up (stopping them) far past the expected time.
 wait_clients() {
   local started=$1 expected=$2 elapsed next=0 limit
-  limit=$(( expected * 2 + 300 ))
+  limit=$(( expected * 2 + 120 ))
   while [ "$(clients_running)" -gt 0 ]; do
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
     elapsed=$(( $(date +%s) - started ))
@@ -66,28 +66,30 @@ collect_client_outputs() {
   CLIENT_IDS=()
 }
 
+# The phase's state lives in PHASE_* globals so that finish_phase can also run from the EXIT trap
+# after an interrupt: whatever was gathered is then written out, marked interrupted.
 run_phase() {
-  PHASE_DB=$1
-  local db=$1 out="$BENCH_DIR/$1.out" cid pid image stand_in cg perf_reason events="" hw=false
-  local start end cpu0 cpu1 expected i
-  PHASE_STATUS=ok PHASE_REASON="" PHASE_MISSING_CLIENTS=""
-  cid=$(container_of "$db"); pid=$(docker inspect -f '{{.State.Pid}}' "$cid")
-  image=$(docker inspect -f '{{.Config.Image}}' "$cid")
-  stand_in=$(label_of "$cid" jsonbench.stand_in)
+  local db=$1 expected i
+  PHASE_DB=$db PHASE_STATUS=ok PHASE_REASON="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
+  PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
+  PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
 
   quiet_period "$QUIET_S"
   [ "$INTERRUPTED" = 0 ] || return 0
 
-  cg=$(container_perf_cgroup "$pid")
-  perf_reason=$(perf_unavailable_reason)
-  [ -n "$perf_reason" ] || [ -n "$cg" ] || perf_reason="no perf_event cgroup for the container on this host"
-  if [ -z "$perf_reason" ]; then
-    events=$(perf_stat_events); perf_has_hardware_counters && hw=true
+  PHASE_CG=$(container_perf_cgroup "$PHASE_PID")
+  PHASE_PERF_REASON=$(perf_unavailable_reason)
+  [ -n "$PHASE_PERF_REASON" ] || [ -n "$PHASE_CG" ] ||
+    PHASE_PERF_REASON="no perf_event cgroup for the container on this host"
+  if [ -z "$PHASE_PERF_REASON" ]; then
+    PHASE_EVENTS=$(perf_stat_events); perf_has_hardware_counters && PHASE_HW=true
   fi
-  say "$db: phase starts${stand_in:+ (STAND-IN: $stand_in)}${perf_reason:+; perf off: $perf_reason}"
+  say "$db: phase starts${PHASE_STAND_IN:+ (STAND-IN: $PHASE_STAND_IN)}${PHASE_PERF_REASON:+; perf off: $PHASE_PERF_REASON}"
 
-  start=$(now); cpu0=$(container_cgroup_cpu_seconds "$pid")
-  [ -n "$perf_reason" ] || perf_stat_start "$cg" "$BENCH_DIR/$db.perfstat.csv"
+  PHASE_START=$(now); PHASE_CPU0=$(container_cgroup_cpu_seconds "$PHASE_PID")
+  PHASE_ACTIVE=1
+  [ -n "$PHASE_PERF_REASON" ] || perf_stat_start "$PHASE_CG" "$BENCH_DIR/$db.perfstat.csv"
   nap "$WINDOW_GUARD_S"
 
   mkdir -p "$BENCH_DIR/clients"
@@ -97,36 +99,48 @@ run_phase() {
     CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients")")
   done
   expected=$(python3 -c "import math; print(math.ceil($DOCS / $RATE))")
-  if [ -z "$perf_reason" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
-    perf_record_start "$cg" "$(( expected > PERF_RECORD_S ? (expected - PERF_RECORD_S) / 2 : 0 ))" \
+  if [ -z "$PHASE_PERF_REASON" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
+    perf_record_start "$PHASE_CG" "$(( expected > PERF_RECORD_S ? (expected - PERF_RECORD_S) / 2 : 0 ))" \
       "$PERF_RECORD_S" "$BENCH_DIR/$db.perf"
   fi
   wait_clients "$(date +%s)" "$expected"
-  [ "$INTERRUPTED" = 0 ] && nap "$WINDOW_GUARD_S"
-  end=$(now); cpu1=$(container_cgroup_cpu_seconds "$pid")
+  [ "$INTERRUPTED" = 1 ] || nap "$WINDOW_GUARD_S"
+  finish_phase
+}
 
+# Closes the window and writes everything the phase leaves behind. Tolerates failures: after an
+# interrupt any command may fail, and what can be kept must still be kept.
+finish_phase() {
+  [ "${PHASE_ACTIVE:-0}" = 1 ] || return 0
+  PHASE_ACTIVE=0
+  local - db=$PHASE_DB out="$BENCH_DIR/$PHASE_DB.out" end cpu1
+  set +e
+  end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
   perf_stat_stop
   if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
+  [ "$INTERRUPTED" = 0 ] || stop_clients
   collect_client_outputs "$out"
   [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
   [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
     { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
   if [ -s "$BENCH_DIR/$db.perfstat.csv" ]; then
-    { echo "perf stat ($events) on cgroup $cg:"; cat "$BENCH_DIR/$db.perfstat.csv"; } >>"$out"
+    { echo "perf stat ($PHASE_EVENTS) on cgroup $PHASE_CG:"; cat "$BENCH_DIR/$db.perfstat.csv"; } >>"$out"
   fi
 
-  client_oneshot "$db" count >"$BENCH_DIR/$db.count.json.tmp" 2>>"$out" &&
-    mv "$BENCH_DIR/$db.count.json.tmp" "$BENCH_DIR/$db.count.json" ||
-    { rm -f "$BENCH_DIR/$db.count.json.tmp"; say "$db: count failed (see $db.out)"; }
-  docker logs "$cid" >"$BENCH_DIR/$db.log" 2>&1 || true
+  if client_oneshot "$db" count >"$BENCH_DIR/$db.count.json.tmp" 2>>"$out"; then
+    mv "$BENCH_DIR/$db.count.json.tmp" "$BENCH_DIR/$db.count.json"
+  else
+    rm -f "$BENCH_DIR/$db.count.json.tmp"; say "$db: count failed (see $db.out)"
+  fi
+  docker logs "$PHASE_CID" >"$BENCH_DIR/$db.log" 2>&1
 
   python3 "$LAB_ROOT/lab/json-object.py" database="$db" service="$db" project="$PROJECT" \
-    container_id="$cid" image="$image" stand_in:="$(json_string_or_null "$stand_in")" \
-    cgroup="$cg" window:="{\"start\": $start, \"end\": $end}" \
-    cgroup_cpu_seconds:="{\"start\": $cpu0, \"end\": $cpu1}" \
+    container_id="$PHASE_CID" image="$PHASE_IMAGE" stand_in:="$(json_string_or_null "$PHASE_STAND_IN")" \
+    cgroup="$PHASE_CG" window:="{\"start\": $PHASE_START, \"end\": $end}" \
+    cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
     status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$CLIENTS" \
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
-    perf:="{\"events\": $(json_list "$events"), \"hardware_counters\": $hw, \"reason\": $(json_string_or_null "$perf_reason")}" \
+    perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON")}" \
     >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
 
   export_phase "$db"

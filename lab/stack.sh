@@ -44,10 +44,8 @@ refresh_databases() {
 
 database_uri() {
   case $1 in
-    postgres) echo "postgres://postgres:${POSTGRES_PASSWORD}@postgres:5432/postgres" ;;
-    mongodb)
-      if [ "$USE_STANDINS" = 1 ]; then echo "mongodb://mongodb:27017/"
-      else echo "mongodb://root:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin"; fi ;;
+    postgres) echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${POSTGRES_DB}" ;;
+    mongodb) echo "mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin" ;;
   esac
 }
 
@@ -73,7 +71,7 @@ client_start() {
   URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${db}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$db-client-$i.json" \
-    -e METRICS_PORT=9464 "${args[@]}" client run
+    -e METRICS_PORT=9464 -e METRICS_LINGER_S=3 "${args[@]}" client run
 }
 
 # Host ports published by this lab's running containers: they may stay in use across runs.

@@ -17,7 +17,7 @@ import requests
 LAB_ROOT = Path(__file__).resolve().parents[2]
 PROJECT = "jsonbench-e2e"
 PORTS = {"PG_PORT": "25432", "MONGO_PORT": "27117", "PROMETHEUS_PORT": "29090",
-         "GRAFANA_PORT": "23000", "CADVISOR_PORT": "28080"}
+         "GRAFANA_PORT": "23000"}
 TINY_BENCH = """\
 DESCRIPTION="end-to-end test bench"
 KEY=uuidv7
@@ -108,11 +108,13 @@ def lab_run(workdir):
 
 
 def interrupt_run(workdir, after_text="phase starts", grace_s=20):
-    """Starts a longer run, sends SIGINT once a phase is running, returns (Run, seconds to exit)."""
+    """Starts a longer run and, once a phase is running, sends SIGINT to its whole process group
+    as a terminal's Ctrl-C does; returns (Run, seconds to exit)."""
     bench = make_bench(workdir, "bench-e2e-interrupt", docs=3000, perf_s=0)
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+                            stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
+                            start_new_session=True)
     lines = []
     deadline = time.monotonic() + 900
     try:
@@ -123,7 +125,7 @@ def interrupt_run(workdir, after_text="phase starts", grace_s=20):
                 break
             if time.monotonic() > deadline:
                 break
-        proc.send_signal(signal.SIGINT)
+        os.killpg(proc.pid, signal.SIGINT)
         t0 = time.monotonic()
         rest, _ = proc.communicate(timeout=300)
         lines.append(rest)
