@@ -28,16 +28,17 @@ async function main(argv) {
 }
 
 if (require.main === module) {
+  // Exit explicitly: a command that has decided its outcome must not be held open by a socket
+  // or timer left behind (a hung client would stall the lab's phase).
   main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
+    (code) => process.exit(code),
     (err) => {
       if (err instanceof InputError || err instanceof ConnectError) {
         console.error(`error: ${err.message}`);
-        process.exitCode = 2;
-      } else {
-        console.error(err && err.stack ? err.stack : err);
-        process.exitCode = 1;
+        process.exit(2);
       }
+      console.error(err && err.stack ? err.stack : err);
+      process.exit(1);
     },
   );
 }

@@ -45,8 +45,12 @@ class Metrics {
     this.registry.removeSingleMetric('jsonbench_client_target_rate');
   }
 
+  // Prometheus keeps its scrape connection alive; without closing it, close() never resolves.
   close() {
-    return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    if (!this.server) return Promise.resolve();
+    const closed = new Promise((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    return closed;
   }
 }
 
