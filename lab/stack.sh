@@ -77,7 +77,7 @@ client_start() {
 # Host ports published by this lab's running containers: they may stay in use across runs.
 own_published_ports() {
   docker ps --filter "label=com.docker.compose.project=$PROJECT" --format '{{.Ports}}' |
-    grep -o ':[0-9]*->' | tr -d ':->' | sort -u | tr '\n' ' '
+    grep -o ':[0-9]*->' | tr -d ':>-' | sort -u | tr '\n' ' '
 }
 
 container_of() { compose ps -q "$1"; }
