@@ -78,3 +78,17 @@ test('characters are uniform over the 62-letter alphabet (chi-square)', () => {
   // 61 degrees of freedom: 99.9th percentile is about 100.9.
   assert.ok(chi < 100.9, `chi-square ${chi.toFixed(1)}`);
 });
+
+test('jsonInto writes exactly the bytes of json(), after any prefix, in a reused buffer', () => {
+  for (const [fields, fieldBytes] of [[10, 1000], [10, 100], [3, 1], [25, 33]]) {
+    const g = gen({ fields, fieldBytes });
+    const ref = gen({ fields, fieldBytes });
+    const buf = g.jsonBuffer(1);
+    assert.equal(buf.length, 1 + Buffer.byteLength(ref.json(0)));
+    for (let i = 0; i < 20; i++) {
+      g.jsonInto(i, buf, 1);
+      assert.equal(buf.subarray(1).toString('latin1'), ref.json(i), `document ${i}`);
+      assert.equal(buf.subarray(1).toString('latin1'), JSON.stringify(ref.object(i)));
+    }
+  }
+});
