@@ -22,7 +22,7 @@ say "client: unit and integration tests"
 (cd "$LAB_ROOT/client" && npm test) || failed+=(client)
 
 say "analysis and dashboards: pytest"
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q tests/unit analysis/tests grafana/tests) || failed+=(analysis)
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q tests/unit tests/input analysis/tests grafana/tests) || failed+=(analysis)
 
 say "end to end: the lab on a real Docker engine"
 (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -x tests/e2e "$@") || failed+=(e2e)

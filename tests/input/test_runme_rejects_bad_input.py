@@ -1,0 +1,93 @@
+"""./runme.sh refuses bad input before anything starts: exit code 2, a message naming the bench
+file, the key, the value given and what is allowed, and no container created."""
+import os
+import socket
+import subprocess
+from pathlib import Path
+
+import pytest
+
+LAB_ROOT = Path(__file__).resolve().parents[2]
+PROJECT = "jsonbench-badinput"
+GOOD = {"DESCRIPTION": "x", "KEY": "uuidv7", "LAYOUT": "heap", "FIELDS": "10", "FIELD_BYTES": "100",
+        "CLIENTS": "1", "RATE": "10", "DOCS": "10", "QUIET_S": "0"}
+
+
+def containers():
+    return subprocess.run(["docker", "ps", "-aq", "--filter", f"label=com.docker.compose.project={PROJECT}"],
+                          capture_output=True, text=True, check=True).stdout.split()
+
+
+def runme(*args, env=None, timeout=600):
+    full_env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, **(env or {}))
+    return subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", *args], cwd=LAB_ROOT, env=full_env,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def bench(tmp_path, name="bench-bad", **changes):
+    d = tmp_path / name
+    d.mkdir()
+    settings = {**GOOD, **changes}
+    d.joinpath("bench.env").write_text("".join(f"{k}={v}\n" for k, v in settings.items() if v is not None))
+    return d
+
+
+def assert_refused(r, *fragments):
+    assert r.returncode == 2, (r.returncode, r.stdout[-2000:], r.stderr[-2000:])
+    for fragment in fragments:
+        assert fragment in r.stderr, (fragment, r.stderr[-2000:])
+    assert containers() == []
+
+
+@pytest.mark.parametrize("key,value,allowed", [
+    ("KEY", "uuidv9", "allowed: one of uuidv7, uuidv4, sequence"),
+    ("LAYOUT", "columnar", "allowed: one of clustered, heap"),
+    ("RATE", "abc", "allowed: a number > 0"),
+    ("RATE", "0", "allowed: a number > 0"),
+    ("RATE", "-3", "allowed: a number > 0"),
+    ("DOCS", "0", "allowed: an integer >= 1"),
+    ("DOCS", "many", "allowed: an integer >= 1"),
+    ("CLIENTS", "-1", "allowed: an integer >= 1"),
+    ("FIELDS", "0", "allowed: an integer >= 1"),
+    ("FIELD_BYTES", "1.5", "allowed: an integer >= 1"),
+])
+def test_bad_value_names_bench_key_value_and_allowed(tmp_path, key, value, allowed):
+    b = bench(tmp_path, **{key: value})
+    r = runme(str(b))
+    assert_refused(r, f"{b}/bench.env", key, f'"{value}"', allowed)
+
+
+def test_document_over_mongodb_limit(tmp_path):
+    b = bench(tmp_path, FIELDS="20", FIELD_BYTES="1000000")
+    assert_refused(runme(str(b)), f"{b}/bench.env", "FIELD_BYTES=1000000", "16 MiB")
+
+
+def test_misspelled_setting_gets_a_suggestion(tmp_path):
+    b = bench(tmp_path, LAYOUT=None, LAYUOT="heap")
+    assert_refused(runme(str(b)), f"{b}/bench.env", "unknown key LAYUOT", "did you mean LAYOUT?")
+
+
+def test_bench_folder_that_does_not_exist():
+    assert_refused(runme("bench-that-is-not-here"), "bench folder 'bench-that-is-not-here' does not exist",
+                   "bench1")
+
+
+def test_bad_override_on_the_command_line(tmp_path):
+    b = bench(tmp_path)
+    assert_refused(runme("--set", "KEY=uuidv9", str(b)), "KEY", '"uuidv9"', "--set overrides")
+
+
+def test_published_port_in_use(tmp_path):
+    b = bench(tmp_path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        r = runme(str(b), env={"PROMETHEUS_PORT": str(port)})
+    assert_refused(r, f"PROMETHEUS_PORT={port} is already in use on 127.0.0.1", "allowed: a free port")
+
+
+def test_memory_limit_beyond_the_host(tmp_path):
+    b = bench(tmp_path)
+    r = runme(str(b), env={"DB_MEMORY": "4096g"})
+    assert_refused(r, "DB_MEMORY=4096g x 2 databases exceeds this host's memory", "allowed: at most")
