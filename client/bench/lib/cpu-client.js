@@ -1,7 +1,7 @@
 'use strict';
 // One client in its own process, measuring its own user+system CPU over the
 // insert loop only (module loading and connecting excluded, equally for all):
-//   node cpu-client.js ours|floor|original URI FIELDS FIELD_BYTES DOCS RATE
+//   node cpu-client.js ours|floor|paced|original URI FIELDS FIELD_BYTES DOCS RATE
 const crypto = require('crypto');
 const { Client } = require('pg');
 const { PostgresTarget } = require('../../src/targets/postgres');
@@ -52,6 +52,36 @@ async function floor() {
   };
 }
 
+// Floor paced: the floor client held to the same open-loop schedule as
+// ours (document i not before t0 + i/rate), waiting the way the Runner does
+// (a timer for long gaps, Atomics.wait for the last milliseconds). Not a
+// target reference: it shows what pacing alone costs a client that does no
+// other work, so the open-loop figures can be read against the same rate.
+async function paced() {
+  const c = await connect();
+  const json = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
+  const text = 'insert into jsonbench (id, data) values ($1, $2)';
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  let ok = 0;
+  return {
+    measure: async () => {
+      const t0 = performance.now();
+      for (let i = 0; i < docs; i++) {
+        let waitMs = t0 + (i * 1000) / rate - performance.now();
+        if (waitMs > 4) {
+          await new Promise((r) => setTimeout(r, Math.floor(waitMs - 1.5)));
+          waitMs = t0 + (i * 1000) / rate - performance.now();
+        }
+        if (waitMs > 0) Atomics.wait(cell, 0, 0, waitMs);
+        await c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] });
+        ok++;
+      }
+    },
+    check: () => ok,
+    close: () => c.end(),
+  };
+}
+
 // Original style: its generator per document, the object handed to pg (which
 // JSON-serializes it), one awaited insert at a time, closed loop.
 async function original() {
@@ -70,7 +100,7 @@ async function original() {
 }
 
 (async () => {
-  const client = await { ours, floor, original }[kind]();
+  const client = await { ours, floor, paced, original }[kind]();
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await client.measure();
