@@ -224,6 +224,10 @@ def build(bench_dir, lab_env=None):
             incomplete.append(f"{db}: missing " + ", ".join(missing))
         if isinstance(r["clients_expected"], int) and r["clients"] < r["clients_expected"]:
             incomplete.append(f"{db}: {r['clients']} of {r['clients_expected']} client result files")
+        # Nothing lost: what the database holds must be exactly what the clients saw acknowledged.
+        if r["docs_in_db"] is not None and r["docs_ok"] is not None and r["docs_in_db"] != r["docs_ok"]:
+            incomplete.append(f"{db}: {r['docs_in_db']} documents in the database but {r['docs_ok']} "
+                              f"acknowledged by the clients")
     settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in present}
     result = {
         "schema_version": SCHEMA_VERSION,

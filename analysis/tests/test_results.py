@@ -152,3 +152,16 @@ def test_missing_figures_make_the_run_incomplete(fixture_benches):
     pg = next(r for r in res["runs"] if r["database"] == "postgres")
     assert pg["cpu"]["user_s"] is None and pg["per_doc"]["cpu_us"] is None  # never invented
     schema.validate(res)
+
+
+def test_documents_in_database_differing_from_acknowledged_is_a_failure(fixture_benches):
+    bench = fixture_benches[stand_in_bench(fixture_benches)]
+    count_file = os.path.join(bench, "postgres.count.json")
+    with open(count_file) as f:
+        count = json.load(f)
+    count["documents"] += 1
+    with open(count_file, "w") as f:
+        json.dump(count, f)
+    res = results.build(bench)
+    assert res["complete"] is False
+    assert any(i.startswith("postgres: ") and "documents in the database but" in i for i in res["incomplete"])
