@@ -30,6 +30,7 @@ TXT
 # What a run's branch keeps besides the bench folders: the exact configuration and client version.
 RUN_CONFIG_FILES="compose.yaml compose.standins.yaml .env.example prometheus grafana client/package.json client/package-lock.json"
 INTERRUPTED=0
+RUN_FAILED=0
 CLIENT_IDS=()
 STACK_UP=0
 
@@ -114,9 +115,12 @@ run_benches() {
     exit 130
   fi
   if [ "$branch" = 1 ]; then
-    analysis branch --benches "${dirs[@]}" --files $RUN_CONFIG_FILES ${push:+--push "$push"} ||
+    # A run with a failed phase still gets its branch, named ---INCOMPLETE, so the evidence is kept.
+    analysis branch --benches "${dirs[@]}" --files $RUN_CONFIG_FILES ${push:+--push "$push"} \
+      $([ "$RUN_FAILED" = 0 ] || echo --allow-incomplete) ||
       { say "the run's branch could not be created"; exit 1; }
   fi
+  [ "$RUN_FAILED" = 0 ] || { say "some phases failed: see results.json 'incomplete' in each bench"; exit 1; }
 }
 
 main() {

@@ -33,11 +33,15 @@ stop_clients() {
 
 # Waits for the clients, printing progress; gives up (stopping them) far past the expected time.
 wait_clients() {
-  local started=$1 expected=$2 elapsed next=0 limit
+  local started=$1 expected=$2 elapsed next=0 limit db_down_said=""
   limit=$(( expected * 2 + 120 ))
   while [ "$(clients_running)" -gt 0 ]; do
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
     elapsed=$(( $(date +%s) - started ))
+    if [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" != true ] && [ -z "${db_down_said:-}" ]; then
+      say "$PHASE_DB: the database container is not running; clients retry until their reconnect timeout"
+      db_down_said=1
+    fi
     if [ "$elapsed" -ge "$next" ]; then
       say "$PHASE_DB: ${elapsed}s elapsed, about $(( expected > elapsed ? expected - elapsed : 0 ))s remaining, $(clients_running) clients running"
       next=$(( elapsed + PROGRESS_EVERY_S ))
@@ -88,6 +92,7 @@ run_phase() {
   say "$db: phase starts${PHASE_STAND_IN:+ (STAND-IN: $PHASE_STAND_IN)}${PHASE_PERF_REASON:+; perf off: $PHASE_PERF_REASON}"
 
   PHASE_START=$(now); PHASE_CPU0=$(container_cgroup_cpu_seconds "$PHASE_PID")
+  PHASE_DB_STARTED_AT=$(docker inspect -f '{{.State.StartedAt}}' "$PHASE_CID")
   PHASE_ACTIVE=1
   [ -n "$PHASE_PERF_REASON" ] || perf_stat_start "$PHASE_CG" "$BENCH_DIR/$db.perfstat.csv"
   nap "$WINDOW_GUARD_S"
@@ -120,6 +125,7 @@ finish_phase() {
   if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
   [ "$INTERRUPTED" = 0 ] || stop_clients
   collect_client_outputs "$out"
+  database_fault_reason
   [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
   [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
     { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
@@ -144,7 +150,20 @@ finish_phase() {
     >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
 
   export_phase "$db"
+  [ "$PHASE_STATUS" = ok ] || RUN_FAILED=1
   say "$db: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
+}
+
+# A database that stopped or restarted during its phase fails the phase, whatever the clients say.
+database_fault_reason() {
+  local running started code
+  read -r running started code < <(docker inspect -f '{{.State.Running}} {{.State.StartedAt}} {{.State.ExitCode}}' \
+    "$PHASE_CID" 2>/dev/null) || { PHASE_STATUS=failed; PHASE_REASON="the database container disappeared during the phase"; return; }
+  if [ "$running" != true ]; then
+    PHASE_STATUS=failed; PHASE_REASON="the database container stopped during the phase (exit code $code)"
+  elif [ "$started" != "$PHASE_DB_STARTED_AT" ]; then
+    PHASE_STATUS=failed; PHASE_REASON="the database container restarted during the phase"
+  fi
 }
 
 json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }

@@ -54,6 +54,8 @@ database_uri() {
 client_env_args() {
   local k
   for k in $BENCH_KEYS; do printf -- '-e\n%s\n' "$k"; done
+  # How long a client keeps reconnecting to a lost database (the client's default when unset).
+  [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   printf -- '-e\nURI\n-e\nBENCH\n'
 }
 

@@ -15,9 +15,11 @@ import pytest
 import requests
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
-PROJECT = "jsonbench-e2e"
-PORTS = {"PG_PORT": "25432", "MONGO_PORT": "27117", "PROMETHEUS_PORT": "29090",
-         "GRAFANA_PORT": "23000"}
+# Overridable so that two end-to-end runs on one engine (a developer's and CI's) do not collide.
+PROJECT = os.environ.get("JSONBENCH_E2E_PROJECT", "jsonbench-e2e")
+_BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000"))
+PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "PROMETHEUS_PORT": str(_BASE + 90),
+         "GRAFANA_PORT": str(_BASE + 300)}
 TINY_BENCH = """\
 DESCRIPTION="end-to-end test bench"
 KEY=uuidv7
