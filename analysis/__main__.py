@@ -27,6 +27,9 @@ def main(argv=None):
     s = sub.add_parser("summary", help="one line per database in the original study's spirit")
     s.add_argument("--bench-dir", required=True)
 
+    sk = sub.add_parser("soak-check", help="long run steady? rates within 1%%, no error, client RSS growth < 10%%")
+    sk.add_argument("--bench-dir", required=True)
+
     rp = sub.add_parser("report", help="benchN/report.md + plots, and a cross-bench report.md")
     rp.add_argument("benches", nargs="*", help="bench folders (default: every bench*/ with results.json)")
     rp.add_argument("--out-dir", default=".", help="where the cross-bench report.md goes (default: .)")
@@ -76,6 +79,11 @@ def run(args):
     elif args.command == "summary":
         from . import summary
         print(summary.lines(args.bench_dir))
+    elif args.command == "soak-check":
+        from . import soak
+        lines, passed = soak.check(args.bench_dir)
+        print("\n".join(lines))
+        return 0 if passed else 1
     elif args.command == "report":
         from . import report
         for path in report.run(args.benches, args.out_dir):
