@@ -40,8 +40,8 @@ def check(bench_dir):
     lines, passed = [], True
     for database in benchfiles.databases_in(bench_dir):
         for path, r in benchfiles.client_results(bench_dir, database):
-            deviation = abs(r["achieved_rate"] - r["target_rate"]) / r["target_rate"]
-            ok = deviation <= RATE_TOLERANCE and r["errors"] == 0 and r["dropped"] == 0 and not r["interrupted"]
+            deviation = (r["achieved_rate"] - r["target_rate"]) / r["target_rate"]
+            ok = abs(deviation) <= RATE_TOLERANCE and r["errors"] == 0 and r["dropped"] == 0 and not r["interrupted"]
             passed &= ok
             lines.append(f"{'PASS' if ok else 'FAIL'} {database} client {r['client_id']}: "
                          f"{r['achieved_rate']:.3f} of {r['target_rate']} docs/s ({deviation:+.2%} off), "

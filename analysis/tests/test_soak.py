@@ -1,0 +1,51 @@
+"""soak-check on small made-up bench folders: rates, errors and client RSS growth."""
+import csv
+import gzip
+import io
+import json
+
+from analysis import soak
+
+
+def make_bench(tmp_path, rss_end, achieved=20.0, errors=0):
+    bench = tmp_path / "soak"
+    (bench / "clients").mkdir(parents=True)
+    (bench / "bench.env").write_text("DESCRIPTION=soak\n")
+    (bench / "postgres.phase.json").write_text(json.dumps({"status": "ok"}))
+    (bench / "clients" / "postgres-client-1.json").write_text(json.dumps({
+        "client_id": "1", "achieved_rate": achieved, "target_rate": 20, "docs_ok": 36000, "errors": errors,
+        "dropped": 0, "interrupted": False, "latency_ms": {"p99": 3.0}}))
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["time", "metric", "service", "container", "value"])
+    for t in range(600):  # 10 minutes at 1 s; RSS moves linearly from 50 MiB to rss_end after warm-up
+        rss = 50 * 2**20 if t < 60 else 50 * 2**20 + (rss_end - 50 * 2**20) * (t - 60) / 539
+        w.writerow([1000 + t, "container_memory_rss", "client", "lab-client-postgres-1", rss])
+    w.writerow([1000, "container_memory_rss", "client", "lab-client-run-1", 1])  # a one-shot count container
+    (bench / "timeseries").mkdir()
+    with gzip.open(bench / "timeseries" / "postgres.csv.gz", "wt") as f:
+        f.write(buf.getvalue())
+    return str(bench)
+
+
+def test_steady_run_passes(tmp_path):
+    lines, passed = soak.check(make_bench(tmp_path, rss_end=52 * 2**20))
+    assert passed, lines
+    assert any("RSS 50.1 MiB -> 51.9 MiB" in line for line in lines), lines
+
+
+def test_growing_client_memory_fails(tmp_path):
+    lines, passed = soak.check(make_bench(tmp_path, rss_end=70 * 2**20))
+    assert not passed
+    assert any(line.startswith("FAIL postgres lab-client-postgres-1: RSS") for line in lines), lines
+
+
+def test_rate_off_by_more_than_one_percent_fails(tmp_path):
+    lines, passed = soak.check(make_bench(tmp_path, rss_end=50 * 2**20, achieved=19.7))
+    assert not passed
+    assert any(line.startswith("FAIL postgres client 1") and "-1.50% off" in line for line in lines), lines
+
+
+def test_errors_fail(tmp_path):
+    lines, passed = soak.check(make_bench(tmp_path, rss_end=50 * 2**20, errors=1))
+    assert not passed
