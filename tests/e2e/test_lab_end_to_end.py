@@ -126,3 +126,36 @@ def test_sigint_mid_phase_stops_cleanly(lab_run, workdir):
         assert result["interrupted"] is True
         assert 0 < result["docs_ok"] < 3000
     assert seconds < 120
+
+
+def test_committed_run_branch_holds_no_password(lab_run, tmp_path):
+    """The run's files as runme.sh commits them (in a scratch repository) hold none of .env's secrets."""
+    import shutil
+    from conftest import lab_env
+    env_file = LAB_ROOT / ".env"
+    secrets = [line.split("=", 1)[1].strip().strip('"') for line in env_file.read_text().splitlines()
+               if line.split("=", 1)[0].endswith("PASSWORD") and "=" in line]
+    secrets = [s for s in secrets if len(s) >= 8]
+    assert len(secrets) == 3, "expected the three generated passwords in .env"
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@localhost"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    shutil.copytree(lab_run.bench, repo / lab_run.bench.name)
+    for name in ("compose.yaml", "compose.standins.yaml", ".env.example"):
+        shutil.copy(LAB_ROOT / name, repo / name)
+    (repo / "x").write_text("x")
+    subprocess.run([*git, "add", "x"], check=True)
+    subprocess.run([*git, "commit", "-qm", "start"], check=True)
+    branch = subprocess.run(
+        [sys.executable, "-m", "analysis", "branch", "--benches", lab_run.bench.name, "--files",
+         "compose.yaml", "compose.standins.yaml", ".env.example"],
+        cwd=repo, env=dict(lab_env(), PYTHONPATH=str(LAB_ROOT)), capture_output=True, text=True)
+    assert branch.returncode == 0, branch.stderr
+    name = branch.stdout.strip().splitlines()[-1]
+    files = subprocess.run([*git, "ls-tree", "-r", "--name-only", name], check=True,
+                           capture_output=True, text=True).stdout.split()
+    assert f"{lab_run.bench.name}/results.json" in files and f"{lab_run.bench.name}/postgres.out" in files
+    for secret in secrets:
+        hits = subprocess.run([*git, "grep", "-l", "-F", secret, name], capture_output=True, text=True).stdout
+        assert hits == "", f"a password from .env is committed in: {hits}"
