@@ -16,6 +16,7 @@ ensure_docker || exit 2
 trap 'stop_started_dockerd' EXIT
 ensure_compose || exit 2
 ensure_perf || true
+"$LAB_ROOT/lab/install-prometheus.sh" || exit 2
 
 failed=()
 say "client: unit and integration tests"
