@@ -109,10 +109,10 @@ def lab_run(workdir):
     remove_project()
 
 
-def interrupt_run(workdir, after_text="phase starts", grace_s=20):
-    """Starts a longer run and, once a phase is running, sends SIGINT to its whole process group
-    as a terminal's Ctrl-C does; returns (Run, seconds to exit)."""
-    bench = make_bench(workdir, "bench-e2e-interrupt", docs=3000, perf_s=0)
+def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIGINT, name="bench-e2e-interrupt"):
+    """Starts a longer run and, once `after_text` is printed, sends `sig` to its whole process
+    group as a terminal's Ctrl-C does; returns (Run, seconds to exit)."""
+    bench = make_bench(workdir, name, docs=3000, perf_s=0)
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
@@ -127,7 +127,7 @@ def interrupt_run(workdir, after_text="phase starts", grace_s=20):
                 break
             if time.monotonic() > deadline:
                 break
-        os.killpg(proc.pid, signal.SIGINT)
+        os.killpg(proc.pid, sig)
         t0 = time.monotonic()
         rest, _ = proc.communicate(timeout=300)
         lines.append(rest)

@@ -2,6 +2,7 @@
 cAdvisor and Prometheus, perf on the host. One tiny run is shared by the tests; the interrupt test
 runs last because it tears the stack down."""
 import json
+import signal
 import subprocess
 import sys
 
@@ -159,3 +160,14 @@ def test_committed_run_branch_holds_no_password(lab_run, tmp_path):
     for secret in secrets:
         hits = subprocess.run([*git, "grep", "-l", "-F", secret, name], capture_output=True, text=True).stdout
         assert hits == "", f"a password from .env is committed in: {hits}"
+
+
+def test_sigterm_in_quiet_period_stops_cleanly(lab_run, workdir):
+    run, seconds = interrupt_run(workdir, after_text="mongodb: quiet period", grace_s=1,
+                                 sig=signal.SIGTERM, name="bench-e2e-term")
+    assert run.returncode != 0
+    assert project_containers() == [], "containers left behind"
+    assert not (run.bench / "mongodb.phase.json").exists()
+    assert run.results["complete"] is False
+    assert any("mongodb" in reason for reason in run.results["incomplete"])
+    assert seconds < 120
