@@ -60,8 +60,6 @@ cleanup() {
 prepare_stack() {
   ensure_env_file
   load_env_defaults "$LAB_ROOT/.env"
-  ensure_docker || exit 2
-  ensure_compose || exit 2
   ensure_perf || true
   local rc=0; use_standins || rc=$?
   [ "$rc" != 2 ] || exit 2
@@ -93,10 +91,13 @@ run_benches() {
 
   ensure_node_deps || exit 2
   for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
-  ensure_venv || exit 2
 
   trap on_signal INT TERM
   trap cleanup EXIT
+  # The engine first: without one nothing else is worth installing, and the message says how to get it.
+  ensure_docker || exit 2
+  ensure_compose || exit 2
+  ensure_venv || exit 2
   prepare_stack
   for arg in "${dirs[@]}"; do clean_results "$arg"; write_run_env "$arg" "${overrides[@]}"; done
   STACK_UP=1

@@ -1,8 +1,10 @@
 """./runme.sh refuses bad input before anything starts: exit code 2, a message naming the bench
 file, the key, the value given and what is allowed, and no container created."""
 import os
+import shutil
 import socket
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -91,3 +93,23 @@ def test_memory_limit_beyond_the_host(tmp_path):
     b = bench(tmp_path)
     r = runme(str(b), env={"DB_MEMORY": "4096g"})
     assert_refused(r, "DB_MEMORY=4096g x 2 databases exceeds this host's memory", "allowed: at most")
+
+
+def test_no_docker_engine_gives_the_commands_to_get_one():
+    """As a user who may not install anything (not root) and with no engine to talk to."""
+    readable = subprocess.run(["runuser", "-u", "nobody", "--", "test", "-x", str(LAB_ROOT / "runme.sh")])
+    if readable.returncode != 0:
+        pytest.skip(f"user nobody cannot reach {LAB_ROOT} (a checkout under a private folder)")
+    home = Path(tempfile.mkdtemp(prefix="jsonbench-nobody-"))
+    try:
+        home.chmod(0o755)
+        b = bench(home)
+        os.chown(b, 65534, 65534)  # nobody
+        env = {"DOCKER_HOST": "unix:///nonexistent/docker.sock", "PATH": "/usr/local/bin:/usr/bin:/bin",
+               "HOME": str(home)}
+        r = subprocess.run(["runuser", "-u", "nobody", "--", "env", *[f"{k}={v}" for k, v in env.items()],
+                            str(LAB_ROOT / "runme.sh"), "--no-branch", str(b)],
+                           cwd=LAB_ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    assert_refused(r, "no Docker engine answers", "apt-get install -y docker.io")
