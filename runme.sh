@@ -3,6 +3,7 @@
 # and analysis/ (export, results, report, branches); lab/ holds the bash pieces this file sources.
 set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
 . "$LAB_ROOT/lab/setup-host.sh"
 . "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
@@ -49,7 +50,7 @@ cleanup() {
   finish_phase
   perf_record_cancel 2>/dev/null || true
   perf_stat_stop 2>/dev/null || true
-  if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ] || [ -n "${DOCKERD_STARTED_PID:-}" ]; }; then
+  if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ] || [ -n "${JSONBENCH_DOCKERD_PID:-}" ]; }; then
     say "removing the lab's containers"
     compose --profile client down --remove-orphans >/dev/null 2>&1 || true
   fi

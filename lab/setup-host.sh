@@ -6,7 +6,7 @@
 #                     use_standins|compose_files|ensure_env_file|stop_started_dockerd|all
 #
 # Contract with the caller:
-#   ensure_docker      0 when an engine answers. If it had to start dockerd itself it exports
+#   ensure_docker      0 when an engine answers. If it had to start dockerd itself it sets (not exports)
 #                      JSONBENCH_DOCKERD_PID (also in $JSONBENCH_CACHE/run/dockerd.pid); the caller
 #                      stops it with stop_started_dockerd when it is done.
 #   ensure_compose     0 when `docker compose version` answers.
@@ -103,8 +103,9 @@ _start_dockerd() {
   _setup_log "starting dockerd in the background (log $run_dir/dockerd.log)"
   # setsid: a Ctrl-C in the caller's terminal must not kill the engine before the caller cleans up.
   setsid dockerd --iptables=false --ip-masq=false >>"$run_dir/dockerd.log" 2>&1 </dev/null &
+  # Not exported: only the shell that started the engine may stop it (a nested runme.sh, e.g. in
+  # the end-to-end tests, must leave its caller's engine running).
   JSONBENCH_DOCKERD_PID=$!
-  export JSONBENCH_DOCKERD_PID
   printf '%s\n' "$JSONBENCH_DOCKERD_PID" >"$run_dir/dockerd.pid.tmp"
   mv -f "$run_dir/dockerd.pid.tmp" "$run_dir/dockerd.pid"
   local i

@@ -4,6 +4,7 @@
 # dashboard tests (pytest, real Prometheus), and the end-to-end lab run (pytest, real Docker).
 set -Euo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
 . "$LAB_ROOT/lab/setup-host.sh"
 . "$LAB_ROOT/lab/tools.sh"
 
