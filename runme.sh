@@ -111,6 +111,8 @@ run_benches() {
     run_bench "$arg"
   done
   compose rm --stop --force mongodb postgres >/dev/null 2>&1 || true
+  [ -n "${JSONBENCH_DOCKERD_PID:-}" ] ||
+    say "monitoring left running for Grafana/Prometheus; ./runme.sh down removes it"
 
   if [ "$INTERRUPTED" = 1 ]; then
     say "interrupted: partial results kept in ${dirs[*]} (marked interrupted); no branch created"
