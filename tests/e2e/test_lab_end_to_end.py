@@ -171,3 +171,12 @@ def test_sigterm_in_quiet_period_stops_cleanly(lab_run, workdir):
     assert run.results["complete"] is False
     assert any("mongodb" in reason for reason in run.results["incomplete"])
     assert seconds < 120
+
+
+def test_sigint_while_databases_start_leaves_nothing_running(lab_run, workdir):
+    run, seconds = interrupt_run(workdir, after_text="fresh database volumes", grace_s=1,
+                                 name="bench-e2e-starting")
+    assert run.returncode != 0
+    assert project_containers() == [], "containers left behind"
+    assert not (run.bench / "mongodb.phase.json").exists()
+    assert seconds < 120
