@@ -5,8 +5,8 @@ const { redact } = require('../uri');
 
 class ConnectError extends Error {}
 
-async function connectTarget(opts) {
-  const target = createTarget(opts.database, opts.uri);
+async function connectTarget(opts, targetOptions = {}) {
+  const target = createTarget(opts.database, opts.uri, targetOptions);
   try {
     await target.connect();
     const server = await target.serverInfo();

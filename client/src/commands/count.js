@@ -3,7 +3,7 @@
 const { connectTarget } = require('./connect');
 
 async function count(opts) {
-  const { target, server } = await connectTarget(opts);
+  const { target, server } = await connectTarget(opts, { patient: true });
   try {
     const sizes = await target.count();
     console.log(JSON.stringify({ database: opts.database, server, ...sizes }));

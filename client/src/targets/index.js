@@ -2,8 +2,8 @@
 const { PostgresTarget } = require('./postgres');
 const { MongoTarget } = require('./mongodb');
 
-function createTarget(database, uri) {
-  return database === 'postgres' ? new PostgresTarget(uri) : new MongoTarget(uri);
+function createTarget(database, uri, options = {}) {
+  return database === 'postgres' ? new PostgresTarget(uri) : new MongoTarget(uri, options);
 }
 
 // How progress lines name the server: a stand-in is never passed off as
