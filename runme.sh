@@ -119,10 +119,13 @@ run_benches() {
     exit 130
   fi
   if [ "$branch" = 1 ]; then
+    say "committing the run to a new branch"
     # A run with a failed phase still gets its branch, named ---INCOMPLETE, so the evidence is kept.
     analysis branch --benches "${dirs[@]}" --files $RUN_CONFIG_FILES ${push:+--push "$push"} \
       $([ "$RUN_FAILED" = 0 ] || echo --allow-incomplete) ||
       { say "the run's branch could not be created"; exit 1; }
+    # The branch is written in one step (update-ref last): interrupted before it, there is none.
+    [ "$INTERRUPTED" = 0 ] || exit 130
   fi
   [ "$RUN_FAILED" = 0 ] || { say "some phases failed: see results.json 'incomplete' in each bench"; exit 1; }
 }

@@ -149,6 +149,7 @@ finish_phase() {
     perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON")}" \
     >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
 
+  say "$db: exporting the window's metrics from Prometheus"
   export_phase "$db"
   [ "$PHASE_STATUS" = ok ] || RUN_FAILED=1
   say "$db: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"

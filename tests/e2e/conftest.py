@@ -109,11 +109,12 @@ def lab_run(workdir):
     remove_project()
 
 
-def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIGINT, name="bench-e2e-interrupt"):
-    """Starts a longer run and, once `after_text` is printed, sends `sig` to its whole process
-    group as a terminal's Ctrl-C does; returns (Run, seconds to exit)."""
-    bench = make_bench(workdir, name, docs=3000, perf_s=0)
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
+def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIGINT, name="bench-e2e-interrupt",
+                  docs=3000, branch=False):
+    """Starts a run and, once `after_text` is printed, sends `sig` to its whole process group as a
+    terminal's Ctrl-C does; returns (Run, seconds to exit)."""
+    bench = make_bench(workdir, name, docs=docs, perf_s=0)
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), *([] if branch else ["--no-branch"]), str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
                             start_new_session=True)

@@ -2,6 +2,7 @@
 cAdvisor and Prometheus, perf on the host. One tiny run is shared by the tests; the interrupt test
 runs last because it tears the stack down."""
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -180,3 +181,41 @@ def test_sigint_while_databases_start_leaves_nothing_running(lab_run, workdir):
     assert project_containers() == [], "containers left behind"
     assert not (run.bench / "mongodb.phase.json").exists()
     assert seconds < 120
+
+
+def test_sigint_during_the_export_marks_the_run_incomplete(lab_run, workdir):
+    run, seconds = interrupt_run(workdir, after_text="mongodb: exporting", grace_s=0, docs=300,
+                                 name="bench-e2e-export")
+    assert run.returncode != 0
+    assert project_containers() == [], "containers left behind"
+    assert run.results is None or run.results["complete"] is False
+    assert seconds < 120
+
+
+def lab_branches():
+    out = subprocess.run(["git", "-C", str(LAB_ROOT), "for-each-ref", "--format=%(refname:short)", "refs/heads"],
+                         check=True, capture_output=True, text=True).stdout
+    return set(out.split())
+
+
+def test_sigint_while_committing_leaves_no_branch_that_looks_complete_but_is_not(lab_run):
+    """The run's bench must live in the repository to be committed; it and any branch are removed."""
+    import shutil
+    before = lab_branches()
+    parent = LAB_ROOT / f"bench-e2e-commit-{os.getpid()}"
+    parent.mkdir()
+    try:
+        run, seconds = interrupt_run(parent, after_text="committing the run", grace_s=0, docs=100,
+                                     name="bench", branch=True)
+        assert project_containers() == [], "containers left behind"
+        new = lab_branches() - before
+        for name in new:  # the branch is written last and whole: if it exists, it is complete
+            res = json.loads(subprocess.run(
+                ["git", "-C", str(LAB_ROOT), "show", f"{name}:{parent.name}/bench/results.json"],
+                check=True, capture_output=True, text=True).stdout)
+            assert res["complete"] is True and "INCOMPLETE" not in name
+        assert run.returncode != 0
+    finally:
+        for name in lab_branches() - before:
+            subprocess.run(["git", "-C", str(LAB_ROOT), "branch", "-D", name], capture_output=True)
+        shutil.rmtree(parent, ignore_errors=True)
