@@ -113,3 +113,33 @@ def test_no_docker_engine_gives_the_commands_to_get_one():
     finally:
         shutil.rmtree(home, ignore_errors=True)
     assert_refused(r, "no Docker engine answers", "apt-get install -y docker.io")
+
+
+def test_no_compose_v2_gives_the_commands_to_get_it():
+    """A user who reaches the engine (docker group) but has no Compose plugin: the plugin folder is
+    hidden by a tmpfs in a private mount namespace of this test's own, and the user is removed."""
+    plugins = Path("/usr/local/lib/docker/cli-plugins")
+    if os.geteuid() != 0 or not plugins.is_dir() or not shutil.which("unshare") or not shutil.which("useradd"):
+        pytest.skip("needs root, unshare, useradd and the Compose plugin in /usr/local/lib/docker/cli-plugins")
+    readable = subprocess.run(["runuser", "-u", "nobody", "--", "test", "-x", str(LAB_ROOT / "runme.sh")])
+    if readable.returncode != 0:
+        pytest.skip(f"other users cannot reach {LAB_ROOT} (a checkout under a private folder)")
+    user = f"jbtest{os.getpid()}"
+    subprocess.run(["useradd", "-M", "-N", "-G", "docker", "-s", "/bin/bash", user], check=True)
+    home = Path(tempfile.mkdtemp(prefix="jsonbench-nocompose-"))
+    try:
+        home.chmod(0o755)
+        b = bench(home)
+        shutil.chown(b, user)
+        shutil.chown(home, user)
+        env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "COMPOSE_PROJECT_NAME": PROJECT}
+        script = (f"mount -t tmpfs none {plugins} && exec runuser -u {user} -- env "
+                  + " ".join(f"{k}={v}" for k, v in env.items())
+                  + f" {LAB_ROOT / 'runme.sh'} --no-branch {b}")
+        r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], cwd=LAB_ROOT,
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    finally:
+        subprocess.run(["userdel", user], capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+    assert_refused(r, "'docker compose' (Compose v2) does not answer", "docker-compose-plugin")
+    assert subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0
