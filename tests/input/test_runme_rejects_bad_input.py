@@ -95,11 +95,15 @@ def test_memory_limit_beyond_the_host(tmp_path):
     assert_refused(r, "DB_MEMORY=4096g x 2 databases exceeds this host's memory", "allowed: at most")
 
 
-def test_no_docker_engine_gives_the_commands_to_get_one():
-    """As a user who may not install anything (not root) and with no engine to talk to."""
+def skip_unless_other_users_reach_the_checkout():
     readable = subprocess.run(["runuser", "-u", "nobody", "--", "test", "-x", str(LAB_ROOT / "runme.sh")])
     if readable.returncode != 0:
-        pytest.skip(f"user nobody cannot reach {LAB_ROOT} (a checkout under a private folder)")
+        pytest.skip(f"other users cannot reach {LAB_ROOT} (a checkout under a private folder)")
+
+
+def test_no_docker_engine_gives_the_commands_to_get_one():
+    """As a user who may not install anything (not root) and with no engine to talk to."""
+    skip_unless_other_users_reach_the_checkout()
     home = Path(tempfile.mkdtemp(prefix="jsonbench-nobody-"))
     try:
         home.chmod(0o755)
@@ -121,9 +125,7 @@ def test_no_compose_v2_gives_the_commands_to_get_it():
     plugins = Path("/usr/local/lib/docker/cli-plugins")
     if os.geteuid() != 0 or not plugins.is_dir() or not shutil.which("unshare") or not shutil.which("useradd"):
         pytest.skip("needs root, unshare, useradd and the Compose plugin in /usr/local/lib/docker/cli-plugins")
-    readable = subprocess.run(["runuser", "-u", "nobody", "--", "test", "-x", str(LAB_ROOT / "runme.sh")])
-    if readable.returncode != 0:
-        pytest.skip(f"other users cannot reach {LAB_ROOT} (a checkout under a private folder)")
+    skip_unless_other_users_reach_the_checkout()
     user = f"jbtest{os.getpid()}"
     subprocess.run(["useradd", "-M", "-N", "-G", "docker", "-s", "/bin/bash", user], check=True)
     home = Path(tempfile.mkdtemp(prefix="jsonbench-nocompose-"))
