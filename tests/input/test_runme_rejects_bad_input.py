@@ -41,18 +41,16 @@ def assert_refused(r, *fragments):
     assert containers() == []
 
 
+NUMBERS = {"RATE": "allowed: a number > 0", "DOCS": "allowed: an integer >= 1",
+           "CLIENTS": "allowed: an integer >= 1", "FIELDS": "allowed: an integer >= 1",
+           "FIELD_BYTES": "allowed: an integer >= 1"}
+
+
 @pytest.mark.parametrize("key,value,allowed", [
     ("KEY", "uuidv9", "allowed: one of uuidv7, uuidv4, sequence"),
     ("LAYOUT", "columnar", "allowed: one of clustered, heap"),
-    ("RATE", "abc", "allowed: a number > 0"),
-    ("RATE", "0", "allowed: a number > 0"),
-    ("RATE", "-3", "allowed: a number > 0"),
-    ("DOCS", "0", "allowed: an integer >= 1"),
-    ("DOCS", "many", "allowed: an integer >= 1"),
-    ("CLIENTS", "-1", "allowed: an integer >= 1"),
-    ("FIELDS", "0", "allowed: an integer >= 1"),
-    ("FIELD_BYTES", "1.5", "allowed: an integer >= 1"),
-])
+    ("FIELD_BYTES", "1.5", NUMBERS["FIELD_BYTES"]),
+] + [(key, value, allowed) for key, allowed in NUMBERS.items() for value in ("abc", "0", "-3")])
 def test_bad_value_names_bench_key_value_and_allowed(tmp_path, key, value, allowed):
     b = bench(tmp_path, **{key: value})
     r = runme(str(b))
