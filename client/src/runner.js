@@ -18,6 +18,8 @@ const BLOCK_MAX_NS = 4e6;
 const TIMER_MARGIN_NS = 1.5e6;
 // Never notified: Atomics.wait on it is a plain timed sleep.
 const SLEEP_CELL = new Int32Array(new SharedArrayBuffer(4));
+// Blocks the thread for `ns` (sub-millisecond precision, no spinning).
+const blockFor = (ns) => Atomics.wait(SLEEP_CELL, 0, 0, ns / 1e6);
 
 class Runner {
   // target: connected, prepared target; gen: DocumentGenerator;
@@ -65,7 +67,7 @@ class Runner {
   // at most BLOCK_MAX_NS only delays a signal or a scrape by that much.
   waitForNext(waitNs) {
     if (waitNs <= BLOCK_MAX_NS) {
-      Atomics.wait(SLEEP_CELL, 0, 0, waitNs / 1e6);
+      blockFor(waitNs);
       return null;
     }
     return this.sleep(waitNs - TIMER_MARGIN_NS);
@@ -212,4 +214,4 @@ class Runner {
   }
 }
 
-module.exports = { Runner, STOP_GRACE_MS };
+module.exports = { Runner, STOP_GRACE_MS, BLOCK_MAX_NS, TIMER_MARGIN_NS, blockFor };

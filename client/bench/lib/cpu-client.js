@@ -7,7 +7,7 @@ const { Client } = require('pg');
 const { PostgresTarget } = require('../../src/targets/postgres');
 const { DocumentGenerator } = require('../../src/docgen');
 const { keyGenerator } = require('../../src/keys');
-const { Runner } = require('../../src/runner');
+const { Runner, BLOCK_MAX_NS, TIMER_MARGIN_NS, blockFor } = require('../../src/runner');
 const { originalDocument } = require('./original-generator');
 
 const [kind, uri, fieldsArg, bytesArg, docsArg, rateArg] = process.argv.slice(2);
@@ -61,18 +61,18 @@ async function paced() {
   const c = await connect();
   const json = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
   const text = 'insert into jsonbench (id, data) values ($1, $2)';
-  const cell = new Int32Array(new SharedArrayBuffer(4));
   let ok = 0;
   return {
     measure: async () => {
       const t0 = performance.now();
+      const dueInNs = (i) => (t0 + (i * 1000) / rate - performance.now()) * 1e6;
       for (let i = 0; i < docs; i++) {
-        let waitMs = t0 + (i * 1000) / rate - performance.now();
-        if (waitMs > 4) {
-          await new Promise((r) => setTimeout(r, Math.floor(waitMs - 1.5)));
-          waitMs = t0 + (i * 1000) / rate - performance.now();
+        let waitNs = dueInNs(i);
+        if (waitNs > BLOCK_MAX_NS) {
+          await new Promise((r) => setTimeout(r, Math.floor((waitNs - TIMER_MARGIN_NS) / 1e6)));
+          waitNs = dueInNs(i);
         }
-        if (waitMs > 0) Atomics.wait(cell, 0, 0, waitMs);
+        if (waitNs > 0) blockFor(waitNs);
         await c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] });
         ok++;
       }
