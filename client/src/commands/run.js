@@ -32,7 +32,7 @@ async function run(opts) {
   }
   const label = displayName(server);
   const log = (line) => console.log(line);
-  target.prepareInserts(opts);
+  await target.prepareInserts(opts);
   const gen = new DocumentGenerator({ seed: opts.seed, clientId: opts.clientId, fields: opts.fields, fieldBytes: opts.fieldBytes });
   const runner = new Runner({ target, gen, keys: keyGenerator(opts.key), opts, metrics, log, label });
 

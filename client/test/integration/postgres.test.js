@@ -6,6 +6,7 @@ const { startPostgres } = require('../helpers/postgres-server');
 const { runCli, startCli } = require('../helpers/run-cli');
 const { sleep } = require('../helpers/processes');
 const { DocumentGenerator } = require('../../src/docgen');
+const { PostgresTarget } = require('../../src/targets/postgres');
 const { sharedCases, tmpResult, readResult, SHAPE } = require('./shared-cases');
 
 const countInDb = async (s) => Number((await s.query('select count(*) as n from jsonbench')).rows[0].n);
@@ -70,6 +71,27 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
     assert.ok(rows.every((x) => x.id[14] === '7'));
     const ids = rows.map((x) => x.id);
     assert.deepEqual([...ids].sort(), ids);
+  });
+
+  test('a failed insert (duplicate key) rejects with the server\'s code; the session carries on', { timeout: 20000 }, async () => {
+    await runCli(['init', '--uri', pg.uri, '--key', 'uuidv4', '--layout', 'heap']);
+    const target = new PostgresTarget(pg.uri);
+    await target.connect();
+    try {
+      await target.prepareInserts({ key: 'uuidv4', durability: 'strict' });
+      const gen = new DocumentGenerator({ seed: 1, clientId: 'dup', fields: 2, fieldBytes: 10 });
+      const key = Buffer.from('0190f3c5a1b27c3d8e4f5a6b7c8d9e0f', 'hex');
+      await target.send(target.build(gen, 0, key));
+      const err = await target.send(target.build(gen, 1, key)).then(() => null, (e) => e);
+      assert.equal(err?.code, '23505', String(err));
+      assert.equal(target.isConnectionLost(err), false);
+      await target.send(target.build(gen, 2, Buffer.from('0190f3c5a1b27c3d8e4f5a6b7c8d9e10', 'hex')));
+      const { rows } = await pg.query('select id::text as id, data::text as data from jsonbench order by id');
+      assert.deepEqual(rows.map((x) => x.id), ['0190f3c5-a1b2-7c3d-8e4f-5a6b7c8d9e0f', '0190f3c5-a1b2-7c3d-8e4f-5a6b7c8d9e10']);
+      assert.deepEqual(rows.map((x) => JSON.parse(x.data)), [gen.object(0), gen.object(2)]);
+    } finally {
+      await target.close();
+    }
   });
 
   test('server restarted mid-run: errors counted, client reconnects and carries on', async () => {
