@@ -1,10 +1,11 @@
 'use strict';
 // One client in its own process, measuring its own user+system CPU over the
 // insert loop only (module loading and connecting excluded, equally for all):
-//   node cpu-client.js ours|floor|paced|original URI FIELDS FIELD_BYTES DOCS RATE
+//   node cpu-client.js ours|floor|paced|lean|original URI FIELDS FIELD_BYTES DOCS RATE
 const crypto = require('crypto');
 const { Client } = require('pg');
 const { PostgresTarget } = require('../../src/targets/postgres');
+const { PreparedInsert } = require('../../src/targets/pg-prepared-insert');
 const { DocumentGenerator } = require('../../src/docgen');
 const { keyGenerator } = require('../../src/keys');
 const { Runner, BLOCK_MAX_NS, TIMER_MARGIN_NS, blockFor } = require('../../src/runner');
@@ -82,6 +83,32 @@ async function paced() {
   };
 }
 
+// Lean floor: the floor's closed loop (one document made once, a random key)
+// sent the way this client sends (pre-serialized Bind+Execute+Sync), so the
+// table also shows what the insert path alone saves over pg's Query.
+async function lean() {
+  const c = await connect();
+  const gen = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes });
+  await c.query('prepare lean_insert (uuid, jsonb) as insert into jsonbench (id, data) values ($1, $2)');
+  const insert = new PreparedInsert({ name: 'lean_insert', sizes: [16, 1 + gen.jsonLength] });
+  const jsonb = insert.param(1);
+  jsonb[0] = 1;
+  gen.jsonInto(0, gen.jsonBuffer(0)).copy(jsonb, 1);
+  const key = insert.param(0);
+  let ok = 0;
+  return {
+    measure: async () => {
+      for (let i = 0; i < docs; i++) {
+        crypto.randomFillSync(key);
+        await insert.send(c);
+        ok++;
+      }
+    },
+    check: () => ok,
+    close: () => c.end(),
+  };
+}
+
 // Original style: its generator per document, the object handed to pg (which
 // JSON-serializes it), one awaited insert at a time, closed loop.
 async function original() {
@@ -100,7 +127,7 @@ async function original() {
 }
 
 (async () => {
-  const client = await { ours, floor, paced, original }[kind]();
+  const client = await { ours, floor, paced, lean, original }[kind]();
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await client.measure();
