@@ -144,6 +144,7 @@ def build_run(bench_dir, database, notes):
         "latency_ms": hdr.summary_ms(merged_histograms(clients, "latency_us")),
         "service_ms": hdr.summary_ms(merged_histograms(clients, "service_us")),
         "start_lag_ms": hdr.summary_ms(merged_histograms(clients, "start_lag_us")),
+        "scheduler_lag_ms": hdr.summary_ms(merged_histograms(clients, "scheduler_lag_us")),
         "cpu": {
             "user_s": cpu_user,
             "system_s": cpu_sys,

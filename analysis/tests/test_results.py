@@ -167,3 +167,25 @@ def test_documents_in_database_differing_from_acknowledged_is_a_failure(fixture_
     res = results.build(bench)
     assert res["complete"] is False
     assert any(i.startswith("postgres: ") and "documents in the database but" in i for i in res["incomplete"])
+
+
+def test_scheduler_lag_merged_when_clients_record_it_and_none_before(fixture_benches):
+    bench = next(iter(fixture_benches.values()))
+    before = results.build(bench)
+    assert all(v is None for run in before["runs"] for v in run["scheduler_lag_ms"].values())
+    expected = {}
+    for path in sorted(glob.glob(os.path.join(bench, "clients", "*-client-*.json"))):
+        c = json.load(open(path))
+        h = HdrHistogram(1, 3600 * 10**6, 3)
+        for v in range(10, 10 + c["docs_ok"]):
+            h.record_value(v)
+        c["histograms"]["scheduler_lag_us"] = h.encode().decode()
+        json.dump(c, open(path, "w"))
+        ref = expected.setdefault(c["database"], HdrHistogram(1, 3600 * 10**6, 3))
+        ref.add(h)
+    after = results.build(bench)
+    schema.validate(after)
+    for run in after["runs"]:
+        ref = expected[run["database"]]
+        assert run["scheduler_lag_ms"]["p99"] == ref.get_value_at_percentile(99) / 1000
+        assert run["scheduler_lag_ms"]["max"] == ref.get_max_value() / 1000

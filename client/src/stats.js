@@ -29,14 +29,19 @@ class LatencyRecorder {
     this.latency = newHistogram(); // completion - intended start
     this.service = newHistogram(); // completion - handed to the driver
     this.startLag = newHistogram(); // handed to the driver - intended start
+    // handed to the driver - max(intended start, previous insert settled):
+    // the client's own lateness, without the wait behind the insert before
+    // (start lag = that wait + this).
+    this.schedulerLag = newHistogram();
   }
 
   static toUs(ns) {
     return Math.min(HISTOGRAM_OPTIONS.highestTrackableValue, Math.max(1, Math.round(ns / 1000)));
   }
 
-  recordStart(lagNs) {
+  recordStart(lagNs, schedulerLagNs) {
     this.startLag.recordValue(LatencyRecorder.toUs(lagNs));
+    this.schedulerLag.recordValue(LatencyRecorder.toUs(schedulerLagNs));
   }
 
   recordDone(latencyNs, serviceNs) {
@@ -49,6 +54,7 @@ class LatencyRecorder {
       latency_ms: summarize(this.latency),
       service_ms: summarize(this.service),
       start_lag_ms: summarize(this.startLag),
+      scheduler_lag_ms: summarize(this.schedulerLag),
     };
   }
 
@@ -57,6 +63,7 @@ class LatencyRecorder {
       latency_us: hdr.encodeIntoCompressedBase64(this.latency),
       service_us: hdr.encodeIntoCompressedBase64(this.service),
       start_lag_us: hdr.encodeIntoCompressedBase64(this.startLag),
+      scheduler_lag_us: hdr.encodeIntoCompressedBase64(this.schedulerLag),
     };
   }
 }

@@ -37,7 +37,8 @@ function runAs() {
   return { uid, gid };
 }
 
-async function startPostgres() {
+// settings: extra server settings ({name: value}), as `-c name=value`.
+async function startPostgres({ settings = {} } = {}) {
   const bin = ensureInstalled();
   const user = runAs();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-pg-'));
@@ -52,6 +53,7 @@ async function startPostgres() {
     if (user.uid !== undefined) fs.fchownSync(log, user.uid, user.gid);
     const child = spawn(path.join(bin, 'postgres'), [
       '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
+      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     ], { ...user, stdio: ['ignore', log, log] });
     fs.closeSync(log);
     return child;

@@ -94,6 +94,29 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
     }
   });
 
+  test('a database slower than the rate: start lag grows with the queue, the scheduler\'s own lag does not', { timeout: 60000 }, async () => {
+    await runCli(['init', '--uri', pg.uri, '--key', 'uuidv4', '--layout', 'heap']);
+    // Every insert takes >= 20 ms in the server; 100 docs/s offers one per 10 ms.
+    await pg.query(`create function jsonbench_slow() returns trigger language plpgsql as
+      $$ begin perform pg_sleep(0.02); return new; end $$`);
+    await pg.query('create trigger jsonbench_slow before insert on jsonbench for each row execute function jsonbench_slow()');
+    const out = tmpResult();
+    try {
+      const r = await runCli(['run', '--uri', pg.uri, '--key', 'uuidv4', '--layout', 'heap', ...SHAPE,
+        '--rate', '100', '--docs', '100', '--result', out.file], { timeoutMs: 30000 });
+      assert.equal(r.code, 0, r.stderr);
+      const res = readResult(out.file);
+      assert.equal(res.docs_ok, 100);
+      assert.ok(res.service_ms.p50 >= 20, `service p50 ${res.service_ms.p50}`);
+      // Document i waits for the i inserts before it: ~10 ms more each.
+      assert.ok(res.start_lag_ms.max >= 500, `start lag max ${res.start_lag_ms.max}`);
+      assert.ok(res.scheduler_lag_ms.p99 < 5, `scheduler lag p99 ${res.scheduler_lag_ms.p99}`);
+    } finally {
+      out.cleanup();
+      await pg.query('drop function jsonbench_slow() cascade');
+    }
+  });
+
   test('server restarted mid-run: errors counted, client reconnects and carries on', async () => {
     await runCli(['init', '--uri', pg.uri, '--key', 'uuidv4', '--layout', 'heap']);
     const out = tmpResult();

@@ -48,13 +48,15 @@ function sharedCases(db) {
         // Open loop: 250 documents at 100/s cannot finish before 2.49 s.
         assert.ok(res.elapsed_s >= 2.49 && res.elapsed_s < 5, `elapsed ${res.elapsed_s}`);
         assert.ok(Math.abs(res.achieved_rate - 100) < 2, `achieved ${res.achieved_rate}`);
-        for (const k of ['latency_ms', 'service_ms', 'start_lag_ms']) {
+        for (const k of ['latency_ms', 'service_ms', 'start_lag_ms', 'scheduler_lag_ms']) {
           for (const p of ['p50', 'p90', 'p99', 'p999', 'max']) assert.equal(typeof res[k][p], 'number', `${k}.${p}`);
         }
         assert.ok(res.latency_ms.p50 >= res.service_ms.p50);
         const hdr = require('hdr-histogram-js');
         assert.equal(hdr.decodeFromCompressedBase64(res.histograms.latency_us).totalCount, 250);
         assert.equal(hdr.decodeFromCompressedBase64(res.histograms.start_lag_us).totalCount, 250);
+        assert.equal(hdr.decodeFromCompressedBase64(res.histograms.scheduler_lag_us).totalCount, 250);
+        assert.ok(res.scheduler_lag_ms.max <= res.start_lag_ms.max, 'own lateness is part of the start lag');
         for (const k of ['started_at', 'ended_at']) assert.ok(!Number.isNaN(Date.parse(res[k])), k);
         const lines = r.stdout.split('\n').filter((l) => /\(\d+%\) - Throughput: [\d.]+ docs\/sec/.test(l));
         assert.equal(lines.length, 10, r.stdout);
