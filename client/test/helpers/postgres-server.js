@@ -37,8 +37,7 @@ function runAs() {
   return { uid, gid };
 }
 
-// settings: extra server settings ({name: value}), as `-c name=value`.
-async function startPostgres({ settings = {} } = {}) {
+async function startPostgres() {
   const bin = ensureInstalled();
   const user = runAs();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-pg-'));
@@ -53,7 +52,6 @@ async function startPostgres({ settings = {} } = {}) {
     if (user.uid !== undefined) fs.fchownSync(log, user.uid, user.gid);
     const child = spawn(path.join(bin, 'postgres'), [
       '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-      ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
     ], { ...user, stdio: ['ignore', log, log] });
     fs.closeSync(log);
     return child;
