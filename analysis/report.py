@@ -43,6 +43,10 @@ def _runs_table(result):
         ("target / achieved docs/s", lambda r: f"{fmt(r['target_rate'])} / {fmt(r['achieved_rate'])}"),
         ("latency p50 / p99 / max (ms)", lambda r: " / ".join(fmt(r["latency_ms"][k]) for k in ("p50", "p99", "max"))),
         ("service p50 / p99 / max (ms)", lambda r: " / ".join(fmt(r["service_ms"][k]) for k in ("p50", "p99", "max"))),
+        # Start lag = waiting behind the previous insert + the client's own lateness; the
+        # second figure shows whether a late start was the client's fault.
+        ("start lag p99 / client's own lateness p99 (ms)",
+         lambda r: f"{fmt(r['start_lag_ms']['p99'])} / {fmt((r.get('scheduler_lag_ms') or {}).get('p99'))}"),
         ("CPU user / system (s)", lambda r: f"{fmt(r['cpu']['user_s'])} / {fmt(r['cpu']['system_s'])}"),
         ("instructions", lambda r: fmt(r["cpu"]["instructions"]) if r["cpu"]["instructions"] is not None
          else "n/a (no hardware counters)"),

@@ -4,6 +4,7 @@ import struct
 import zlib
 
 from analysis import report, results, summary
+from analysis.labels import fmt
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -71,3 +72,14 @@ def test_summary_lines(fixture_benches):
     assert "instructions" in text and "docs/s" in text
     text1 = summary.lines(fixture_benches[stand_in_bench(fixture_benches)])
     assert "CPU s" in text1 and "stand-in" in text1
+
+
+def test_report_shows_start_lag_and_the_clients_own_part(fixture_benches, tmp_path):
+    b = next(iter(fixture_benches.values()))
+    res = results.write(b)
+    report.run([b], str(tmp_path))
+    text = open(os.path.join(b, "report.md")).read()
+    row = next(line for line in text.splitlines() if line.startswith("| start lag p99 / client's own lateness p99 (ms)"))
+    for run in res["runs"]:
+        # fixture clients predate the scheduler lag: said as n/a, not invented
+        assert f"{fmt(run['start_lag_ms']['p99'])} / n/a" in row, row
