@@ -13,14 +13,27 @@ class RandomPool {
     this.pos = size;
   }
 
-  take(n) {
+  // Offset in this.buf of n fresh random bytes.
+  reserve(n) {
     if (this.pos + n > this.buf.length) {
       crypto.randomFillSync(this.buf);
       this.pos = 0;
     }
     const start = this.pos;
     this.pos += n;
-    return this.buf.subarray(start, start + n);
+    return start;
+  }
+
+  // The next n random bytes into dst[0..n), byte by byte: no view or
+  // Buffer is allocated per key.
+  copyInto(dst, n) {
+    const start = this.reserve(n);
+    for (let k = 0; k < n; k++) dst[k] = this.buf[start + k];
+  }
+
+  uint16() {
+    const start = this.reserve(2);
+    return (this.buf[start] << 8) | this.buf[start + 1];
   }
 }
 
@@ -29,11 +42,16 @@ function setVersionAndVariant(b, version) {
   b[8] = (b[8] & 0x3f) | 0x80; // RFC 4122/9562 variant 10xx
 }
 
+// Every generator: next() returns a new 16-byte Buffer; nextInto(dst)
+// writes the same kind of key into dst[0..16) (a target that sends the key
+// from its own message buffer, allocating nothing per document).
 class UuidV4 {
   constructor(pool = new RandomPool()) { this.pool = pool; }
 
-  next() {
-    const b = Buffer.from(this.pool.take(16));
+  next() { return this.nextInto(Buffer.allocUnsafe(16)); }
+
+  nextInto(b) {
+    this.pool.copyInto(b, 16);
     setVersionAndVariant(b, 4);
     return b;
   }
@@ -49,12 +67,14 @@ class UuidV7 {
     this.counter = 0;
   }
 
-  next() {
+  next() { return this.nextInto(Buffer.allocUnsafe(16)); }
+
+  nextInto(b) {
     let ms = this.now();
     if (ms > this.lastMs) {
       // New millisecond: counter restarts at a random value in the lower
       // half so it has room to count up before it overflows.
-      this.counter = this.pool.take(2).readUInt16BE(0) & 0x7ff;
+      this.counter = this.pool.uint16() & 0x7ff;
     } else {
       // Same (or earlier: clock stepped back) millisecond: keep the last
       // timestamp and count up; on overflow borrow the next millisecond.
@@ -66,7 +86,7 @@ class UuidV7 {
       }
     }
     this.lastMs = ms;
-    const b = Buffer.from(this.pool.take(16));
+    this.pool.copyInto(b, 16);
     b.writeUIntBE(ms, 0, 6);
     b[6] = 0x70 | (this.counter >>> 8);
     b[7] = this.counter & 0xff;

@@ -25,15 +25,26 @@ function hashString(s) {
 // document needs, and is only adds/xors/shifts, which V8 keeps in int32.
 class Sfc32 {
   constructor(a, b, c, d) {
+    this.setState(a, b, c, d);
+  }
+
+  setState(a, b, c, d) {
     this.a = a | 0; this.b = b | 0; this.c = c | 0; this.d = d | 0;
     for (let i = 0; i < 12; i++) this.next(); // discard warm-up output
+    return this;
   }
 
   static fromWords(w0, w1, w2) {
+    return new Sfc32(0, 0, 0, 0).reseed(w0, w1, w2);
+  }
+
+  // Same state as fromWords(w0, w1, w2), in place: a generator reseeded per
+  // document allocates nothing.
+  reseed(w0, w1, w2) {
     const a = mix32(w0);
     const b = mix32(a ^ w1);
     const c = mix32(b ^ w2);
-    return new Sfc32(a, b, c, 1);
+    return this.setState(a, b, c, 1);
   }
 
   next() {

@@ -112,7 +112,7 @@ class Runner {
 
   async sendOne(i) {
     const intended = this.schedule.intendedNs(i);
-    const op = this.target.build(this.gen, i, this.keys ? this.keys.next() : null);
+    const op = this.target.build(this.gen, i, this.keys);
     const handed = this.elapsedNs();
     this.recorder.recordStart(handed - intended, handed - Math.max(intended, this.connectionFreeNs));
     try {

@@ -1,7 +1,10 @@
 'use strict';
 // One client in its own process, measuring its own user+system CPU over the
 // insert loop only (module loading and connecting excluded, equally for all):
-//   node cpu-client.js ours|floor|paced|lean|original URI FIELDS FIELD_BYTES DOCS RATE
+//   node cpu-client.js KIND URI FIELDS FIELD_BYTES DOCS RATE
+// KIND: ours (the real Runner at RATE) or SENDER-LOOP, where SENDER is how
+// one insert is sent (floor, lean, original) and LOOP is closed (next insert
+// as soon as the last one settled) or paced (held to RATE like the Runner).
 const crypto = require('crypto');
 const { Client } = require('pg');
 const { PostgresTarget } = require('../../src/targets/postgres');
@@ -35,99 +38,78 @@ async function connect() {
   return c;
 }
 
-// Floor: one document serialized once, a named prepared insert, closed loop.
-async function floor() {
-  const c = await connect();
-  const json = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
-  const text = 'insert into jsonbench (id, data) values ($1, $2)';
-  let ok = 0;
-  return {
-    measure: async () => {
-      for (let i = 0; i < docs; i++) {
-        await c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] });
-        ok++;
-      }
-    },
-    check: () => ok,
-    close: () => c.end(),
-  };
-}
+const floorJson = () => new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
 
-// Floor paced: the floor client held to the same open-loop schedule as
-// ours (document i not before t0 + i/rate), waiting the way the Runner does
-// (a timer for long gaps, Atomics.wait for the last milliseconds). Not a
-// target reference: it shows what pacing alone costs a client that does no
-// other work, so the open-loop figures can be read against the same rate.
-async function paced() {
-  const c = await connect();
-  const json = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes }).json(0);
-  const text = 'insert into jsonbench (id, data) values ($1, $2)';
-  let ok = 0;
-  return {
-    measure: async () => {
-      const t0 = performance.now();
-      const dueInNs = (i) => (t0 + (i * 1000) / rate - performance.now()) * 1e6;
-      for (let i = 0; i < docs; i++) {
-        let waitNs = dueInNs(i);
-        if (waitNs > BLOCK_MAX_NS) {
-          await new Promise((r) => setTimeout(r, Math.floor((waitNs - TIMER_MARGIN_NS) / 1e6)));
-          waitNs = dueInNs(i);
-        }
-        if (waitNs > 0) blockFor(waitNs);
-        await c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] });
-        ok++;
-      }
-    },
-    check: () => ok,
-    close: () => c.end(),
-  };
-}
+// Each sender: connected, returns { send(): Promise, close() }.
+const senders = {
+  // The floor: one document serialized once, pg's named prepared insert.
+  async floor() {
+    const c = await connect();
+    const json = floorJson();
+    const text = 'insert into jsonbench (id, data) values ($1, $2)';
+    return { send: () => c.query({ name: 'floor_insert', text, values: [crypto.randomUUID(), json] }), close: () => c.end() };
+  },
 
-// Lean floor: the floor's closed loop (one document made once, a random key)
-// sent the way this client sends (pre-serialized Bind+Execute+Sync), so the
-// table also shows what the insert path alone saves over pg's Query.
-async function lean() {
-  const c = await connect();
-  const gen = new DocumentGenerator({ seed: 1, clientId: 'floor', fields, fieldBytes });
-  await c.query('prepare lean_insert (uuid, jsonb) as insert into jsonbench (id, data) values ($1, $2)');
-  const insert = new PreparedInsert({ name: 'lean_insert', sizes: [16, 1 + gen.jsonLength] });
-  const jsonb = insert.param(1);
-  jsonb[0] = 1;
-  gen.jsonInto(0, gen.jsonBuffer(0)).copy(jsonb, 1);
-  const key = insert.param(0);
-  let ok = 0;
-  return {
-    measure: async () => {
-      for (let i = 0; i < docs; i++) {
-        crypto.randomFillSync(key);
-        await insert.send(c);
-        ok++;
-      }
-    },
-    check: () => ok,
-    close: () => c.end(),
-  };
-}
+  // The floor's one document sent the way this client sends (pre-serialized
+  // Bind+Execute+Sync, a random key written in place): what the insert
+  // path alone costs, without generation, keys from the generator or
+  // histograms.
+  async lean() {
+    const c = await connect();
+    await c.query('prepare lean_insert (uuid, jsonb) as insert into jsonbench (id, data) values ($1, $2)');
+    const json = Buffer.from(floorJson(), 'latin1');
+    const insert = new PreparedInsert({ name: 'lean_insert', sizes: [16, 1 + json.length] });
+    const key = insert.param(0);
+    const jsonb = insert.param(1);
+    jsonb[0] = 1;
+    json.copy(jsonb, 1);
+    return { send: () => { crypto.randomFillSync(key); return insert.send(c); }, close: () => c.end() };
+  },
 
-// Original style: its generator per document, the object handed to pg (which
-// JSON-serializes it), one awaited insert at a time, closed loop.
-async function original() {
-  const c = await connect();
-  let ok = 0;
-  return {
-    measure: async () => {
-      for (let i = 0; i < docs; i++) {
-        await c.query('INSERT INTO jsonbench (id, data) VALUES ($1, $2)', [crypto.randomUUID(), originalDocument(fields, fieldBytes)]);
-        ok++;
+  // The original study's way: its generator per document, the object handed
+  // to pg (which JSON-serializes it), an unnamed statement.
+  async original() {
+    const c = await connect();
+    return {
+      send: () => c.query('INSERT INTO jsonbench (id, data) VALUES ($1, $2)', [crypto.randomUUID(), originalDocument(fields, fieldBytes)]),
+      close: () => c.end(),
+    };
+  },
+};
+
+const loops = {
+  async closed(send) {
+    for (let i = 0; i < docs; i++) await send();
+  },
+
+  // Document i not before t0 + i/rate, waiting the way the Runner does (a
+  // timer for long gaps, then the runner's own blockFor for the rest).
+  async paced(send) {
+    const t0 = performance.now();
+    const dueInNs = (i) => (t0 + (i * 1000) / rate - performance.now()) * 1e6;
+    for (let i = 0; i < docs; i++) {
+      let waitNs = dueInNs(i);
+      if (waitNs > BLOCK_MAX_NS) {
+        await new Promise((r) => setTimeout(r, Math.floor((waitNs - TIMER_MARGIN_NS) / 1e6)));
+        waitNs = dueInNs(i);
       }
-    },
-    check: () => ok,
-    close: () => c.end(),
-  };
+      if (waitNs > 0) blockFor(waitNs);
+      await send();
+    }
+  },
+};
+
+async function reference(senderName, loopName) {
+  if (!senders[senderName] || !loops[loopName]) throw new Error(`unknown kind ${kind}`);
+  const sender = await senders[senderName]();
+  let ok = 0;
+  // A failed insert rejects and ends the process: all `docs` or nothing.
+  const measure = async () => { await loops[loopName](sender.send); ok = docs; };
+  return { measure, check: () => ok, close: () => sender.close() };
 }
 
 (async () => {
-  const client = await { ours, floor, paced, lean, original }[kind]();
+  const client = kind === 'ours' ? await ours() : await reference(...kind.split('-'));
   const cpu0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await client.measure();

@@ -63,10 +63,12 @@ class MongoTarget {
   }
 
   // Builds the document for `index` (generation is client work, kept out of
-  // service time); send() hands it to the driver. keyBytes: Buffer or null.
-  build(gen, index, keyBytes) {
+  // service time); send() hands it to the driver. keys: key generator
+  // (keys.js), or null for `sequence`.
+  build(gen, index, keys) {
     const doc = gen.object(index);
     if (this.withKey) {
+      const keyBytes = keys.next();
       // _id first, so the stored document starts with its key like a
       // PostgreSQL row. Binary subtype 4 = UUID, 16 bytes, like uuid.
       const _id = this.keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID);

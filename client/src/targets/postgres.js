@@ -78,7 +78,7 @@ class PostgresTarget {
 
   // Writes document `index` into the insert message (generation is client
   // work, kept out of service time); send() hands it to the connection.
-  // keyBytes: 16-byte Buffer, or null for `sequence`.
+  // keys: key generator (keys.js), or null for `sequence`.
   //
   // Both parameters are in PostgreSQL's binary format: uuid as its 16 bytes,
   // jsonb as version byte 1 followed by the JSON text, which the server
@@ -86,9 +86,9 @@ class PostgresTarget {
   // into the message, so no 10 kB JS string is built, UTF-8 encoded and
   // garbage-collected per document (profiled: about 30 us per 10 x 1000 B
   // document), and nothing is copied again on the way to the socket.
-  build(gen, index, keyBytes) {
+  build(gen, index, keys) {
     if (!this.insert || this.insertGen !== gen) this.newInsertMessage(gen);
-    if (this.withKey) keyBytes.copy(this.keyParam);
+    if (this.withKey) keys.nextInto(this.keyParam);
     gen.jsonInto(index, this.jsonbParam, 1);
     return this.insert;
   }

@@ -65,3 +65,20 @@ test('keyGenerator: sequence is made by the database, unknown strategies throw',
   assert.ok(keyGenerator('uuidv4') instanceof UuidV4);
   assert.throws(() => keyGenerator('serial'), /unknown key strategy serial/);
 });
+
+test('nextInto writes a key into a slice of a larger buffer and nothing around it; next and nextInto share one stream', () => {
+  for (const g of [new UuidV4(), new UuidV7()]) {
+    const big = Buffer.alloc(22, 0xee);
+    const slot = big.subarray(3, 19);
+    const keys = [];
+    for (let i = 0; i < 1000; i++) {
+      const b = i % 2 ? g.next() : Buffer.from(g.nextInto(slot));
+      keys.push(b.toString('hex'));
+      assert.equal(version(b), g instanceof UuidV7 ? 7 : 4);
+      assert.ok(variantOk(b));
+    }
+    assert.ok(big.subarray(0, 3).every((x) => x === 0xee) && big.subarray(19).every((x) => x === 0xee));
+    assert.equal(new Set(keys).size, 1000);
+    if (g instanceof UuidV7) assert.deepEqual([...keys].sort(), keys, 'v7 stays monotonic across next and nextInto');
+  }
+});
