@@ -52,6 +52,16 @@ def test_documents_in_database_equal_acknowledged(lab_run, db):
 
 
 @pytest.mark.parametrize("db", DATABASES)
+def test_clients_lag_figures_reach_results(lab_run, db):
+    # Recorded by the clients in their containers, merged by the analysis: start lag and the
+    # clients' own part of it (never more than the whole).
+    entry = run_entry(lab_run, db)
+    for k in ("start_lag_ms", "scheduler_lag_ms"):
+        assert all(isinstance(entry[k][p], float) for p in ("p50", "p99", "max")), entry[k]
+    assert entry["scheduler_lag_ms"]["max"] <= entry["start_lag_ms"]["max"]
+
+
+@pytest.mark.parametrize("db", DATABASES)
 def test_cadvisor_cpu_matches_cgroup_accounting(lab_run, db):
     entry = run_entry(lab_run, db)
     exported = entry["cpu"]["user_s"] + entry["cpu"]["system_s"]
