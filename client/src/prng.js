@@ -34,12 +34,8 @@ class Sfc32 {
     return this;
   }
 
-  static fromWords(w0, w1, w2) {
-    return new Sfc32(0, 0, 0, 0).reseed(w0, w1, w2);
-  }
-
-  // Same state as fromWords(w0, w1, w2), in place: a generator reseeded per
-  // document allocates nothing.
+  // The state for seed words (w0, w1, w2), mixed so neighbouring words give
+  // unrelated streams; in place, so reseeding per document allocates nothing.
   reseed(w0, w1, w2) {
     const a = mix32(w0);
     const b = mix32(a ^ w1);
