@@ -74,7 +74,7 @@ collect_client_outputs() {
 # after an interrupt: whatever was gathered is then written out, marked interrupted.
 run_phase() {
   local db=$1 expected i
-  PHASE_DB=$db PHASE_STATUS=ok PHASE_REASON="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_DB=$db PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
   PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
@@ -91,6 +91,7 @@ run_phase() {
   fi
   say "$db: phase starts${PHASE_STAND_IN:+ (STAND-IN: $PHASE_STAND_IN)}${PHASE_PERF_REASON:+; perf off: $PHASE_PERF_REASON}"
 
+  PHASE_STATS0=$(server_stats "$db")  # the server's own counters, just outside the window
   PHASE_START=$(now); PHASE_CPU0=$(container_cgroup_cpu_seconds "$PHASE_PID")
   PHASE_DB_STARTED_AT=$(docker inspect -f '{{.State.StartedAt}}' "$PHASE_CID")
   PHASE_ACTIVE=1
@@ -133,6 +134,11 @@ finish_phase() {
     { echo "perf stat ($PHASE_EVENTS) on cgroup $PHASE_CG:"; cat "$BENCH_DIR/$db.perfstat.csv"; } >>"$out"
   fi
 
+  # After the clients are gone and before `count`: with the reading at the start it brackets the
+  # window (analysis/reconcile.py compares the deltas with what the lab sent).
+  [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" start:="${PHASE_STATS0:-null}" \
+    end:="$(server_stats "$db")" >"$BENCH_DIR/$db.server-stats.json"
+
   if client_oneshot "$db" count >"$BENCH_DIR/$db.count.json.tmp" 2>>"$out"; then
     mv "$BENCH_DIR/$db.count.json.tmp" "$BENCH_DIR/$db.count.json"
   else
@@ -166,6 +172,9 @@ database_fault_reason() {
     PHASE_STATUS=failed; PHASE_REASON="the database container restarted during the phase"
   fi
 }
+
+# `node client server-stats` as one JSON line, or null (the reason goes to D.out).
+server_stats() { client_oneshot "$1" server-stats 2>>"$BENCH_DIR/$1.out" | grep -m1 '^{' || echo null; }
 
 json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }
 json_list() { python3 -c 'import json,sys; print(json.dumps([e for e in sys.argv[1].split(",") if e]))' "$1"; }

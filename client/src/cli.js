@@ -11,6 +11,7 @@ const HANDLERS = {
   init: () => require('./commands/init').init,
   run: () => require('./commands/run').run,
   count: () => require('./commands/count').count,
+  'server-stats': () => require('./commands/server-stats').serverStats,
 };
 
 async function main(argv) {

@@ -27,6 +27,7 @@ const COMMANDS = {
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S'],
   count: ['URI'],
+  'server-stats': ['URI'],
 };
 
 const flagOf = (name) => `--${name.toLowerCase().replace(/_/g, '-')}`;

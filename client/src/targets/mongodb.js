@@ -4,6 +4,7 @@
 // FerretDB, which it detects and labels as a stand-in.
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
 const { uuidString } = require('../keys');
+const { readMongoStats } = require('./mongodb-stats');
 
 const COLLECTION = 'jsonbench';
 const DEFAULT_DB = 'jsonbench';
@@ -102,6 +103,15 @@ class MongoTarget {
       total_bytes: Number(stats.storageSize) + Number(stats.totalIndexSize),
       note: 'collStats storageSize and totalIndexSize',
     };
+  }
+
+  // serverStatus counters (mongodb-stats.js; FerretDB offers fewer), and
+  // what each `run` session sends besides its inserts, for analysis to count
+  // as the lab's own work: ping, buildInfo (connect.js), endSessions at close;
+  // the driver's handshakes and monitoring come per connection on top.
+  async serverStats(server) {
+    const stats = await readMongoStats(this.client, { stand_in: Boolean(server && server.stand_in) });
+    return { ...stats, run_session: { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' } };
   }
 
   async close() {

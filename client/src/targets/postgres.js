@@ -4,6 +4,7 @@
 // (pg-prepared-insert.js).
 const { Client } = require('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
+const { readPostgresStats } = require('./postgres-stats');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.
@@ -133,6 +134,15 @@ class PostgresTarget {
       total_bytes: Number(r.total_bytes),
       note: 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
     };
+  }
+
+  // The server's own counters for this database (postgres-stats.js), and
+  // what each `run` session sends besides its inserts, for analysis to count
+  // as the lab's own work: show server_version (connect.js), set
+  // synchronous_commit, prepare; one transaction each.
+  async serverStats() {
+    const stats = await readPostgresStats(this.client);
+    return { ...stats, run_session: { connections: 1, statements: 3, about: 'show server_version; set synchronous_commit; prepare' } };
   }
 
   async close() {

@@ -1,0 +1,21 @@
+'use strict';
+// `server-stats`: the server's own operation counters as one JSON object on
+// stdout. The lab reads them at both edges of a phase window and analysis
+// reconciles their deltas with what the clients did (foreign work in the
+// window shows up as work nobody in the lab asked for).
+const { connectTarget } = require('./connect');
+
+async function serverStats(opts) {
+  const { target, server } = await connectTarget(opts);
+  try {
+    const stats = await target.serverStats(server);
+    console.log(JSON.stringify({
+      database: opts.database, server, taken_at: Date.now() / 1000, ...stats,
+    }));
+    return 0;
+  } finally {
+    await target.close();
+  }
+}
+
+module.exports = { serverStats };

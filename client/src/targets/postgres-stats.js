@@ -1,0 +1,47 @@
+'use strict';
+// PostgreSQL's own operation counters for the connected database, read by
+// `server-stats` at the lab's window edges (pg_stat_database, WAL position).
+//
+// Read as to_jsonb(row) so every column the server has is kept raw, whatever
+// its version; the fields the lab reconciles are then picked by name and a
+// missing one (e.g. `sessions` before PostgreSQL 14) is null with the reason.
+const COUNTERS = [
+  'xact_commit', 'xact_rollback', 'tup_inserted', 'tup_returned', 'tup_fetched', 'tup_updated',
+  'tup_deleted', 'numbackends', 'sessions', 'blks_read', 'blks_hit',
+];
+
+const STATS_SQL = `select to_jsonb(d) as row,
+       pg_current_wal_lsn()::text as wal_lsn,
+       pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal_bytes,
+       current_setting('server_version_num')::int as version_num,
+       extract(epoch from clock_timestamp())::float8 as server_time
+  from pg_stat_database d where d.datname = current_database()`;
+
+// Statements the reading itself sends, counted by analysis as lab work:
+// `show server_version` (connect.js) and the select above, one connection.
+const READING = { connections: 1, statements: 2, about: 'show server_version; select from pg_stat_database' };
+
+async function readPostgresStats(client) {
+  const { rows } = await client.query(STATS_SQL);
+  const r = rows[0];
+  if (!r) throw new Error('pg_stat_database has no row for current_database()');
+  const counters = {};
+  const unavailable = {};
+  for (const name of COUNTERS) {
+    if (r.row[name] === undefined) {
+      counters[name] = null;
+      unavailable[name] = `pg_stat_database has no column ${name} in PostgreSQL ${r.version_num}`
+        + (name === 'sessions' ? ' (added in 14)' : '');
+    } else {
+      counters[name] = r.row[name] === null ? null : Number(r.row[name]);
+    }
+  }
+  counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
+  return {
+    counters, unavailable, server_time: r.server_time,
+    raw: { pg_stat_database: r.row, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
+    reading: READING,
+  };
+}
+
+module.exports = { readPostgresStats, COUNTERS, READING };
