@@ -75,6 +75,38 @@ def stand_in_warning(runs):
             "ratios that involve them say nothing about MongoDB vs PostgreSQL.\n\n")
 
 
+def suspect_warning(runs):
+    s = [f"{run_label(r)}: {r.get('reason')}" for r in runs if r.get("status") == "suspect"]
+    if not s:
+        return ""
+    return ("> **SUSPECT:** " + "; ".join(s) + ". The server did work the lab did not ask for during the "
+            "window; the figures below include it (see Server counters vs the lab's work).\n\n")
+
+
+def _reconciliation_section(result):
+    runs = [r for r in result["runs"] if r.get("reconciliation")]
+    if not runs:
+        return []
+    lines = ["## Server counters vs the lab's work", "",
+             "Deltas of each server's own counters between readings at the window edges, against what the "
+             "clients and the lab sent; a check fails when observed > expected + tolerance "
+             "(analysis/reconcile.py; the tolerance rule is in results.json).", ""]
+    for r in runs:
+        rec = r["reconciliation"]
+        head = f"### {run_label(r)}: {rec['verdict']}"
+        lines += [head, ""]
+        if rec.get("unavailable"):
+            lines += [f"Not reconciled: {rec['unavailable']}", ""]
+        if rec.get("checks"):
+            lines += ["| check | expected | observed | tolerance | verdict |", "|---|---|---|---|---|"]
+            for name, c in rec["checks"].items():
+                verdict = c["verdict"] + (f" ({c['reason']})" if c.get("reason") else "")
+                lines.append(f"| {name} | {fmt(c['expected'])} | {fmt(c['observed'])} | {fmt(c['tolerance'])} | {verdict} |")
+            lines.append("")
+        lines += [f"- {x}" for x in rec.get("reasons") or []] + ([""] if rec.get("reasons") else [])
+    return lines
+
+
 def bench_report(bench_dir):
     result = load_result(bench_dir)
     plot_dir = os.path.join(bench_dir, "plots")
@@ -91,12 +123,13 @@ def bench_report(bench_dir):
     hw = (host.get("hardware_counters") or {})
     lines = [f"# {result['bench']}: {result.get('description') or ''}".rstrip(": "), ""]
     lines.append(stand_in_warning(result["runs"]))
+    lines.append(suspect_warning(result["runs"]))
     if not result.get("complete", True):
         lines.append("> **Incomplete run:** " + "; ".join(result.get("incomplete") or []) + "\n")
     lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", "",
               "## Per-document cost", "", _per_doc_table(result), "",
               "![per-document cost](plots/per_doc.png)", "", "## Runs", "", _runs_table(result), "",
-              "![memory](plots/memory.png)", "", "## Over time", ""]
+              "![memory](plots/memory.png)", ""] + _reconciliation_section(result) + ["## Over time", ""]
     for run in result["runs"]:
         if os.path.exists(os.path.join(plot_dir, f"timeseries-{run['database']}.png")):
             lines += [f"### {run_label(run)}", "", f"![{run['database']} over time](plots/timeseries-{run['database']}.png)", ""]

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, perfstat
+from . import benchfiles, hdr, perfstat, reconcile
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -118,6 +118,17 @@ def build_run(bench_dir, database, notes):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
     notes.extend(f"{database}: {n}" for n in run_notes)
 
+    reconciliation = reconcile.reconcile(
+        database, benchfiles.optional_json(os.path.join(bench_dir, f"{database}.server-stats.json")),
+        [c for _, c in clients], phase)
+    status, reason = phase.get("status", "missing"), phase.get("reason") or None
+    if reconciliation["verdict"] == "suspect":
+        run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
+        if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
+            status, reason = "suspect", "; ".join(reconciliation["reasons"])
+    elif reconciliation["unavailable"]:
+        run_notes.append(f"server counters not reconciled: {reconciliation['unavailable']}")
+
     return {
         "database": database,
         "service": service,
@@ -126,8 +137,8 @@ def build_run(bench_dir, database, notes):
         "server_version": versions[0] if len(versions) == 1 else (", ".join(versions) or None),
         "stand_in": bool(stand_in_what) or client_says_stand_in,
         "stand_in_what": stand_in_what or None,
-        "status": phase.get("status", "missing"),
-        "reason": phase.get("reason") or None,
+        "status": status,
+        "reason": reason,
         "window": {"start": start, "end": end,
                    "seconds": (end - start) if start is not None and end is not None else None},
         "clients": len(clients),
@@ -174,6 +185,7 @@ def build_run(bench_dir, database, notes):
             "counter_resets": sum(c.get("resets", 0) for s in ((metrics or {}).get("services") or {}).values()
                                   for c in (s.get("counters") or {}).values()),
         },
+        "reconciliation": reconciliation,
         "notes": run_notes,
     }
 
@@ -216,7 +228,7 @@ def build(bench_dir, lab_env=None):
     runs = [build_run(bench_dir, db, notes) for db in present]
     incomplete = [f"{db}: no phase file (phase never ran)" for db in planned if db not in present]
     incomplete += [f"{r['database']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
-                   for r in runs if r["status"] != "ok"]
+                   for r in runs if r["status"] not in ("ok", "suspect")]
     for r in runs:
         db = r["database"]
         missing = [f"{db}.{k}.json" for k in ("metrics", "count")

@@ -3,6 +3,11 @@ from .labels import fmt, run_label
 from .report import load_result
 
 
+def _status(r):
+    # A suspect phase shouts: its figures include work the lab did not ask for.
+    return f"SUSPECT ({r.get('reason')})" if r["status"] == "suspect" else r["status"]
+
+
 def lines(bench_dir):
     result = load_result(bench_dir)
     out = []
@@ -12,5 +17,5 @@ def lines(bench_dir):
                 f"{fmt((cpu['user_s'] or 0) + (cpu['system_s'] or 0))} CPU s")
         out.append(f"{result['bench']} {run_label(r)}: {fmt(r['window']['seconds'])} s, {work}, "
                    f"{fmt(r['achieved_rate'])} docs/s, count {fmt(r['docs_in_db'])}, "
-                   f"size {fmt(r['storage']['total_bytes'])} B, status {r['status']}")
+                   f"size {fmt(r['storage']['total_bytes'])} B, status {_status(r)}")
     return "\n".join(out)

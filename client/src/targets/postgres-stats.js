@@ -2,6 +2,10 @@
 // PostgreSQL's own operation counters for the connected database, read by
 // `server-stats` at the lab's window edges (pg_stat_database, WAL position).
 //
+// pg_stat_database's tuple counters include the catalog reads every new
+// session makes; the user-table scans (pg_stat_user_tables, summed) are
+// exactly zero for the lab's inserts, so any read of the lab's data shows.
+//
 // Read as to_jsonb(row) so every column the server has is kept raw, whatever
 // its version; the fields the lab reconciles are then picked by name and a
 // missing one (e.g. `sessions` before PostgreSQL 14) is null with the reason.
@@ -14,7 +18,10 @@ const STATS_SQL = `select to_jsonb(d) as row,
        pg_current_wal_lsn()::text as wal_lsn,
        pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal_bytes,
        current_setting('server_version_num')::int as version_num,
-       extract(epoch from clock_timestamp())::float8 as server_time
+       extract(epoch from clock_timestamp())::float8 as server_time,
+       (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
+                                  'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0))
+          from pg_stat_user_tables) as user_tables
   from pg_stat_database d where d.datname = current_database()`;
 
 // Statements the reading itself sends, counted by analysis as lab work:
@@ -36,10 +43,11 @@ async function readPostgresStats(client) {
       counters[name] = r.row[name] === null ? null : Number(r.row[name]);
     }
   }
+  for (const [k, v] of Object.entries(r.user_tables)) counters[`user_${k}`] = Number(v);
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
   return {
     counters, unavailable, server_time: r.server_time,
-    raw: { pg_stat_database: r.row, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
+    raw: { pg_stat_database: r.row, user_tables: r.user_tables, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
     reading: READING,
   };
 }

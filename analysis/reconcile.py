@@ -1,0 +1,204 @@
+"""Reconciles a phase's server-side operation counters with what the lab sent.
+
+The lab reads each server's own counters (`node client server-stats`) just before its window opens
+and again after the clients have finished (D.server-stats.json: {start, end}). Between the two
+readings the server should have done the clients' work, the lab's own bookkeeping (each session's
+set-up statements, the readings themselves, connection start-up) and nothing else. Anything beyond
+a stated tolerance is work nobody in the lab asked for, e.g. a monitoring query scanning the table:
+the phase is then `suspect`. Its figures are still reported, just flagged.
+
+Every check is `observed <= expected + tolerance`; the tolerance rule (TOLERANCE) is written into
+results.json with each reconciliation so a reader sees exactly what was allowed.
+"""
+
+# What the lab allows beyond the work it can count exactly. Figures measured on PostgreSQL 15 and
+# FerretDB 1.24 (client/test/integration/server-stats.test.js): a new PostgreSQL session runs one
+# start-up transaction and reads 150-900 catalog rows (more on a server whose relcache init file is
+# not yet written); a MongoDB driver opens up to 3 connections per client (pool, monitor, RTT) and
+# sends a hello on each plus heartbeats about every 10 s on the monitoring ones.
+TOLERANCE = {
+    "postgres": {
+        "startup_transactions_per_connection": 1,
+        "transactions_per_s": 0.2,  # autovacuum workers visiting the database
+        "transactions_fixed": 5,
+        "rows_written_fixed": 10,  # catalog upkeep (ANALYZE writes pg_statistic)
+        "rows_written_per_s": 0.5,
+        "rows_read_per_connection": 1000,  # catalog reads at session start-up
+        "rows_read_per_s": 20,  # autovacuum workers scan pg_class
+        "user_table_reads": 0,  # the lab's inserts never scan or index-fetch a user table in the window
+        "other_backends_at_edges": 0,
+    },
+    "mongodb": {
+        "reads_per_s": 1 / 60,  # internal housekeeping at most once a minute
+        "other_writes_fixed": 2,  # session refresh, TTL monitor
+        "other_writes_per_s": 1 / 30,
+        "commands_per_connection": 6,  # hellos, saslStart/Continue, endSessions
+        "commands_per_client_per_s": 0.5,  # heartbeats on the monitoring and RTT connections
+        "connections_per_session": 3,  # the driver's pool (1), monitor, RTT pinger
+        "extra_connections_at_edges": 0,
+    },
+}
+
+# FerretDB (1.x) reports only per-command totals (metrics.commands); MongoDB has them too. These
+# names sort them into the categories that opcounters use.
+READ_COMMANDS = ("find", "getMore", "aggregate", "count", "distinct")
+WRITE_COMMANDS = ("update", "delete", "findAndModify")
+
+
+def _delta(start, end, key):
+    a, b = (start.get("counters") or {}).get(key), (end.get("counters") or {}).get(key)
+    return None if a is None or b is None else b - a
+
+
+def _sum(*values):
+    return None if any(v is None for v in values) else sum(values)
+
+
+def _commands_delta(start, end, names=None, exclude=()):
+    a, b = start.get("commands") or {}, end.get("commands") or {}
+    if not b:
+        return None
+    keys = names if names is not None else [k for k in b if k not in exclude]
+    return sum(b.get(k, 0) - a.get(k, 0) for k in keys)
+
+
+def lab_work(clients, stats):
+    """What the lab sent between the readings, from the client result files and the readings."""
+    start = stats.get("start") or {}
+    docs_ok = sum(int(c.get("docs_ok") or 0) for c in clients)
+    errors = sum(int(c.get("errors") or 0) for c in clients)
+    sessions = sum(1 + int(c.get("reconnects") or 0) for c in clients)
+    run_session = start.get("run_session") or (stats.get("end") or {}).get("run_session") or {}
+    reading = start.get("reading") or (stats.get("end") or {}).get("reading") or {}
+    return {
+        "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
+        "statements_per_session": int(run_session.get("statements", 0)),
+        "statements_per_reading": int(reading.get("statements", 0)),
+        "readings": 2,
+    }
+
+
+def _check(checks, name, expected, observed, tolerance, about, unavailable=None):
+    if observed is None:
+        checks[name] = {"expected": expected, "observed": None, "tolerance": tolerance, "verdict": "unavailable",
+                        "about": about, "reason": unavailable or "counter not offered by this server"}
+        return
+    over = observed - expected - tolerance
+    checks[name] = {"expected": expected, "observed": observed, "tolerance": round(tolerance, 3),
+                    "over": round(over, 3) if over > 0 else 0, "verdict": "suspect" if over > 0 else "ok",
+                    "about": about}
+
+
+def _postgres(checks, w, start, end, seconds):
+    t = TOLERANCE["postgres"]
+    sessions_in = w["client_sessions"] + 1  # the clients' sessions and the start reading's own
+    startup = t["startup_transactions_per_connection"]
+    per_reading = startup + w["statements_per_reading"]
+    _check(checks, "transactions",
+           w["client_sessions"] * (startup + w["statements_per_session"]) + w["docs_ok"] + w["errors"] + per_reading,
+           _sum(_delta(start, end, "xact_commit"), _delta(start, end, "xact_rollback")),
+           per_reading + t["transactions_fixed"] + t["transactions_per_s"] * seconds,
+           "xact_commit + xact_rollback: one per insert, the sessions' start-up and set-up statements, the "
+           "start reading (tolerance: the end reading, autovacuum)")
+    _check(checks, "rows_written", w["docs_ok"], _delta(start, end, "tup_inserted"),
+           w["errors"] + t["rows_written_fixed"] + t["rows_written_per_s"] * seconds,
+           "tup_inserted: one per acknowledged document (tolerance: failed inserts, catalog upkeep)")
+    _check(checks, "rows_changed", 0, _sum(_delta(start, end, "tup_updated"), _delta(start, end, "tup_deleted")),
+           t["rows_written_fixed"] + t["rows_written_per_s"] * seconds,
+           "tup_updated + tup_deleted: the lab only inserts (tolerance: catalog upkeep)")
+    _check(checks, "rows_read", 0, _sum(_delta(start, end, "tup_returned"), _delta(start, end, "tup_fetched")),
+           t["rows_read_per_connection"] * (sessions_in + 1) + t["rows_read_per_s"] * seconds,
+           "tup_returned + tup_fetched: the lab's inserts read no rows (tolerance: catalog reads per session "
+           "incl. the readings, autovacuum)")
+    _check(checks, "user_table_reads", 0,
+           _sum(_delta(start, end, "user_seq_tup_read"), _delta(start, end, "user_idx_tup_fetch"),
+                _delta(start, end, "user_seq_scan"), _delta(start, end, "user_idx_scan")),
+           t["user_table_reads"],
+           "pg_stat_user_tables seq_scan + seq_tup_read + idx_scan + idx_tup_fetch: inserts read no user table")
+    _check(checks, "sessions", sessions_in, _delta(start, end, "sessions"), 1,
+           "pg_stat_database.sessions: one per client session and the start reading (tolerance: the end reading)",
+           (end.get("unavailable") or {}).get("sessions"))
+    for edge, reading in (("start", start), ("end", end)):
+        n = (reading.get("counters") or {}).get("numbackends")
+        _check(checks, f"backends_at_{edge}", 1, n, t["other_backends_at_edges"],
+               f"numbackends at the {edge} reading: only the reading's own session")
+
+
+def _mongodb(checks, w, start, end, seconds):
+    t = TOLERANCE["mongodb"]
+    ferret = (end.get("counters") or {}).get("opcounters_insert") is None and bool(end.get("commands"))
+    connections = w["client_sessions"] + w["readings"]
+    if ferret:
+        inserts = _commands_delta(start, end, ["insert"])
+        reads = _commands_delta(start, end, READ_COMMANDS)
+        writes = _commands_delta(start, end, WRITE_COMMANDS)
+        commands = _commands_delta(start, end, exclude=("insert",) + READ_COMMANDS + WRITE_COMMANDS)
+        source = "metrics.commands (FerretDB offers no opcounters)"
+    else:
+        inserts = _delta(start, end, "opcounters_insert")
+        # opcounters count find as `query` and aggregate as `command`: read commands by name too
+        agg = _commands_delta(start, end, ["aggregate", "count", "distinct"]) or 0
+        reads = _sum(_delta(start, end, "opcounters_query"), _delta(start, end, "opcounters_getmore"))
+        reads = None if reads is None else reads + agg
+        writes = _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete"))
+        commands = _delta(start, end, "opcounters_command")
+        commands = None if commands is None else commands - agg
+        source = "opcounters"
+    _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
+           f"{source}: one insert per acknowledged document (tolerance: failed inserts)")
+    _check(checks, "reads", 0, reads, t["reads_per_s"] * seconds,
+           f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window")
+    _check(checks, "other_writes", 0, writes, t["other_writes_fixed"] + t["other_writes_per_s"] * seconds,
+           f"{source}: update/delete/findAndModify: the lab only inserts")
+    _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"],
+           commands,
+           w["statements_per_reading"] + t["commands_per_connection"] * connections
+           + t["commands_per_client_per_s"] * (w["clients"] + 1) * seconds,
+           f"{source}: other commands: each session's set-up, the readings (tolerance: handshakes, heartbeats)")
+    why = "not offered by FerretDB's serverStatus" if ferret else None
+    _check(checks, "connections_created", t["connections_per_session"] * (w["client_sessions"] + 1),
+           _delta(start, end, "connections_total_created"), t["connections_per_session"],
+           "connections.totalCreated: the driver's connections per client session and the start reading "
+           "(tolerance: the end reading)", why)
+    for edge, reading in (("start", start), ("end", end)):
+        _check(checks, f"connections_at_{edge}", t["connections_per_session"],
+               (reading.get("counters") or {}).get("connections_current"), t["extra_connections_at_edges"],
+               f"connections.current at the {edge} reading: only the reading's own", why)
+
+
+def reconcile(database, stats, clients, phase=None):
+    """The reconciliation object of one phase (results.json runs[].reconciliation).
+
+    stats: D.server-stats.json ({start, end}) or None; clients: the client result dicts;
+    phase: D.phase.json (its optional cgroup_processes.foreign lists processes other than the server
+    seen in the database container during the window)."""
+    reasons = []
+    foreign = ((phase or {}).get("cgroup_processes") or {}).get("foreign") or []
+    if foreign:
+        reasons.append("processes other than the server ran in the database container during the window: "
+                       + ", ".join(sorted(set(map(str, foreign)))))
+    out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {},
+           "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
+           "unavailable": None}
+    start, end = (stats or {}).get("start"), (stats or {}).get("end")
+    if not start or not end:
+        out["unavailable"] = (f"{database}.server-stats.json missing" if stats is None else
+                              "a server-stats reading failed (see the phase's .out)")
+    else:
+        seconds = max(0.0, float(end.get("taken_at", 0)) - float(start.get("taken_at", 0)))
+        w = lab_work(clients, stats)
+        out["lab_work"], out["interval_s"] = w, round(seconds, 3)
+        checks = out["checks"]
+        (_postgres if database == "postgres" else _mongodb)(checks, w, start, end, seconds)
+        for name, c in checks.items():
+            out["expected"][name], out["observed"][name], out["tolerance"][name] = (
+                c["expected"], c["observed"], c["tolerance"])
+            if c["verdict"] == "suspect":
+                reasons.append(f"{name} {c['observed']} > expected {c['expected']} + tolerance {c['tolerance']}")
+    if reasons:
+        out["verdict"] = "suspect"
+    elif out["unavailable"]:
+        out["verdict"] = "unavailable"
+    else:
+        out["verdict"] = "ok"
+    return out

@@ -1,0 +1,102 @@
+'use strict';
+// `server-stats` against a real PostgreSQL and FerretDB v1.24 (the MongoDB
+// stand-in): the servers' own counters move by exactly the lab's work for N
+// inserts, and a foreign read of the table shows up.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { startPostgres } = require('../helpers/postgres-server');
+const { startFerretDB } = require('../helpers/ferretdb-server');
+const { runCli } = require('../helpers/run-cli');
+
+const N = 60;
+const stats = async (uri) => {
+  const r = await runCli(['server-stats', '--uri', uri]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+const delta = (a, b, key) => b.counters[key] - a.counters[key];
+const cmdDelta = (a, b, name) => (b.commands[name] || 0) - (a.commands[name] || 0);
+const insert = async (uri) => {
+  const r = await runCli(['run', '--uri', uri, '--key', 'uuidv7', '--layout', 'heap', '--fields', '3',
+    '--field-bytes', '50', '--rate', '500', '--docs', String(N)], { timeoutMs: 30000 });
+  assert.equal(r.code, 0, r.stderr);
+};
+
+test.describe('server-stats: PostgreSQL', () => {
+  let pg;
+  test.before(async () => { pg = await startPostgres(); });
+  test.after(async () => { if (pg) await pg.cleanup(); });
+
+  test('counters and WAL position, each named; what the reading and a run session send', async () => {
+    const s = await stats(pg.uri);
+    assert.equal(s.database, 'postgres');
+    assert.equal(s.server.product, 'PostgreSQL');
+    for (const k of ['xact_commit', 'xact_rollback', 'tup_inserted', 'tup_returned', 'tup_fetched', 'tup_updated',
+      'tup_deleted', 'numbackends', 'sessions', 'blks_read', 'blks_hit', 'wal_bytes', 'user_seq_tup_read']) {
+      assert.equal(typeof s.counters[k], 'number', k);
+    }
+    assert.equal(s.counters.numbackends, 1, 'the reading is the only session');
+    assert.match(s.raw.wal_lsn, /^[0-9A-F]+\/[0-9A-F]+$/);
+    assert.deepEqual(s.unavailable, {});
+    assert.deepEqual([s.reading.connections, s.reading.statements, s.run_session.statements], [1, 2, 3]);
+  });
+
+  test('N inserts: tup_inserted +N, transactions = N + the sessions\' own, no user-table read; a scan shows', async () => {
+    await runCli(['init', '--uri', pg.uri, '--key', 'uuidv7', '--layout', 'heap']);
+    const a = await stats(pg.uri);
+    await insert(pg.uri);
+    const b = await stats(pg.uri);
+    assert.equal(delta(a, b, 'tup_inserted'), N);
+    // N inserts + the run session (start-up transaction, show, set, prepare) + what of the two
+    // readings (start-up, show, select each) falls between their snapshots: 3 in all, give or take
+    // one that the statistics flush (at most once a second per session) has not yet published.
+    const xacts = delta(a, b, 'xact_commit');
+    assert.ok(xacts >= N + 6 && xacts <= N + 8, `xact_commit +${xacts}`);
+    assert.equal(delta(a, b, 'xact_rollback'), 0);
+    assert.ok([2, 3].includes(delta(a, b, 'sessions')), `sessions +${delta(a, b, 'sessions')}`);
+    for (const k of ['user_seq_scan', 'user_seq_tup_read', 'user_idx_scan', 'user_idx_tup_fetch']) assert.equal(delta(a, b, k), 0, k);
+    assert.ok(delta(a, b, 'wal_bytes') > N * 150, `WAL +${delta(a, b, 'wal_bytes')} B`);
+
+    await pg.query('select * from jsonbench'); // a foreign full-table read
+    const c = await stats(pg.uri);
+    assert.equal(delta(b, c, 'user_seq_scan'), 1);
+    assert.equal(delta(b, c, 'user_seq_tup_read'), N);
+    assert.ok(delta(b, c, 'tup_returned') >= N);
+  });
+});
+
+test.describe('server-stats: FerretDB (MongoDB stand-in)', () => {
+  let fd;
+  test.before(async () => { fd = await startFerretDB(); });
+  test.after(async () => { if (fd) await fd.cleanup(); });
+
+  test('what FerretDB 1.24 offers: metrics.commands; every other counter null with the reason', async () => {
+    const s = await stats(fd.uri);
+    assert.equal(s.server.product, 'FerretDB');
+    for (const k of ['opcounters_insert', 'opcounters_query', 'opcounters_command', 'connections_current',
+      'connections_total_created', 'wt_log_bytes_written']) {
+      assert.equal(s.counters[k], null, k);
+      assert.match(s.unavailable[k], /^FerretDB serverStatus has no /, k);
+    }
+    assert.match(s.unavailable.tcmalloc, /no tcmalloc section/);
+    assert.equal(s.raw.tcmalloc, null);
+    assert.equal(typeof s.commands.ping, 'number');
+  });
+
+  test('N inserts: the insert command +N, no reads; a find shows', async () => {
+    await runCli(['init', '--uri', fd.uri, '--key', 'uuidv7', '--layout', 'heap']);
+    const a = await stats(fd.uri);
+    await insert(fd.uri);
+    const b = await stats(fd.uri);
+    assert.equal(cmdDelta(a, b, 'insert'), N);
+    for (const k of ['find', 'getMore', 'aggregate', 'update', 'delete']) assert.equal(cmdDelta(a, b, k), 0, k);
+    // The first reading's serverStatus is counted after it answered, the second's not yet; the
+    // first reading's buildInfo came before its snapshot.
+    assert.equal(cmdDelta(a, b, 'serverStatus'), 1);
+    assert.equal(cmdDelta(a, b, 'buildInfo'), 2, 'the run session and the second reading');
+
+    await fd.withDb((db) => db.collection('jsonbench').find({}).toArray());
+    const c = await stats(fd.uri);
+    assert.equal(cmdDelta(b, c, 'find'), 1);
+  });
+});
