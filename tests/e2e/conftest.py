@@ -37,6 +37,8 @@ PERF_RECORD_S={perf_s}
 
 def lab_env():
     env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, PROGRESS_EVERY_S="5", **PORTS)
+    # its own client image tag: another checkout's run on the same engine must not swap our client
+    env.setdefault("JSONBENCH_CLIENT_TAG", PROJECT)
     return env
 
 

@@ -1,0 +1,115 @@
+"""Foreign work in a window is detected, not silently counted (issue 9, section 2).
+
+The lab reads each server's own counters at the window edges and analysis reconciles their deltas
+with what the lab sent. A clean run (the shared `lab_run`) reconciles; a run during which a loop
+from outside the lab reads the whole table every 1-3 s through the published port (a new connection
+each time, like a monitoring job) is `suspect` in results.json, report.md and the summary line, its
+figures still reported."""
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import LAB_ROOT, PORTS, Run, lab_env, make_bench, remove_project
+
+LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "foreign-query-loop.js")
+LOOP_MAX_S = 90
+
+
+def env_file():
+    env = {}
+    for line in (LAB_ROOT / ".env").read_text().splitlines():
+        if "=" in line and not line.lstrip().startswith("#"):
+            k, _, v = line.partition("=")
+            env[k.strip()] = v.strip()
+    return env
+
+
+def host_uri(db):
+    e = env_file()
+    if db == "postgres":
+        return (f"postgres://{e.get('POSTGRES_USER', 'jsonbench')}:{e['POSTGRES_PASSWORD']}@127.0.0.1:"
+                f"{PORTS['PG_PORT']}/{e.get('POSTGRES_DB', 'jsonbench')}")
+    return (f"mongodb://{e.get('MONGO_USER', 'jsonbench')}:{e['MONGO_PASSWORD']}@127.0.0.1:"
+            f"{PORTS['MONGO_PORT']}/?authSource=admin")
+
+
+@pytest.fixture(scope="module")
+def foreign_run(workdir):
+    """2 clients x 300 docs per database; a foreign read loop on each database during its phase."""
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-foreign", docs=300, perf_s=0)
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)], cwd=LAB_ROOT, env=lab_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+    lines, loops, loop_out = [], {}, {}
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            m = re.search(r"\] (mongodb|postgres): (phase starts|phase \w+)", line)
+            if not m:
+                continue
+            db = m.group(1)
+            if m.group(2) == "phase starts":
+                loops[db] = subprocess.Popen(["node", LOOP, db, host_uri(db), str(LOOP_MAX_S)],
+                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            elif db in loops:  # the phase ended: stop its loop
+                loops[db].send_signal(signal.SIGTERM)
+                loop_out[db] = loops[db].communicate(timeout=30)[0]
+        proc.wait(timeout=1800)
+    finally:
+        for p in loops.values():
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
+    (workdir / "runme-foreign.log").write_text(done.stdout + "\n".join(f"--- {k} loop ---\n{v}" for k, v in loop_out.items()))
+    print(done.stdout[-4000:])
+    print(loop_out)
+    yield Run(bench, done), loop_out
+    remove_project()
+
+
+def run_entry(run, db):
+    return next(r for r in run.results["runs"] if r["database"] == db)
+
+
+def brief(rec):
+    return {k: (c["expected"], c["observed"], c["tolerance"], c["verdict"]) for k, c in rec["checks"].items()}
+
+
+@pytest.mark.parametrize("db", ["mongodb", "postgres"])
+def test_clean_run_reconciles(lab_run, db):
+    stats = json.loads((lab_run.bench / f"{db}.server-stats.json").read_text())
+    assert stats["start"] and stats["end"], stats
+    entry = run_entry(lab_run, db)
+    rec = entry["reconciliation"]
+    print(db, "clean", rec["interval_s"], "s", rec["lab_work"], json.dumps(brief(rec)))
+    assert rec["verdict"] == "ok", rec["reasons"]
+    assert entry["status"] == "ok"
+    assert "SUSPECT" not in (lab_run.bench / "report.md").read_text()
+    inserts = rec["observed"].get("rows_written", rec["observed"].get("inserts"))
+    assert inserts == entry["docs_ok"] == 1200
+
+
+@pytest.mark.parametrize("db", ["mongodb", "postgres"])
+def test_foreign_query_loop_makes_the_phase_suspect(foreign_run, db):
+    run, loop_out = foreign_run
+    assert run.returncode == 0, run.stdout[-3000:]
+    queries = int(re.search(r"queries (\d+) rows", loop_out[db]).group(1))
+    assert queries >= 2, loop_out[db]
+    entry = run_entry(run, db)
+    rec = entry["reconciliation"]
+    print(db, "foreign", queries, "queries", rec["interval_s"], "s", json.dumps(brief(rec)))
+    assert rec["verdict"] == "suspect" and entry["status"] == "suspect", rec
+    assert entry["reason"] and entry["cpu"]["user_s"] is not None, "figures kept, only flagged"
+    top = (run.bench / "report.md").read_text().split("## Per-document cost")[0]
+    assert "**SUSPECT:**" in top
+    assert re.search(rf"{db}.*status SUSPECT \(", run.stdout), run.stdout[-2000:]
+    assert run.results["complete"] is True
