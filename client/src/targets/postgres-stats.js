@@ -3,8 +3,10 @@
 // `server-stats` at the lab's window edges (pg_stat_database, WAL position).
 //
 // pg_stat_database's tuple counters include the catalog reads every new
-// session makes; the user-table scans (pg_stat_user_tables, summed) are
-// exactly zero for the lab's inserts, so any read of the lab's data shows.
+// session makes and every TOAST chunk (a 10 kB document is several rows);
+// pg_stat_user_tables (summed, TOAST and catalogs excluded) counts one row
+// per document inserted, and its scans are exactly zero for the lab's
+// inserts, so any read of the lab's data shows.
 //
 // Read as to_jsonb(row) so every column the server has is kept raw, whatever
 // its version; the fields the lab reconciles are then picked by name and a
@@ -20,7 +22,9 @@ const STATS_SQL = `select to_jsonb(d) as row,
        current_setting('server_version_num')::int as version_num,
        extract(epoch from clock_timestamp())::float8 as server_time,
        (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
-                                  'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0))
+                                  'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
+                                  'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
+                                  'n_tup_del', coalesce(sum(n_tup_del), 0))
           from pg_stat_user_tables) as user_tables
   from pg_stat_database d where d.datname = current_database()`;
 

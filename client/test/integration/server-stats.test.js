@@ -46,7 +46,8 @@ test.describe('server-stats: PostgreSQL', () => {
     const a = await stats(pg.uri);
     await insert(pg.uri);
     const b = await stats(pg.uri);
-    assert.equal(delta(a, b, 'tup_inserted'), N);
+    assert.equal(delta(a, b, 'tup_inserted'), N); // 3 x 50 B documents: no TOAST
+    assert.equal(delta(a, b, 'user_n_tup_ins'), N);
     // N inserts + the run session (start-up transaction, show, set, prepare) + what of the two
     // readings (start-up, show, select each) falls between their snapshots: 3 in all, give or take
     // one that the statistics flush (at most once a second per session) has not yet published.
