@@ -116,9 +116,11 @@ def _postgres(checks, w, start, end, seconds):
            "pg_stat_database.sessions: one per client session and the start reading (tolerance: the end reading)",
            (end.get("unavailable") or {}).get("sessions"))
     for edge, reading in (("start", start), ("end", end)):
-        n = (reading.get("counters") or {}).get("numbackends")
-        _check(checks, f"backends_at_{edge}", 1, n, t["other_backends_at_edges"],
-               f"numbackends at the {edge} reading: only the reading's own session")
+        n = (reading.get("counters") or {}).get("other_client_backends")
+        _check(checks, f"other_sessions_at_{edge}", 0, n, t["other_backends_at_edges"],
+               f"client sessions on the database besides the {edge} reading's own (pg_stat_activity; "
+               "autovacuum workers are not client sessions)",
+               None if n is not None else "reading has no other_client_backends")
 
 
 def _mongodb(checks, w, start, end, seconds):
@@ -174,7 +176,7 @@ def reconcile(database, stats, clients, phase=None):
     if foreign:
         reasons.append("processes other than the server ran in the database container during the window: "
                        + ", ".join(sorted(set(map(str, foreign)))))
-    out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {},
+    out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {}, "deltas": None,
            "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
            "unavailable": None}
     start, end = (stats or {}).get("start"), (stats or {}).get("end")
@@ -184,6 +186,8 @@ def reconcile(database, stats, clients, phase=None):
     else:
         seconds = max(0.0, float(end.get("taken_at", 0)) - float(start.get("taken_at", 0)))
         w = lab_work(clients, stats)
+        # every counter's change between the readings (WAL and journal bytes, blocks, ...), for the record
+        out["deltas"] = {k: _delta(start, end, k) for k in (end.get("counters") or {})}
         out["lab_work"], out["interval_s"] = w, round(seconds, 3)
         checks = out["checks"]
         (_postgres if database == "postgres" else _mongodb)(checks, w, start, end, seconds)

@@ -25,7 +25,11 @@ const STATS_SQL = `select to_jsonb(d) as row,
                                   'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
                                   'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
                                   'n_tup_del', coalesce(sum(n_tup_del), 0))
-          from pg_stat_user_tables) as user_tables
+          from pg_stat_user_tables) as user_tables,
+       (select coalesce(jsonb_agg(jsonb_build_object('application_name', a.application_name, 'state', a.state)), '[]')
+          from pg_stat_activity a
+         where a.datname = current_database() and a.backend_type = 'client backend'
+           and a.pid <> pg_backend_pid()) as other_sessions
   from pg_stat_database d where d.datname = current_database()`;
 
 // Statements the reading itself sends, counted by analysis as lab work:
@@ -48,10 +52,13 @@ async function readPostgresStats(client) {
     }
   }
   for (const [k, v] of Object.entries(r.user_tables)) counters[`user_${k}`] = Number(v);
+  // Other client sessions on this database at the moment of reading (numbackends also counts
+  // autovacuum workers, which are the server's own upkeep).
+  counters.other_client_backends = r.other_sessions.length;
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
   return {
     counters, unavailable, server_time: r.server_time,
-    raw: { pg_stat_database: r.row, user_tables: r.user_tables, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
+    raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
     reading: READING,
   };
 }

@@ -36,6 +36,7 @@ test.describe('server-stats: PostgreSQL', () => {
       assert.equal(typeof s.counters[k], 'number', k);
     }
     assert.equal(s.counters.numbackends, 1, 'the reading is the only session');
+    assert.equal(s.counters.other_client_backends, 0);
     assert.match(s.raw.wal_lsn, /^[0-9A-F]+\/[0-9A-F]+$/);
     assert.deepEqual(s.unavailable, {});
     assert.deepEqual([s.reading.connections, s.reading.statements, s.run_session.statements], [1, 2, 3]);
@@ -58,8 +59,25 @@ test.describe('server-stats: PostgreSQL', () => {
     for (const k of ['user_seq_scan', 'user_seq_tup_read', 'user_idx_scan', 'user_idx_tup_fetch']) assert.equal(delta(a, b, k), 0, k);
     assert.ok(delta(a, b, 'wal_bytes') > N * 150, `WAL +${delta(a, b, 'wal_bytes')} B`);
 
-    await pg.query('select * from jsonbench'); // a foreign full-table read
-    const c = await stats(pg.uri);
+    // a foreign full-table read, its session still connected at the reading
+    const { Client } = require('pg');
+    const other = new Client({ connectionString: pg.uri, application_name: 'monitoring' });
+    await other.connect();
+    try {
+      await other.query('select * from jsonbench');
+      const during = await stats(pg.uri);
+      assert.equal(during.counters.other_client_backends, 1);
+      assert.deepEqual(during.raw.other_sessions.map((x) => x.application_name), ['monitoring']);
+    } finally { await other.end(); }
+    // A session publishes its counters at most once a second while it lives (and when idle only
+    // after 10 s), always when it ends: poll briefly for the ended session's flush.
+    let c;
+    for (let i = 0; i < 20; i++) {
+      c = await stats(pg.uri);
+      if (delta(b, c, 'user_seq_scan') > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(c.counters.other_client_backends, 0);
     assert.equal(delta(b, c, 'user_seq_scan'), 1);
     assert.equal(delta(b, c, 'user_seq_tup_read'), N);
     assert.ok(delta(b, c, 'tup_returned') >= N);
