@@ -76,15 +76,18 @@ def lab_work(clients, stats):
     }
 
 
-def _check(checks, name, expected, observed, tolerance, about, unavailable=None):
+def _check(checks, name, expected, observed, tolerance, about, unavailable=None, low_too=False):
     if observed is None:
         checks[name] = {"expected": expected, "observed": None, "tolerance": tolerance, "verdict": "unavailable",
                         "about": about, "reason": unavailable or "counter not offered by this server"}
         return
     over = observed - expected - tolerance
+    # low: the server did less than the clients were acknowledged for (readings that do not bracket
+    # the window, or a counter reset): not foreign work, but the counters then prove nothing
+    low = low_too and observed < expected - tolerance
     checks[name] = {"expected": expected, "observed": observed, "tolerance": round(tolerance, 3),
-                    "over": round(over, 3) if over > 0 else 0, "verdict": "suspect" if over > 0 else "ok",
-                    "about": about}
+                    "over": round(over, 3) if over > 0 else 0,
+                    "verdict": "suspect" if over > 0 else ("low" if low else "ok"), "about": about}
 
 
 def _postgres(checks, w, start, end, seconds):
@@ -100,7 +103,8 @@ def _postgres(checks, w, start, end, seconds):
            "start reading (tolerance: the end reading, autovacuum)")
     # user tables only: pg_stat_database's tup_inserted also counts TOAST chunks and catalog rows
     _check(checks, "rows_written", w["docs_ok"], _delta(start, end, "user_n_tup_ins"), w["errors"],
-           "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)")
+           "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)",
+           low_too=True)
     _check(checks, "rows_changed", 0, _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")),
            0, "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts")
     _check(checks, "rows_read", 0, _sum(_delta(start, end, "tup_returned"), _delta(start, end, "tup_fetched")),
@@ -144,7 +148,7 @@ def _mongodb(checks, w, start, end, seconds):
         commands = None if commands is None else commands - agg
         source = "opcounters"
     _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
-           f"{source}: one insert per acknowledged document (tolerance: failed inserts)")
+           f"{source}: one insert per acknowledged document (tolerance: failed inserts)", low_too=True)
     _check(checks, "reads", 0, reads, t["reads_per_s"] * seconds,
            f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window")
     _check(checks, "other_writes", 0, writes, t["other_writes_fixed"] + t["other_writes_per_s"] * seconds,
@@ -178,7 +182,7 @@ def reconcile(database, stats, clients, phase=None):
                        + ", ".join(sorted(set(map(str, foreign)))))
     out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {}, "deltas": None,
            "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
-           "unavailable": None}
+           "unavailable": None, "notes": []}
     start, end = (stats or {}).get("start"), (stats or {}).get("end")
     if not start or not end:
         out["unavailable"] = (f"{database}.server-stats.json missing" if stats is None else
@@ -196,6 +200,9 @@ def reconcile(database, stats, clients, phase=None):
                 c["expected"], c["observed"], c["tolerance"])
             if c["verdict"] == "suspect":
                 reasons.append(f"{name} {c['observed']} > expected {c['expected']} + tolerance {c['tolerance']}")
+            elif c["verdict"] == "low":
+                out["notes"].append(f"{name} {c['observed']} < expected {c['expected']} - tolerance {c['tolerance']}: "
+                                    "the readings do not cover all of the clients' work")
     if reasons:
         out["verdict"] = "suspect"
     elif out["unavailable"]:

@@ -126,7 +126,8 @@ def build_run(bench_dir, database, notes):
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
             status, reason = "suspect", "; ".join(reconciliation["reasons"])
-    elif reconciliation["unavailable"]:
+    run_notes.extend(f"server counters: {n}" for n in reconciliation["notes"])
+    if reconciliation["verdict"] != "suspect" and reconciliation["unavailable"]:
         run_notes.append(f"server counters not reconciled: {reconciliation['unavailable']}")
 
     return {

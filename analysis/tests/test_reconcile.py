@@ -169,3 +169,14 @@ def test_failed_phase_keeps_its_status_when_also_suspect(standin_bench):
     assert pg["status"] == "failed" and pg["reason"] == "client-1 exited with code 1"
     assert pg["reconciliation"]["verdict"] == "suspect"
     assert any(n.startswith("SUSPECT:") for n in pg["notes"])
+
+
+def test_counters_below_the_acknowledged_work_are_noted_not_suspect():
+    stats, clients = case("postgres-clean")
+    more = copy.deepcopy(clients)
+    more[0]["docs_ok"] += 50  # the clients claim 50 documents the server never counted
+    r = reconcile.reconcile("postgres", stats, more)
+    assert r["checks"]["rows_written"]["verdict"] == "low"
+    assert r["verdict"] == "ok"
+    assert r["notes"] == ["rows_written 400 < expected 450 - tolerance 0: the readings do not cover all of the "
+                          "clients' work"]
