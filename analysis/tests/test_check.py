@@ -1,0 +1,146 @@
+"""`python -m analysis check` on the real stand-in run (ci-standin-run: FerretDB + PostgreSQL 15 on
+this kind of host: cgroup v1, no hardware counters, no block I/O bytes in cAdvisor)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analysis import check, results
+
+from .conftest import REPO_ROOT
+
+ROW_LABELS = [r.label for r in check.ROWS]
+
+
+@pytest.fixture
+def standin(fixture_benches):
+    d = fixture_benches["ci-standin-run"]
+    results.write(d)
+    return d
+
+
+def cli(bench_dir, *extra):
+    return subprocess.run([sys.executable, "-m", "analysis", "check", "--bench-dir", bench_dir, *extra],
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+
+
+def cells(bench_dir):
+    table, dbs = check.evaluate(bench_dir)
+    return {label: c for label, c in table}, dbs
+
+
+def edit_results(bench_dir, change):
+    path = os.path.join(bench_dir, "results.json")
+    doc = json.load(open(path))
+    change(doc)
+    json.dump(doc, open(path, "w"))
+
+
+def test_standin_run_passes_with_every_row_and_the_block_io_reason(standin):
+    proc = cli(standin)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    for label in ROW_LABELS:
+        assert label in out
+    # The host does not account block I/O bytes: named, with results.json's own reason.
+    assert "no container_fs_reads_bytes_total series in Prometheus" in out
+    assert "no container_fs_writes_bytes_total series in Prometheus" in out
+    assert "no hardware counters on this host; software events used instead: " in out
+    assert out.strip().splitlines()[-1].startswith("check ci-standin-run: PASS")
+
+
+def test_standin_run_cells(standin):
+    table, dbs = cells(standin)
+    assert dbs == ["mongodb", "postgres"]
+    for db in dbs:
+        for label in ("CPU user", "CPU system", "memory rss (mean)", "memory cache (mean)",
+                      "memory working set (mean)", "disk read ops", "disk write ops", "network rx", "network tx",
+                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged",
+                      "phase status"):
+            assert table[label][db].state == check.OK, (label, db, table[label][db])
+        for label in ("disk read bytes (block I/O)", "disk write bytes (block I/O)", "instructions"):
+            assert table[label][db].state == check.UNAVAILABLE, (label, db)
+        # Fields other parts add later: reported, never failing.
+        for label in ("server counters reconcile", "foreign processes in cgroup", "monitoring CPU",
+                      "disk devices counted", "perf profile info"):
+            assert table[label][db].text == "not checked (field absent)"
+        assert table["client metrics in Prometheus"][db].state == check.NOT_CHECKED
+    # Samples are counted by the server's own comm, not just any sample.
+    assert table["perf samples, server comm"]["postgres"].text.endswith(" postgres")
+    assert table["perf samples, server comm"]["mongodb"].text.endswith(" ferretdb")
+
+
+def test_a_figure_removed_without_a_reason_fails(standin):
+    def drop(doc):
+        doc["runs"][1]["network"]["tx_bytes"] = None
+    edit_results(standin, drop)
+    proc = cli(standin)
+    assert proc.returncode == 1, proc.stdout
+    assert "network tx" in proc.stdout and "MISSING" in proc.stdout
+    assert "network tx (postgres): network.tx_bytes is null and no reason is given" in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1] == "check ci-standin-run: FAIL: 1 figure(s) missing without a reason"
+
+
+def test_block_io_without_its_reason_fails(standin):
+    def drop_notes(doc):
+        doc["runs"][0]["notes"] = [n for n in doc["runs"][0]["notes"] if "fs_reads_bytes" not in n]
+    edit_results(standin, drop_notes)
+    table, _ = cells(standin)
+    assert table["disk read bytes (block I/O)"]["mongodb"].state == check.MISSING
+    assert table["disk read bytes (block I/O)"]["postgres"].state == check.UNAVAILABLE
+    assert cli(standin).returncode == 1
+
+
+def test_profile_without_the_servers_comm_fails(standin):
+    path = os.path.join(standin, "postgres.perf")
+    lines = open(path).read().splitlines()  # sample headers start with the comm; frames with a tab
+    open(path, "w").write("\n".join(l if l.startswith("\t") else l.replace("postgres", "bash", 1) for l in lines))
+    table, _ = cells(standin)
+    c = table["perf samples, server comm"]["postgres"]
+    assert c.state == check.MISSING and "none with the server's comm" in c.text
+
+
+def test_no_profile_asked_for_is_a_reason(standin):
+    os.remove(os.path.join(standin, "postgres.perf"))
+    assert cells(standin)[0]["perf samples, server comm"]["postgres"].state == check.MISSING
+    with open(os.path.join(standin, "run.env"), "a") as f:
+        f.write("PERF_RECORD_S=0\n")
+    assert cells(standin)[0]["perf samples, server comm"]["postgres"].state == check.UNAVAILABLE
+
+
+def test_documents_counted_must_equal_acknowledged(standin):
+    edit_results(standin, lambda d: d["runs"][0].update(docs_in_db=1199))
+    c = cells(standin)[0]["documents counted = acknowledged"]["mongodb"]
+    assert c.state == check.MISSING and "1199 != acknowledged 1200" in c.text
+
+
+def test_failed_phase_fails(standin):
+    edit_results(standin, lambda d: d["runs"][0].update(status="failed", reason="client-1 exited with code 1"))
+    proc = cli(standin)
+    assert proc.returncode == 1 and "phase failed: client-1 exited with code 1" in proc.stdout
+
+
+def test_fields_added_later_are_read_when_present(standin):
+    def add(doc):
+        run = doc["runs"][1]
+        run["reconciliation"] = {"verdict": "suspect", "reason": "tup_returned 90000 for 1200 documents"}
+        run["cgroup_processes"] = {"foreign": []}
+        run["disk"]["devices"] = ["vda"]
+        doc["runs"][0]["reconciliation"] = {"verdict": "ok"}
+        doc["runs"][0]["cgroup_processes"] = {"foreign": ["pg_isready"]}
+    edit_results(standin, add)
+    table, _ = cells(standin)
+    assert table["server counters reconcile"]["postgres"].state == check.WARN
+    assert table["server counters reconcile"]["mongodb"].state == check.OK
+    assert table["foreign processes in cgroup"]["postgres"].state == check.OK
+    assert table["foreign processes in cgroup"]["mongodb"].state == check.WARN
+    assert table["disk devices counted"]["postgres"].text == "vda"
+    proc = cli(standin)
+    assert proc.returncode == 0 and "2 warning(s)" in proc.stdout.splitlines()[-1]
+
+
+def test_no_results_json_is_a_clear_error(fixture_benches):
+    proc = cli(fixture_benches["ci-standin-run"])
+    assert proc.returncode == 2 and "results.json missing" in proc.stderr
