@@ -347,7 +347,7 @@ def render(table, databases, bench_name=""):
             if c is None:
                 shown.append("-")
                 continue
-            shown.append(c.short(footnote(f"{c.text}") if c.state in (UNAVAILABLE, WARN) else None))
+            shown.append(c.short(footnote(f"{label}: {c.text}") if c.state in (UNAVAILABLE, WARN) else None))
         rows.append((label, shown))
     w0 = max(len(r[0]) for r in rows + [("figure", [])])
     ws = [max([len(db)] + [len(r[1][i]) for r in rows]) for i, db in enumerate(cols)]
