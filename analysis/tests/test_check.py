@@ -144,3 +144,26 @@ def test_fields_added_later_are_read_when_present(standin):
 def test_no_results_json_is_a_clear_error(fixture_benches):
     proc = cli(fixture_benches["ci-standin-run"])
     assert proc.returncode == 2 and "results.json missing" in proc.stderr
+
+
+def test_no_series_is_a_reason_for_block_io_only(standin):
+    """'no ... series in Prometheus' states a host limit for block I/O bytes; for CPU it means the
+    export is broken: MISSING, with the note shown."""
+    def break_cpu(doc):
+        run = doc["runs"][1]
+        run["cpu"]["user_s"] = None
+        run["notes"].append("postgres: no container_cpu_user_seconds_total series in Prometheus for project 'p' in the window")
+    edit_results(standin, break_cpu)
+    c = cells(standin)[0]["CPU user"]["postgres"]
+    assert c.state == check.MISSING
+    assert "results.json notes: no container_cpu_user_seconds_total series" in c.text
+    assert cli(standin).returncode == 1
+
+
+def test_zero_cpu_or_network_under_load_is_no_data(standin):
+    edit_results(standin, lambda d: (d["runs"][0]["cpu"].update(system_s=0.0),
+                                     d["runs"][0]["network"].update(rx_bytes=0.0)))
+    table, _ = cells(standin)
+    assert table["CPU system"]["mongodb"].state == check.MISSING
+    assert table["network rx"]["mongodb"].state == check.MISSING
+    assert table["CPU system"]["postgres"].state == check.OK
