@@ -3,7 +3,9 @@ copy, then the table of what will and will not be measured here; nothing of it l
 
 Runs before test_lab_end_to_end.py (file order) and removes the test project's containers before
 and after, as the session's lab_run fixture does before its own run."""
+import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -79,4 +81,50 @@ def test_check_runs_each_database_prints_the_table_and_leaves_nothing(workdir):
         assert {"cadvisor", "prometheus"} <= services
         assert not {v for v in project_volumes() if v.endswith(("mongodb-data", "postgres-data"))}
     finally:
+        remove_project()
+
+
+def test_a_run_checks_first_and_stops_before_the_long_part_when_a_figure_is_missing(workdir):
+    """cAdvisor stopped as the check begins: the check's phase has no CPU, memory or network; the
+    run stops before its own phase, printing the table and how to skip the check."""
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-stop", docs=3000, perf_s=0)
+    with open(bench / "bench.env", "a") as f:
+        f.write('DATABASES="postgres"\n')
+    tmp = workdir / "stop-tmp"
+    tmp.mkdir()
+    env = dict(lab_env(), TMPDIR=str(tmp))
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)], cwd=LAB_ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if "check of bench-e2e-stop:" in line:
+                cadvisor = subprocess.run(
+                    ["docker", "ps", "-q", "--filter", f"label=com.docker.compose.project={PROJECT}",
+                     "--filter", "label=com.docker.compose.service=cadvisor"],
+                    check=True, capture_output=True, text=True).stdout.split()
+                assert cadvisor, "no cAdvisor container to stop"
+                subprocess.run(["docker", "stop", *cadvisor], check=True, capture_output=True)
+                break
+        rest, _ = proc.communicate(timeout=600)
+        out = "".join(lines) + rest
+        (workdir / "runme-check-stop.log").write_text(out)
+        print(out[-5000:])
+        assert proc.returncode == 1, out[-3000:]
+        assert "check bench-e2e-stop-check: FAIL" in out
+        assert re.search(r"^CPU user\s+MISSING", out, re.M), out[-3000:]
+        assert "the run stops before the long part" in out
+        assert f"to run anyway: ./runme.sh --no-check --no-branch {bench}" in out
+        # The long part never started: no phase of the bench itself, no results.
+        assert "bench-e2e-stop] postgres: phase starts" not in out
+        assert not (bench / "results.json").exists()
+        assert list(tmp.iterdir()) == []
+        assert not compose_services() & {"mongodb", "postgres", "client"}
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=120)
         remove_project()
