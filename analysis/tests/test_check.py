@@ -63,7 +63,7 @@ def test_standin_run_cells(standin):
         for label in ("disk read bytes (block I/O)", "disk write bytes (block I/O)", "instructions"):
             assert table[label][db].state == check.UNAVAILABLE, (label, db)
         # Fields other parts add later: reported, never failing.
-        for label in ("server counters reconcile", "foreign processes in cgroup", "monitoring CPU",
+        for label in ("server counters reconcile", "foreign processes in cgroup", "monitoring CPU (cAdvisor + Prometheus)",
                       "disk devices counted", "perf profile info"):
             assert table[label][db].text == "not checked (field absent)"
         assert table["client metrics in Prometheus"][db].state == check.NOT_CHECKED
@@ -125,13 +125,26 @@ def test_failed_phase_fails(standin):
 def test_fields_added_later_are_read_when_present(standin):
     def add(doc):
         run = doc["runs"][1]
-        run["reconciliation"] = {"verdict": "suspect", "reason": "tup_returned 90000 for 1200 documents"}
-        run["cgroup_processes"] = {"foreign": []}
+        run["reconciliation"] = {"verdict": "suspect", "reasons": ["tup_returned 90000 > expected 1200 + tolerance 50"]}
         run["disk"]["devices"] = ["vda"]
-        doc["runs"][0]["reconciliation"] = {"verdict": "ok"}
-        doc["runs"][0]["cgroup_processes"] = {"foreign": ["pg_isready"]}
+        run["monitoring"] = {"cadvisor_cpu_s": 0.4, "prometheus_cpu_s": 0.2, "per_s": 0.021, "reason": None}
+        run["profile"] = {"file": "postgres.perf", "samples": 46, "frequency_hz": 1000, "reason": None}
+        doc["runs"][0]["reconciliation"] = {"verdict": "ok", "reasons": []}
+        doc["runs"][0]["monitoring"] = {"cadvisor_cpu_s": None, "prometheus_cpu_s": None, "per_s": None,
+                                        "reason": "no monitoring figures in the metrics export"}
+        doc["runs"][0]["profile"] = {"file": None, "samples": 0, "frequency_hz": 1000, "reason": "no samples"}
     edit_results(standin, add)
+    for db, foreign in (("mongodb", ["pg_isready"]), ("postgres", [])):  # in the phase manifest
+        path = os.path.join(standin, f"{db}.phase.json")
+        phase = json.load(open(path))
+        phase["cgroup_processes"] = {"samples": 20, "comms": {}, "foreign": foreign}
+        json.dump(phase, open(path, "w"))
     table, _ = cells(standin)
+    assert table["monitoring CPU (cAdvisor + Prometheus)"]["postgres"].text == "2.1% of a core"
+    assert table["monitoring CPU (cAdvisor + Prometheus)"]["mongodb"].state == check.UNAVAILABLE
+    assert table["perf profile info"]["postgres"].state == check.OK
+    assert table["perf profile info"]["mongodb"].text == "no samples"
+    assert "tup_returned 90000" in table["server counters reconcile"]["postgres"].text
     assert table["server counters reconcile"]["postgres"].state == check.WARN
     assert table["server counters reconcile"]["mongodb"].state == check.OK
     assert table["foreign processes in cgroup"]["postgres"].state == check.OK
