@@ -101,7 +101,7 @@ run_benches() {
 
   ensure_node_deps || exit 2
   if [ "$only_check" = 1 ]; then
-    for arg in "${dirs[@]}"; do node "$LAB_ROOT/client" validate-bench "$arg/bench.env" || exit 2; done
+    for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
   else
     for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
   fi
