@@ -147,17 +147,28 @@ def check_perf_events(ctx):
     return Cell(MISSING, "no perf stat event counted and no reason given")
 
 
-def perf_comms(path):
-    """Sample counts per comm in a `perf script` text profile (a sample header starts a line)."""
-    counts = {}
-    header = re.compile(r"^(\S.*?)\s+\d+(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:")
+def perf_samples(path, server):
+    """(samples, server samples, comms) of a `perf script -F +pid` text profile. A sample is the
+    server's if its comm is a server name, a frame lies in the server's binary (mongod names its
+    threads conn1, WTCheckpointThr, ...: their comm is not "mongod" but their frames are), or its
+    process id is one of those samples' process."""
+    header = re.compile(r"^(\S.*?)\s+(\d+)(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:")
+    dso = re.compile(r"\(([^()]*/)?([^()/]+)\)\s*$")
+    samples = []  # [comm, pid, a frame in the server's binary]
     f = gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")
     with f:
         for line in f:
             m = header.match(line)
             if m:
-                counts[m.group(1)] = counts.get(m.group(1), 0) + 1
-    return counts
+                samples.append([m.group(1), m.group(2), False])
+            elif samples and line[:1].isspace():
+                d = dso.search(line)
+                if d and d.group(2) in server:
+                    samples[-1][2] = True
+    server_pids = {pid for comm, pid, in_binary in samples if comm in server or in_binary}
+    own = sum(1 for comm, pid, in_binary in samples if comm in server or in_binary or pid in server_pids)
+    comms = sorted({comm for comm, _, _ in samples})
+    return len(samples), own, comms
 
 
 def check_perf_samples(ctx):
@@ -171,15 +182,12 @@ def check_perf_samples(ctx):
         if str(ctx.run_env.get("PERF_RECORD_S", "")).strip() == "0":
             return Cell(UNAVAILABLE, "PERF_RECORD_S=0: no profile asked for")
         return Cell(MISSING, f"no {db}.perf profile and no reason given")
-    counts = perf_comms(path)
     server = SERVER_COMMS.get(db, set())
-    own = sum(n for c, n in counts.items() if c in server)
-    total = sum(counts.values())
+    total, own, comms = perf_samples(path, server)
     if own == 0:
-        return Cell(MISSING, f"{os.path.basename(path)}: {total} samples, none with the server's comm "
-                             f"({'/'.join(sorted(server))}); comms: {', '.join(sorted(counts)) or 'none'}")
-    comms = "/".join(sorted(c for c in counts if c in server))
-    return Cell(OK, f"{own}/{total} {comms}")
+        return Cell(MISSING, f"{os.path.basename(path)}: {total} samples, none of the server "
+                             f"({'/'.join(sorted(server))}); comms: {', '.join(comms) or 'none'}")
+    return Cell(OK, f"{own}/{total} {'/'.join(c for c in comms if c in server) or 'server'}")
 
 
 def check_compose_labels(ctx):

@@ -96,10 +96,12 @@ def test_block_io_without_its_reason_fails(standin):
 def test_profile_without_the_servers_comm_fails(standin):
     path = os.path.join(standin, "postgres.perf")
     lines = open(path).read().splitlines()  # sample headers start with the comm; frames with a tab
-    open(path, "w").write("\n".join(l if l.startswith("\t") else l.replace("postgres", "bash", 1) for l in lines))
+    # A profile of other programs (bash, no frame in the server's binary): not the server's.
+    open(path, "w").write("\n".join(l.replace("/bin/postgres)", "/bin/bash)") if l.startswith("\t")
+                                    else l.replace("postgres", "bash", 1) for l in lines))
     table, _ = cells(standin)
     c = table["perf samples, server comm"]["postgres"]
-    assert c.state == check.MISSING and "none with the server's comm" in c.text
+    assert c.state == check.MISSING and "none of the server (postgres)" in c.text, c.text
 
 
 def test_no_profile_asked_for_is_a_reason(standin):
@@ -180,3 +182,17 @@ def test_zero_cpu_or_network_under_load_is_no_data(standin):
     assert table["CPU system"]["mongodb"].state == check.MISSING
     assert table["network rx"]["mongodb"].state == check.MISSING
     assert table["CPU system"]["postgres"].state == check.OK
+
+
+def test_server_threads_with_their_own_names_count_as_the_server(standin):
+    """mongod names its threads (conn12, WTCheckpointThr): a sample of such a thread is the
+    server's by its frames in the server's binary, or by its process."""
+    path = os.path.join(standin, "mongodb.perf")
+    lines = open(path).read().splitlines()
+    renamed = [l.replace("ferretdb", "conn12", 1) if l and not l[0].isspace() else l for l in lines]
+    open(path, "w").write("\n".join(renamed))
+    c = cells(standin)[0]["perf samples, server comm"]["mongodb"]
+    assert c.state == check.OK and c.text.startswith("82/86"), c.text
+    # Without a frame in the binary and without a server-named sample of the process: not the server.
+    open(path, "w").write("\n".join(l.replace("/usr/local/bin/ferretdb", "/usr/bin/other") for l in renamed))
+    assert cells(standin)[0]["perf samples, server comm"]["mongodb"].state == check.MISSING
