@@ -202,6 +202,21 @@ def check_compose_labels(ctx):
                          f"service={service!r}")
 
 
+def check_database_gaps(ctx):
+    """Holes in the database's own cAdvisor series inside the window (D.metrics.json gaps): its
+    figures are then deltas across the hole. Clients' gaps are expected (created in the window)."""
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    if metrics is None or "gaps" not in metrics:
+        return Cell(NOT_CHECKED, "not checked (no gaps in the metrics export)")
+    service = ctx.run.get("service") or ctx.run.get("database")
+    gaps = [g for g in metrics["gaps"] or [] if g.get("service") == service]
+    if not gaps:
+        return Cell(OK, "none")
+    longest = max(float(g.get("seconds") or 0) for g in gaps)
+    return Cell(WARN, f"{len(gaps)} hole(s) in the database's cAdvisor series in the window, longest "
+                      f"{longest:.1f} s (scrape interval {metrics.get('scrape_interval_s')} s)")
+
+
 def check_client_metrics(ctx):
     if not ctx.prometheus:
         return Cell(NOT_CHECKED, "not checked (no --prometheus)")
@@ -351,6 +366,7 @@ ROWS = [
     Row("perf profile info", check_profile),
     Row("client metrics in Prometheus", check_client_metrics),
     Row("compose labels in cAdvisor", check_compose_labels),
+    Row("database series without gaps", check_database_gaps),
     Row("documents counted = acknowledged", check_documents),
     Row("server counters reconcile", check_reconciliation),
     Row("foreign processes in cgroup", check_foreign_processes),

@@ -196,3 +196,14 @@ def test_server_threads_with_their_own_names_count_as_the_server(standin):
     # Without a frame in the binary and without a server-named sample of the process: not the server.
     open(path, "w").write("\n".join(l.replace("/usr/local/bin/ferretdb", "/usr/bin/other") for l in renamed))
     assert cells(standin)[0]["perf samples, server comm"]["mongodb"].state == check.MISSING
+
+
+def test_a_hole_in_the_database_series_warns(standin):
+    assert cells(standin)[0]["database series without gaps"]["postgres"].text == "none"  # client gaps only
+    path = os.path.join(standin, "postgres.metrics.json")
+    m = json.load(open(path))
+    m["gaps"].append({"service": "postgres", "container": "jsonbench-dev-postgres-1", "from": 1, "to": 9.5,
+                      "seconds": 8.5, "metrics": ["container_cpu_user_seconds_total"]})
+    json.dump(m, open(path, "w"))
+    c = cells(standin)[0]["database series without gaps"]["postgres"]
+    assert c.state == check.WARN and "longest 8.5 s" in c.text
