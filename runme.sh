@@ -10,6 +10,7 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/lab/phase.sh"
 . "$LAB_ROOT/lab/bench.sh"
+. "$LAB_ROOT/lab/check.sh"
 
 usage() {
   cat <<'TXT'
@@ -19,6 +20,10 @@ Usage:
                          e.g. --set FIELD_BYTES=100 for the 1 KB documents variant
       --no-branch        do not commit the run to a new git branch
       --push REMOTE      push the run's branch to REMOTE
+      --no-check         skip the ~20 s per database smoke run (./runme.sh check) done before the run
+  ./runme.sh check [bench1 ...]    smoke run: ~20 s of each bench at its rate on each database in a
+                         temporary copy, then a table of what will and will not be measured on this
+                         host and why; exit 1 if a figure would be missing without a reason
   ./runme.sh test        install what is missing, then run every test (unit, integration, end-to-end)
   ./runme.sh report [bench1 ...]   regenerate reports from the result files alone
   ./runme.sh compare REF1 REF2     compare two run branches or bench folders
@@ -50,6 +55,7 @@ cleanup() {
   finish_phase
   perf_record_cancel 2>/dev/null || true
   perf_stat_stop 2>/dev/null || true
+  [ -z "${CHECK_TMP:-}" ] || remove_check
   if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ] || [ -n "${JSONBENCH_DOCKERD_PID:-}" ]; }; then
     say "removing the lab's containers"
     compose --profile client down --remove-orphans >/dev/null 2>&1 || true
@@ -76,11 +82,14 @@ prepare_stack() {
 }
 
 run_benches() {
-  local overrides=() benches=() dirs=() branch=1 push="" arg
+  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0
+  [ "${1:-}" != check ] || { only_check=1; shift; }
+  local args=("$@")
   while [ $# -gt 0 ]; do
     case $1 in
       --set) overrides+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
       --no-branch) branch=0; shift ;;
+      --no-check) check=0; shift ;;
       --push) push=${2:?--push needs a remote}; shift 2 ;;
       -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
       *) benches+=("$1"); shift ;;
@@ -91,7 +100,11 @@ run_benches() {
   for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
 
   ensure_node_deps || exit 2
-  for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
+  if [ "$only_check" = 1 ]; then
+    for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
+  else
+    for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
+  fi
 
   trap on_signal INT TERM
   trap cleanup EXIT
@@ -100,11 +113,23 @@ run_benches() {
   ensure_compose || exit 2
   ensure_venv || exit 2
   prepare_stack
-  for arg in "${dirs[@]}"; do clean_results "$arg"; write_run_env "$arg" "${overrides[@]}"; done
   STACK_UP=1
   say "starting monitoring: $(monitoring_services)"
   start_monitoring
   [ "$USE_STANDINS" = 1 ] || say "Grafana: http://127.0.0.1:${GRAFANA_PORT:-3000}/"
+  if [ "$only_check" = 1 ] || [ "$check" = 1 ]; then
+    local rc=0; CHECK_SETS=("${overrides[@]}"); check_benches "${dirs[@]}" || rc=$?
+    [ "$rc" = 130 ] && exit 130
+    # A finished check leaves the monitoring up, as a run does, whatever its verdict.
+    [ "$rc" = 0 ] || STACK_UP=0
+    [ "$only_check" = 0 ] || exit "$rc"
+    if [ "$rc" != 0 ]; then
+      say "the run stops before the long part: a figure would be missing without a reason (table above)."
+      say "to run anyway: ./runme.sh --no-check ${args[*]}"
+      exit 1
+    fi
+  fi
+  for arg in "${dirs[@]}"; do clean_results "$arg"; write_run_env "$arg" "${overrides[@]}"; done
 
   for arg in "${dirs[@]}"; do
     [ "$INTERRUPTED" = 0 ] || break
@@ -146,6 +171,7 @@ main() {
       for b in "$@"; do dirs+=("$(bench_dir_of "$b")") || exit 2; done
       analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
     compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
+    check) run_benches "$@" ;;
     *) run_benches "$@" ;;
   esac
 }

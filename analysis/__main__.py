@@ -27,6 +27,12 @@ def main(argv=None):
     s = sub.add_parser("summary", help="one line per database in the original study's spirit")
     s.add_argument("--bench-dir", required=True)
 
+    ck = sub.add_parser("check", help="every figure of a (short) run's results.json has data or a stated reason? "
+                        "table per database; exit 1 if one is missing without a reason")
+    ck.add_argument("--bench-dir", required=True)
+    ck.add_argument("--prometheus", help="base URL: also check the clients' metrics reached Prometheus")
+    ck.add_argument("--name", help="bench name shown in the verdict (default: the folder's name)")
+
     sk = sub.add_parser("soak-check", help="long run steady? rates within 1%%, no error, client RSS growth < 10%%")
     sk.add_argument("--bench-dir", required=True)
 
@@ -79,6 +85,11 @@ def run(args):
     elif args.command == "summary":
         from . import summary
         print(summary.lines(args.bench_dir))
+    elif args.command == "check":
+        from . import check
+        text, passed = check.run(args.bench_dir, args.prometheus, args.name)
+        print(text)
+        return 0 if passed else 1
     elif args.command == "soak-check":
         from . import soak
         lines, passed = soak.check(args.bench_dir)

@@ -82,6 +82,6 @@ run_bench() {
     [ ! -s "$BENCH_DIR/$db.perf" ] || analysis flamegraph "$BENCH_DIR/$db.perf" -o "$BENCH_DIR/$db.svg" ||
       say "$db: flame graph failed"
   done
-  analysis report "$BENCH_DIR" --out-dir "$LAB_ROOT" || say "report failed"
+  analysis report "$BENCH_DIR" --out-dir "${REPORT_OUT_DIR:-$LAB_ROOT}" || say "report failed"
   analysis summary --bench-dir "$BENCH_DIR" || true
 }

@@ -101,7 +101,7 @@ def lab_run(workdir):
     """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each."""
     remove_project()
     bench = make_bench(workdir, "bench-e2e", docs=600, perf_s=3)
-    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)],
+    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)],
                           cwd=LAB_ROOT, env=lab_env(), capture_output=True, text=True,
                           stdin=subprocess.DEVNULL, timeout=1800)
     (workdir / "runme.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
@@ -116,7 +116,7 @@ def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIG
     """Starts a run and, once `after_text` is printed, sends `sig` to its whole process group as a
     terminal's Ctrl-C does; returns (Run, seconds to exit)."""
     bench = make_bench(workdir, name, docs=docs, perf_s=0)
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), *([] if branch else ["--no-branch"]), str(bench)],
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-check", *([] if branch else ["--no-branch"]), str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
                             start_new_session=True)

@@ -1,0 +1,449 @@
+"""`check`: does a (short) run's results.json hold every figure, or say why not? (`./runme.sh check`)
+
+Table-driven: each ROW names where its figure lives (results.json run, its phase manifest, the
+bench folder) and where a reason for its absence may be written. A row whose source field does not
+exist at all prints "not checked (field absent)": fields added later by other parts of the lab
+(reconciliation, foreign processes, monitoring CPU, disk devices, profile info) then need one row
+each and never break older results. A figure that is null with no reason anywhere is MISSING:
+that, a failed phase or a missing phase is what makes the check fail (exit 1).
+"""
+import gzip
+import math
+import os
+import re
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from . import benchfiles
+from .errors import AnalysisError
+
+ABSENT = object()  # the source field does not exist in this results.json (older or newer lab)
+
+# A server's own process names, as perf record sees them (stand-ins included).
+SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "ferretdb"}}
+
+OK, UNAVAILABLE, MISSING, WARN, NOT_CHECKED = "ok", "unavailable", "missing", "warn", "not checked"
+
+
+@dataclass
+class Cell:
+    state: str
+    text: str  # the value shown, or the reason / what is missing
+
+    def short(self, footnote=None):
+        if self.state == OK:
+            return self.text
+        if self.state == UNAVAILABLE:
+            return f"not measured [{footnote}]"
+        if self.state == WARN:
+            return f"WARNING [{footnote}]"
+        if self.state == MISSING:
+            return "MISSING"
+        return self.text
+
+
+@dataclass
+class Ctx:
+    bench_dir: str
+    results: dict
+    run: dict
+    phase: dict
+    run_env: dict
+    prometheus: Optional[str]
+
+
+def get(obj, path):
+    """results.json field by dotted path; ABSENT when a key on the way does not exist."""
+    for key in path.split("."):
+        if not isinstance(obj, dict) or key not in obj:
+            return ABSENT
+        obj = obj[key]
+    return obj
+
+
+def fmt_bytes(v):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if abs(v) >= size:
+            return f"{v / size:.1f} {unit}"
+    return f"{v:.0f} B"
+
+
+def fmt_seconds(v):
+    return f"{v:.2f} s"
+
+
+def fmt_count(v):
+    return f"{v:,.0f}"
+
+
+def note_reason(ctx, *words):
+    """A run note (results.json runs[].notes) that mentions every word: the stated reason."""
+    service = ctx.run.get("service") or ctx.run.get("database")
+    notes = [n for n in ctx.run.get("notes") or [] if all(w in n for w in words)]
+    own = [n[len(service) + 2:] for n in notes if n.startswith(f"{service}: ")]
+    return (own or notes or [None])[0]
+
+
+def value_row(path, fmt, metric, host_may_lack=False, reason_paths=()):
+    """A figure read from the run: data, or null with a reason, or MISSING.
+
+    Only a figure the host may not provide (host_may_lack: block I/O bytes, which depend on the
+    host's block layer and cgroup accounting) takes a run note naming its metric ("no ... series in
+    Prometheus") as its reason. For CPU, memory and network that note is a symptom of a broken
+    export, not a property of the host: MISSING, with the note shown. Those also must be > 0: a
+    database that took 20 s of inserts spent some CPU, memory and network."""
+    def check(ctx):
+        v = get(ctx.run, path)
+        if v is ABSENT:
+            return Cell(NOT_CHECKED, "not checked (field absent)")
+        if v is not None and (host_may_lack or v > 0):
+            return Cell(OK, fmt(v))
+        if v is not None:
+            return Cell(MISSING, f"{path} is {v}: no data for a phase under load")
+        for rp in reason_paths:
+            r = get(ctx.run, rp)
+            if isinstance(r, str) and r:
+                return Cell(UNAVAILABLE, r)
+        note = note_reason(ctx, metric)
+        if note and host_may_lack:
+            return Cell(UNAVAILABLE, note)
+        return Cell(MISSING, f"{path} is null and no reason is given" + (f" (results.json notes: {note})" if note else ""))
+    return check
+
+
+def check_phase(ctx):
+    status = ctx.run.get("status")
+    if status == "ok":
+        return Cell(OK, "ok")
+    return Cell(MISSING, f"phase {status}: {ctx.run.get('reason') or 'no reason given'}")
+
+
+def check_instructions(ctx):
+    cpu = ctx.run.get("cpu") or {}
+    if cpu.get("instructions") is not None:
+        return Cell(OK, f"{fmt_count(cpu['instructions'])} ({cpu.get('instructions_event')})")
+    soft = ", ".join(sorted((cpu.get("perf_events") or {}).keys()))
+    note = note_reason(ctx, "instructions not counted")
+    if note:  # "instructions not counted (WHY); software events only"
+        m = re.search(r"instructions not counted \((.*)\)", note)
+        note = m.group(1) if m else note
+    why = cpu.get("perf_reason") or note or (get(ctx.results, "host.hardware_counters.reason") or None)
+    if isinstance(why, str) and why:
+        if soft:
+            why = f"{why}; software events used instead: {soft}"
+        return Cell(UNAVAILABLE, why)
+    return Cell(MISSING, "cpu.instructions is null and no reason is given")
+
+
+def check_perf_events(ctx):
+    cpu = ctx.run.get("cpu") or {}
+    events = cpu.get("perf_events") or {}
+    counted = [k for k, v in events.items() if v is not None]
+    if counted:
+        return Cell(OK, f"{len(counted)} events")
+    why = cpu.get("perf_reason") or get(ctx.phase, "perf.reason")
+    if isinstance(why, str) and why:
+        return Cell(UNAVAILABLE, why)
+    return Cell(MISSING, "no perf stat event counted and no reason given")
+
+
+def perf_samples(path, server):
+    """(samples, server samples, comms) of a `perf script -F +pid` text profile. A sample is the
+    server's if its comm is a server name, a frame lies in the server's binary (mongod names its
+    threads conn1, WTCheckpointThr, ...: their comm is not "mongod" but their frames are), or its
+    process id is one of those samples' process."""
+    header = re.compile(r"^(\S.*?)\s+(\d+)(?:/\d+)?\s+(?:\[\d+\]\s+)?\d+\.\d+:")
+    dso = re.compile(r"\(([^()]*/)?([^()/]+)\)\s*$")
+    samples = []  # [comm, pid, a frame in the server's binary]
+    f = gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")
+    with f:
+        for line in f:
+            m = header.match(line)
+            if m:
+                samples.append([m.group(1), m.group(2), False])
+            elif samples and line[:1].isspace():
+                d = dso.search(line)
+                if d and d.group(2) in server:
+                    samples[-1][2] = True
+    server_pids = {pid for comm, pid, in_binary in samples if comm in server or in_binary}
+    own = sum(1 for comm, pid, in_binary in samples if comm in server or in_binary or pid in server_pids)
+    comms = sorted({comm for comm, _, _ in samples})
+    return len(samples), own, comms
+
+
+def check_perf_samples(ctx):
+    db = ctx.run.get("database")
+    path = next((p for p in (os.path.join(ctx.bench_dir, f"{db}.perf"),
+                             os.path.join(ctx.bench_dir, f"{db}.perf.gz")) if os.path.exists(p)), None)
+    if path is None or os.path.getsize(path) == 0:
+        for why in (get(ctx.phase, "perf.reason"), get(ctx.phase, "perf.profile.reason"), get(ctx.run, "profile.reason")):
+            if isinstance(why, str) and why:
+                return Cell(UNAVAILABLE, why)
+        if str(ctx.run_env.get("PERF_RECORD_S", "")).strip() == "0":
+            return Cell(UNAVAILABLE, "PERF_RECORD_S=0: no profile asked for")
+        return Cell(MISSING, f"no {db}.perf profile and no reason given")
+    server = SERVER_COMMS.get(db, set())
+    total, own, comms = perf_samples(path, server)
+    if own == 0:
+        return Cell(MISSING, f"{os.path.basename(path)}: {total} samples, none of the server "
+                             f"({'/'.join(sorted(server))}); comms: {', '.join(comms) or 'none'}")
+    return Cell(OK, f"{own}/{total} {'/'.join(c for c in comms if c in server) or 'server'}")
+
+
+def check_compose_labels(ctx):
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    if metrics is None:
+        return Cell(MISSING, f"{ctx.run.get('database')}.metrics.json missing: the export found nothing")
+    service = ctx.run.get("service") or ctx.run.get("database")
+    found = get(metrics, f"services.{service}.containers")
+    if found and found is not ABSENT:
+        return Cell(OK, f"{len(found)} container(s)")
+    return Cell(MISSING, f"no cAdvisor series with compose labels project={metrics.get('project')!r} "
+                         f"service={service!r}")
+
+
+def check_database_gaps(ctx):
+    """Holes in the database's own cAdvisor series inside the window (D.metrics.json gaps): its
+    figures are then deltas across the hole. Clients' gaps are expected (created in the window)."""
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    if metrics is None or "gaps" not in metrics:
+        return Cell(NOT_CHECKED, "not checked (no gaps in the metrics export)")
+    service = ctx.run.get("service") or ctx.run.get("database")
+    gaps = [g for g in metrics["gaps"] or [] if g.get("service") == service]
+    if not gaps:
+        return Cell(OK, "none")
+    longest = max(float(g.get("seconds") or 0) for g in gaps)
+    return Cell(WARN, f"{len(gaps)} hole(s) in the database's cAdvisor series in the window, longest "
+                      f"{longest:.1f} s (scrape interval {metrics.get('scrape_interval_s')} s)")
+
+
+def check_client_metrics(ctx):
+    if not ctx.prometheus:
+        return Cell(NOT_CHECKED, "not checked (no --prometheus)")
+    w = ctx.run.get("window") or {}
+    if w.get("start") is None or w.get("end") is None:
+        return Cell(MISSING, "no phase window")
+    from .prom import Prometheus
+    rng = max(1, math.ceil(w["end"] - w["start"]))
+    expr = f'max_over_time(jsonbench_client_docs_ok_total{{database="{ctx.run.get("database")}"}}[{rng}s])'
+    try:
+        series = Prometheus(ctx.prometheus, timeout=10).query(expr, w["end"]).get("result") or []
+    except AnalysisError as e:
+        return Cell(MISSING, f"Prometheus query failed: {e}")
+    if not series:
+        return Cell(MISSING, "no jsonbench_client_docs_ok_total series in Prometheus in the window")
+    total = sum(float(s["value"][1]) for s in series)
+    return Cell(OK, f"{len(series)} client(s), {fmt_count(total)} docs")
+
+
+def check_documents(ctx):
+    ok, counted = ctx.run.get("docs_ok"), ctx.run.get("docs_in_db")
+    if ok is None or counted is None:
+        return Cell(MISSING, f"documents acknowledged {ok}, counted {counted}")
+    if not ok:
+        return Cell(MISSING, "no document acknowledged")
+    if ok != counted:
+        return Cell(MISSING, f"counted {counted} != acknowledged {ok}")
+    return Cell(OK, f"{fmt_count(counted)} = {fmt_count(ok)}")
+
+
+def check_reconciliation(ctx):
+    """results.json runs[].reconciliation (analysis/reconcile.py): verdict ok | suspect | unavailable."""
+    rec = get(ctx.run, "reconciliation")
+    if rec is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    rec = rec if isinstance(rec, dict) else {}
+    verdict = rec.get("verdict")
+    if verdict == "suspect":
+        # Figures are there but include work the lab did not ask for: said loudly, does not stop a run.
+        return Cell(WARN, "server counters show work the lab did not ask for: "
+                          + "; ".join(map(str, rec.get("reasons") or [])))
+    if verdict == "unavailable" or verdict is None:
+        why = rec.get("unavailable") or rec.get("reason")
+        return Cell(UNAVAILABLE, str(why)) if why else Cell(MISSING, "reconciliation without a verdict or a reason")
+    return Cell(OK, str(verdict))
+
+
+def check_foreign_processes(ctx):
+    """cgroup_processes.foreign: the comms other than the server seen in the database container
+    during the window (D.phase.json; results.json if it repeats it)."""
+    for source in (ctx.run, ctx.phase):
+        foreign = get(source, "cgroup_processes.foreign")
+        if foreign is ABSENT:
+            continue
+        if foreign is None:
+            why = get(source, "cgroup_processes.reason")
+            return Cell(UNAVAILABLE, why) if isinstance(why, str) and why else \
+                Cell(MISSING, "cgroup_processes.foreign is null and no reason is given")
+        if foreign:
+            return Cell(WARN, f"processes other than the server in the measured cgroup: {', '.join(map(str, foreign))}")
+        return Cell(OK, "none")
+    return Cell(NOT_CHECKED, "not checked (field absent)")
+
+
+def check_profile(ctx):
+    """runs[].profile (or D.phase.json perf.profile): {file, samples, frequency_hz, reason}."""
+    for source, path in ((ctx.run, "profile"), (ctx.phase, "perf.profile")):
+        p = get(source, path)
+        if p is ABSENT:
+            continue
+        p = p if isinstance(p, dict) else {}
+        if p.get("file"):
+            return Cell(OK, f"{p.get('samples')} samples at {p.get('frequency_hz')} Hz")
+        if p.get("reason"):
+            return Cell(UNAVAILABLE, str(p["reason"]))
+        return Cell(MISSING, "no profile file and no reason given")
+    return Cell(NOT_CHECKED, "not checked (field absent)")
+
+
+def check_monitoring(ctx):
+    """runs[].monitoring: cAdvisor's and Prometheus's own CPU in the window {cadvisor_cpu_s,
+    prometheus_cpu_s, per_s, reason}."""
+    mon = get(ctx.run, "monitoring")
+    if mon is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    mon = mon if isinstance(mon, dict) else {}
+    if mon.get("per_s") is not None:
+        return Cell(OK, f"{mon['per_s'] * 100:.1f}% of a core")
+    if mon.get("reason"):
+        return Cell(UNAVAILABLE, str(mon["reason"]))
+    return Cell(MISSING, "monitoring CPU is null and no reason is given")
+
+
+def first_present(*paths):
+    """A value row over the first of several places a field may live (run, then results)."""
+    def check(ctx):
+        for p in paths:
+            where, _, path = p.partition(":")
+            v = get(ctx.run if where == "run" else ctx.phase if where == "phase" else ctx.results, path)
+            if v is ABSENT:
+                continue
+            if v is None or v == {} or v == []:
+                return Cell(MISSING, f"{path} is empty and no reason is given")
+            if isinstance(v, dict) and v.get("reason") and all(x is None for k, x in v.items() if k != "reason"):
+                return Cell(UNAVAILABLE, v["reason"])
+            return Cell(OK, summarise(v))
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    return check
+
+
+def summarise(v):
+    if isinstance(v, (int, float)) and not isinstance(v, bool):
+        return f"{v:.3g}"
+    if isinstance(v, list):
+        return ", ".join(str(x.get("name", x)) if isinstance(x, dict) else str(x) for x in v)[:40]
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={summarise(x)}" for k, x in list(v.items())[:2] if not isinstance(x, (dict, list)))[:40] or "present"
+    return str(v)[:40]
+
+
+@dataclass
+class Row:
+    label: str
+    check: Callable[[Ctx], Cell]
+
+
+ROWS = [
+    Row("phase status", check_phase),
+    Row("CPU user", value_row("cpu.user_s", fmt_seconds, "container_cpu_user_seconds_total")),
+    Row("CPU system", value_row("cpu.system_s", fmt_seconds, "container_cpu_system_seconds_total")),
+    Row("memory rss (mean)", value_row("memory.rss.mean", fmt_bytes, "container_memory_rss")),
+    Row("memory cache (mean)", value_row("memory.cache.mean", fmt_bytes, "container_memory_cache")),
+    Row("memory working set (mean)", value_row("memory.working_set.mean", fmt_bytes,
+                                               "container_memory_working_set_bytes")),
+    Row("disk read bytes (block I/O)", value_row("disk.read_bytes", fmt_bytes, "container_fs_reads_bytes_total", True,
+                                                 ("disk.reason", "disk.read_bytes_reason"))),
+    Row("disk write bytes (block I/O)", value_row("disk.write_bytes", fmt_bytes, "container_fs_writes_bytes_total", True,
+                                                  ("disk.reason", "disk.write_bytes_reason"))),
+    Row("disk read ops", value_row("disk.read_ops", fmt_count, "container_fs_reads_total", True, ("disk.reason",))),
+    Row("disk write ops", value_row("disk.write_ops", fmt_count, "container_fs_writes_total", True, ("disk.reason",))),
+    Row("disk devices counted", first_present("run:disk.devices")),
+    Row("network rx", value_row("network.rx_bytes", fmt_bytes, "container_network_receive_bytes_total")),
+    Row("network tx", value_row("network.tx_bytes", fmt_bytes, "container_network_transmit_bytes_total")),
+    Row("instructions", check_instructions),
+    Row("perf stat events", check_perf_events),
+    Row("perf samples, server comm", check_perf_samples),
+    Row("perf profile info", check_profile),
+    Row("client metrics in Prometheus", check_client_metrics),
+    Row("compose labels in cAdvisor", check_compose_labels),
+    Row("database series without gaps", check_database_gaps),
+    Row("documents counted = acknowledged", check_documents),
+    Row("server counters reconcile", check_reconciliation),
+    Row("foreign processes in cgroup", check_foreign_processes),
+    Row("monitoring CPU (cAdvisor + Prometheus)", check_monitoring),
+]
+
+
+def evaluate(bench_dir, prometheus=None):
+    """[(label, {database: Cell})], databases."""
+    path = os.path.join(bench_dir, "results.json")
+    results = benchfiles.optional_json(path)
+    if results is None:
+        raise AnalysisError(f"{path} missing: the check's run wrote no results")
+    run_env = benchfiles.run_env(bench_dir) or {}
+    runs = results.get("runs") or []
+    table = []
+    ctxs = []
+    for run in runs:
+        db = run.get("database")
+        phase = benchfiles.optional_json(os.path.join(bench_dir, f"{db}.phase.json")) or {}
+        ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
+    for row in ROWS:
+        table.append((row.label, {c.run.get("database"): row.check(c) for c in ctxs}))
+    expected = str(run_env.get("DATABASES", "")).split()
+    for db in expected:
+        if db not in {c.run.get("database") for c in ctxs}:
+            table.insert(0, ("phase status", {db: Cell(MISSING, "no run in results.json")}))
+    return table, [c.run.get("database") for c in ctxs]
+
+
+def render(table, databases, bench_name=""):
+    """The table, its footnotes (reasons), the verdict line; and whether it passes."""
+    notes, lines = [], []
+    cols = sorted({db for _, cells in table for db in cells}, key=lambda d: (databases + [d]).index(d))
+
+    def footnote(text):
+        if text not in notes:
+            notes.append(text)
+        return notes.index(text) + 1
+
+    rows = []
+    for label, cells in table:
+        shown = []
+        for db in cols:
+            c = cells.get(db)
+            if c is None:
+                shown.append("-")
+                continue
+            shown.append(c.short(footnote(f"{label}: {c.text}") if c.state in (UNAVAILABLE, WARN) else None))
+        rows.append((label, shown))
+    w0 = max(len(r[0]) for r in rows + [("figure", [])])
+    ws = [max([len(db)] + [len(r[1][i]) for r in rows]) for i, db in enumerate(cols)]
+    lines.append("  ".join(["figure".ljust(w0)] + [db.ljust(w) for db, w in zip(cols, ws)]).rstrip())
+    lines.append("  ".join(["-" * w0] + ["-" * w for w in ws]))
+    for label, shown in rows:
+        lines.append("  ".join([label.ljust(w0)] + [s.ljust(w) for s, w in zip(shown, ws)]).rstrip())
+    if notes:
+        lines.append("")
+        lines.append("Not measured on this host, and why (or warnings):")
+        lines.extend(f"  [{i}] {t}" for i, t in enumerate(notes, 1))
+    missing = [(label, db, c.text) for label, cells in table for db, c in cells.items() if c.state == MISSING]
+    warns = sum(1 for _, cells in table for c in cells.values() if c.state == WARN)
+    unavailable = sum(1 for _, cells in table for c in cells.values() if c.state == UNAVAILABLE)
+    if missing:
+        lines.append("")
+        lines.append("Missing without a reason:")
+        lines.extend(f"  {label} ({db}): {text}" for label, db, text in missing)
+    lines.append("")
+    name = f"{bench_name}: " if bench_name else ""
+    if missing:
+        lines.append(f"check {name}FAIL: {len(missing)} figure(s) missing without a reason")
+    else:
+        lines.append(f"check {name}PASS: every figure has data or a stated reason "
+                     f"({unavailable} not measured on this host{f', {warns} warning(s)' if warns else ''})")
+    return "\n".join(lines), not missing
+
+
+def run(bench_dir, prometheus=None, name=None):
+    table, dbs = evaluate(bench_dir, prometheus)
+    return render(table, dbs, name if name is not None else os.path.basename(os.path.normpath(bench_dir)))

@@ -1,0 +1,209 @@
+"""`python -m analysis check` on the real stand-in run (ci-standin-run: FerretDB + PostgreSQL 15 on
+this kind of host: cgroup v1, no hardware counters, no block I/O bytes in cAdvisor)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from analysis import check, results
+
+from .conftest import REPO_ROOT
+
+ROW_LABELS = [r.label for r in check.ROWS]
+
+
+@pytest.fixture
+def standin(fixture_benches):
+    d = fixture_benches["ci-standin-run"]
+    results.write(d)
+    return d
+
+
+def cli(bench_dir, *extra):
+    return subprocess.run([sys.executable, "-m", "analysis", "check", "--bench-dir", bench_dir, *extra],
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+
+
+def cells(bench_dir):
+    table, dbs = check.evaluate(bench_dir)
+    return {label: c for label, c in table}, dbs
+
+
+def edit_results(bench_dir, change):
+    path = os.path.join(bench_dir, "results.json")
+    doc = json.load(open(path))
+    change(doc)
+    json.dump(doc, open(path, "w"))
+
+
+def test_standin_run_passes_with_every_row_and_the_block_io_reason(standin):
+    proc = cli(standin)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    for label in ROW_LABELS:
+        assert label in out
+    # The host does not account block I/O bytes: named, with results.json's own reason.
+    assert "no container_fs_reads_bytes_total series in Prometheus" in out
+    assert "no container_fs_writes_bytes_total series in Prometheus" in out
+    assert "no hardware counters on this host; software events used instead: " in out
+    assert out.strip().splitlines()[-1].startswith("check ci-standin-run: PASS")
+
+
+def test_standin_run_cells(standin):
+    table, dbs = cells(standin)
+    assert dbs == ["mongodb", "postgres"]
+    for db in dbs:
+        for label in ("CPU user", "CPU system", "memory rss (mean)", "memory cache (mean)",
+                      "memory working set (mean)", "disk read ops", "disk write ops", "network rx", "network tx",
+                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged",
+                      "phase status"):
+            assert table[label][db].state == check.OK, (label, db, table[label][db])
+        for label in ("disk read bytes (block I/O)", "disk write bytes (block I/O)", "instructions"):
+            assert table[label][db].state == check.UNAVAILABLE, (label, db)
+        # Fields other parts add later: reported, never failing.
+        for label in ("server counters reconcile", "foreign processes in cgroup", "monitoring CPU (cAdvisor + Prometheus)",
+                      "disk devices counted", "perf profile info"):
+            assert table[label][db].text == "not checked (field absent)"
+        assert table["client metrics in Prometheus"][db].state == check.NOT_CHECKED
+    # Samples are counted by the server's own comm, not just any sample.
+    assert table["perf samples, server comm"]["postgres"].text.endswith(" postgres")
+    assert table["perf samples, server comm"]["mongodb"].text.endswith(" ferretdb")
+
+
+def test_a_figure_removed_without_a_reason_fails(standin):
+    def drop(doc):
+        doc["runs"][1]["network"]["tx_bytes"] = None
+    edit_results(standin, drop)
+    proc = cli(standin)
+    assert proc.returncode == 1, proc.stdout
+    assert "network tx" in proc.stdout and "MISSING" in proc.stdout
+    assert "network tx (postgres): network.tx_bytes is null and no reason is given" in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1] == "check ci-standin-run: FAIL: 1 figure(s) missing without a reason"
+
+
+def test_block_io_without_its_reason_fails(standin):
+    def drop_notes(doc):
+        doc["runs"][0]["notes"] = [n for n in doc["runs"][0]["notes"] if "fs_reads_bytes" not in n]
+    edit_results(standin, drop_notes)
+    table, _ = cells(standin)
+    assert table["disk read bytes (block I/O)"]["mongodb"].state == check.MISSING
+    assert table["disk read bytes (block I/O)"]["postgres"].state == check.UNAVAILABLE
+    assert cli(standin).returncode == 1
+
+
+def test_profile_without_the_servers_comm_fails(standin):
+    path = os.path.join(standin, "postgres.perf")
+    lines = open(path).read().splitlines()  # sample headers start with the comm; frames with a tab
+    # A profile of other programs (bash, no frame in the server's binary): not the server's.
+    open(path, "w").write("\n".join(l.replace("/bin/postgres)", "/bin/bash)") if l.startswith("\t")
+                                    else l.replace("postgres", "bash", 1) for l in lines))
+    table, _ = cells(standin)
+    c = table["perf samples, server comm"]["postgres"]
+    assert c.state == check.MISSING and "none of the server (postgres)" in c.text, c.text
+
+
+def test_no_profile_asked_for_is_a_reason(standin):
+    os.remove(os.path.join(standin, "postgres.perf"))
+    assert cells(standin)[0]["perf samples, server comm"]["postgres"].state == check.MISSING
+    with open(os.path.join(standin, "run.env"), "a") as f:
+        f.write("PERF_RECORD_S=0\n")
+    assert cells(standin)[0]["perf samples, server comm"]["postgres"].state == check.UNAVAILABLE
+
+
+def test_documents_counted_must_equal_acknowledged(standin):
+    edit_results(standin, lambda d: d["runs"][0].update(docs_in_db=1199))
+    c = cells(standin)[0]["documents counted = acknowledged"]["mongodb"]
+    assert c.state == check.MISSING and "1199 != acknowledged 1200" in c.text
+
+
+def test_failed_phase_fails(standin):
+    edit_results(standin, lambda d: d["runs"][0].update(status="failed", reason="client-1 exited with code 1"))
+    proc = cli(standin)
+    assert proc.returncode == 1 and "phase failed: client-1 exited with code 1" in proc.stdout
+
+
+def test_fields_added_later_are_read_when_present(standin):
+    def add(doc):
+        run = doc["runs"][1]
+        run["reconciliation"] = {"verdict": "suspect", "reasons": ["tup_returned 90000 > expected 1200 + tolerance 50"]}
+        run["disk"]["devices"] = ["vda"]
+        run["monitoring"] = {"cadvisor_cpu_s": 0.4, "prometheus_cpu_s": 0.2, "per_s": 0.021, "reason": None}
+        run["profile"] = {"file": "postgres.perf", "samples": 46, "frequency_hz": 1000, "reason": None}
+        doc["runs"][0]["reconciliation"] = {"verdict": "ok", "reasons": []}
+        doc["runs"][0]["monitoring"] = {"cadvisor_cpu_s": None, "prometheus_cpu_s": None, "per_s": None,
+                                        "reason": "no monitoring figures in the metrics export"}
+        doc["runs"][0]["profile"] = {"file": None, "samples": 0, "frequency_hz": 1000, "reason": "no samples"}
+    edit_results(standin, add)
+    for db, foreign in (("mongodb", ["pg_isready"]), ("postgres", [])):  # in the phase manifest
+        path = os.path.join(standin, f"{db}.phase.json")
+        phase = json.load(open(path))
+        phase["cgroup_processes"] = {"samples": 20, "comms": {}, "foreign": foreign}
+        json.dump(phase, open(path, "w"))
+    table, _ = cells(standin)
+    assert table["monitoring CPU (cAdvisor + Prometheus)"]["postgres"].text == "2.1% of a core"
+    assert table["monitoring CPU (cAdvisor + Prometheus)"]["mongodb"].state == check.UNAVAILABLE
+    assert table["perf profile info"]["postgres"].state == check.OK
+    assert table["perf profile info"]["mongodb"].text == "no samples"
+    assert "tup_returned 90000" in table["server counters reconcile"]["postgres"].text
+    assert table["server counters reconcile"]["postgres"].state == check.WARN
+    assert table["server counters reconcile"]["mongodb"].state == check.OK
+    assert table["foreign processes in cgroup"]["postgres"].state == check.OK
+    assert table["foreign processes in cgroup"]["mongodb"].state == check.WARN
+    assert table["disk devices counted"]["postgres"].text == "vda"
+    proc = cli(standin)
+    assert proc.returncode == 0 and "2 warning(s)" in proc.stdout.splitlines()[-1]
+
+
+def test_no_results_json_is_a_clear_error(fixture_benches):
+    proc = cli(fixture_benches["ci-standin-run"])
+    assert proc.returncode == 2 and "results.json missing" in proc.stderr
+
+
+def test_no_series_is_a_reason_for_block_io_only(standin):
+    """'no ... series in Prometheus' states a host limit for block I/O bytes; for CPU it means the
+    export is broken: MISSING, with the note shown."""
+    def break_cpu(doc):
+        run = doc["runs"][1]
+        run["cpu"]["user_s"] = None
+        run["notes"].append("postgres: no container_cpu_user_seconds_total series in Prometheus for project 'p' in the window")
+    edit_results(standin, break_cpu)
+    c = cells(standin)[0]["CPU user"]["postgres"]
+    assert c.state == check.MISSING
+    assert "results.json notes: no container_cpu_user_seconds_total series" in c.text
+    assert cli(standin).returncode == 1
+
+
+def test_zero_cpu_or_network_under_load_is_no_data(standin):
+    edit_results(standin, lambda d: (d["runs"][0]["cpu"].update(system_s=0.0),
+                                     d["runs"][0]["network"].update(rx_bytes=0.0)))
+    table, _ = cells(standin)
+    assert table["CPU system"]["mongodb"].state == check.MISSING
+    assert table["network rx"]["mongodb"].state == check.MISSING
+    assert table["CPU system"]["postgres"].state == check.OK
+
+
+def test_server_threads_with_their_own_names_count_as_the_server(standin):
+    """mongod names its threads (conn12, WTCheckpointThr): a sample of such a thread is the
+    server's by its frames in the server's binary, or by its process."""
+    path = os.path.join(standin, "mongodb.perf")
+    lines = open(path).read().splitlines()
+    renamed = [l.replace("ferretdb", "conn12", 1) if l and not l[0].isspace() else l for l in lines]
+    open(path, "w").write("\n".join(renamed))
+    c = cells(standin)[0]["perf samples, server comm"]["mongodb"]
+    assert c.state == check.OK and c.text.startswith("82/86"), c.text
+    # Without a frame in the binary and without a server-named sample of the process: not the server.
+    open(path, "w").write("\n".join(l.replace("/usr/local/bin/ferretdb", "/usr/bin/other") for l in renamed))
+    assert cells(standin)[0]["perf samples, server comm"]["mongodb"].state == check.MISSING
+
+
+def test_a_hole_in_the_database_series_warns(standin):
+    assert cells(standin)[0]["database series without gaps"]["postgres"].text == "none"  # client gaps only
+    path = os.path.join(standin, "postgres.metrics.json")
+    m = json.load(open(path))
+    m["gaps"].append({"service": "postgres", "container": "jsonbench-dev-postgres-1", "from": 1, "to": 9.5,
+                      "seconds": 8.5, "metrics": ["container_cpu_user_seconds_total"]})
+    json.dump(m, open(path, "w"))
+    c = cells(standin)[0]["database series without gaps"]["postgres"]
+    assert c.state == check.WARN and "longest 8.5 s" in c.text

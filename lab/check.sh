@@ -1,0 +1,73 @@
+# The smoke run (`./runme.sh check`, and the start of every bench run): about 20 s of a bench at its
+# own rate and client count on each of its databases, through the same run_bench/run_phase as a
+# real run, into a temporary copy of the bench; then `analysis check` says whether every figure of
+# results.json has data or a stated reason. Sourced by runme.sh.
+
+CHECK_SECONDS=${CHECK_SECONDS:-20}
+CHECK_TMP=""
+CHECK_SETS=()  # the run's --set overrides, applied to the check too
+
+# check_bench DIR [KEY=VALUE...]: the smoke run of bench DIR with the run's --set overrides; prints
+# the table; returns 1 if a figure is missing without a reason. Leaves no temporary folder and no
+# database container or volume; never writes into DIR.
+check_bench() {
+  local src=$1 name bench rate rc=0 keys; shift
+  name="$(basename "$src")-check"
+  CHECK_TMP=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-check.XXXXXX")
+  bench="$CHECK_TMP/$name"
+  mkdir "$bench"
+  cp "$src/bench.env" "$bench/bench.env"
+  write_run_env "$bench" "$@" || { remove_check; return 2; }
+  rate=$( (set -a; . "$bench/run.env"; echo "$RATE") )
+  # DOCS is per client, RATE per client: CHECK_SECONDS of load at the bench's own rate.
+  write_run_env "$bench" "$@" "DOCS=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")" \
+    QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
+  say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
+  REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
+  RUN_FAILED=0  # the check's own verdict below decides
+  analysis check --bench-dir "$bench" --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" || rc=1
+  # The check's bench settings were exported by load_run_env: the real run must not inherit them.
+  keys=$(grep -o '^[A-Za-z_][A-Za-z0-9_]*=' "$bench/run.env" | tr -d '=' | tr '\n' ' ')
+  # shellcheck disable=SC2086
+  unset $keys
+  remove_check
+  return "$rc"
+}
+
+# Before anything starts: DIR's bench.env and the --set overrides, validated without writing into DIR.
+check_validate() {
+  local src=$1 tmp rc=0; shift
+  node "$LAB_ROOT/client" validate-bench "$src/bench.env" || return 2
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-check.XXXXXX")
+  mkdir "$tmp/$(basename "$src")" && cp "$src/bench.env" "$tmp/$(basename "$src")/" &&
+    write_run_env "$tmp/$(basename "$src")" "$@" >/dev/null || rc=2
+  rm -rf -- "$tmp"
+  return "$rc"
+}
+
+# The temporary bench folder and the databases the check wrote into (containers and volumes);
+# the monitoring stays up, as after a normal run.
+remove_check() {
+  [ -n "$CHECK_TMP" ] || return 0
+  compose rm --stop --force --volumes mongodb postgres >/dev/null 2>&1 || true
+  local v
+  for v in mongodb-data postgres-data; do docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true; done
+  rm -rf -- "$CHECK_TMP"
+  CHECK_TMP=""
+CHECK_SETS=()  # the run's --set overrides, applied to the check too
+}
+
+# check_benches DIR...: every bench's check; 0 when all pass.
+check_benches() {
+  local dir failed=()
+  for dir in "$@"; do
+    [ "$INTERRUPTED" = 0 ] || return 130
+    check_bench "$dir" "${CHECK_SETS[@]}" || failed+=("$(basename "$dir")")
+  done
+  [ "$INTERRUPTED" = 0 ] || return 130
+  if [ ${#failed[@]} -gt 0 ]; then
+    say "check FAILED for: ${failed[*]} (the table above names what is missing)"
+    return 1
+  fi
+  say "check passed: every figure will be measured, or the table says why not"
+}
