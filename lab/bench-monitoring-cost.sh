@@ -57,7 +57,8 @@ PAIRS="cadvisor prometheus"
 [ "$BASELINE" = 0 ] || PAIRS+=" cadvisor-baseline prometheus-baseline"
 compose build client >&2
 say "monitoring up: $PAIRS"
-compose up -d --wait $PAIRS >&2
+# Recreated: a running Prometheus does not reread its bind-mounted configuration.
+compose up -d --wait --force-recreate $PAIRS >&2
 refresh_databases "$DB" >&2
 
 # bench1's document shape at the asked load; DOCS so that the clients outlast warm-up + every round.
