@@ -35,6 +35,7 @@ def baseline(config, prometheus_yml):
     prom["depends_on"] = {"cadvisor-baseline": {"condition": "service_started", "required": True}}
     for svc in (cad, prom):
         svc.pop("container_name", None)
+        svc.pop("environment", None)  # GOGC: the lab's Go tuning came with issue 9
     return {"services": {"cadvisor-baseline": cad, "prometheus-baseline": prom},
             "volumes": {"prometheus-baseline-data": {}}}
 

@@ -81,7 +81,7 @@ def test_cadvisor_collects_the_sets_of_every_kept_name_and_no_other():
     kept = keep_regexes("cadvisor").pattern
     for name in set(export.COUNTERS) | set(export.GAUGES) | set(monitoring.CPU_COUNTERS):
         assert any(name.startswith(p) for s in enabled for p in CADVISOR_SETS[s]) or name.startswith(ALWAYS), name
-    assert "--docker_only=true" in cmd and "--housekeeping_interval=1s" in cmd
+    assert "--docker_only=true" in cmd and "--housekeeping_interval=1s" in cmd and "--max_procs=1" in cmd
     # Only the labels the queries select on (export.PROJECT_LABEL, SERVICE_LABEL) are exported.
     assert "--store_container_labels=false" in cmd
     (labels,) = [c.split("=", 1)[1] for c in cmd if c.startswith("--whitelisted_container_labels=")]
