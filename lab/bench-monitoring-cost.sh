@@ -83,6 +83,8 @@ for r in $(seq 1 "$ROUNDS"); do
   for s in $PAIRS "$DB"; do printf '%s\t%s\tend\t%s\t%s\n' "$r" "$s" "$(now)" "$(container_cgroup_cpu_seconds "${PID[$s]}")"; done >>"$samples"
   say "round $r of $ROUNDS done"
 done
+# cAdvisor (docker_only) watches every container of the engine, not only the lab's: say how many.
+say "containers on this engine: $(docker ps -q | wc -l), of this lab: $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT" | wc -l)"
 running=$(docker inspect -f '{{.State.Running}}' "${CLIENT_IDS[@]}" | grep -c true || true)
 [ "$running" = "$CLIENTS" ] || say "warning: only $running of $CLIENTS clients still ran at the end: the load was lower"
 (cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis.monitoring_cost --target "$TARGET" --database "$DB" \
