@@ -176,7 +176,9 @@ def check_perf_samples(ctx):
     path = next((p for p in (os.path.join(ctx.bench_dir, f"{db}.perf"),
                              os.path.join(ctx.bench_dir, f"{db}.perf.gz")) if os.path.exists(p)), None)
     if path is None or os.path.getsize(path) == 0:
-        for why in (get(ctx.phase, "perf.reason"), get(ctx.phase, "perf.profile.reason"), get(ctx.run, "profile.reason")):
+        # The phase manifest's own reasons only: results.json's fallback for a manifest without
+        # perf.profile ("older run") says nothing about why this host recorded no profile.
+        for why in (get(ctx.phase, "perf.reason"), get(ctx.phase, "perf.profile.reason")):
             if isinstance(why, str) and why:
                 return Cell(UNAVAILABLE, why)
         if str(ctx.run_env.get("PERF_RECORD_S", "")).strip() == "0":

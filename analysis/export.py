@@ -189,6 +189,8 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
     for svc, key in sorted(created):
         notes.append(f"{svc}/{key}: no sample at window start: the container was created in the window, "
                      f"so its counters' start values are taken as 0")
+    from .monitoring import monitoring_cpu  # imports this module: late import avoids the cycle
+    monitoring = monitoring_cpu(prom, project, start, end, interval, lookback)
     result = {
         "schema_version": 1,
         "database": database,
@@ -198,6 +200,7 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
         "scrape_interval_s": interval,
         "gap_threshold_s": GAP_INTERVALS * interval,
         "services": out_services,
+        "monitoring": monitoring,
         "gaps": sorted(gaps.values(), key=lambda g: (g["service"], g["container"], g["from"])),
         "notes": sorted(set(notes)),
     }

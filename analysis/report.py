@@ -58,6 +58,8 @@ def _runs_table(result):
         ("disk read / write ops", lambda r: f"{fmt(r['disk']['read_ops'])} / {fmt(r['disk']['write_ops'])}"),
         ("network rx / tx", lambda r: f"{fmt_bytes(r['network']['rx_bytes'])} / {fmt_bytes(r['network']['tx_bytes'])}"),
         ("storage table / index / total", lambda r: " / ".join(fmt_bytes(r["storage"][k]) for k in ("table_bytes", "index_bytes", "total_bytes"))),
+        # What watching cost (analysis/monitoring.py): the monitoring shares the host's cores.
+        ("monitoring CPU cAdvisor + Prometheus (s; % of one core)", _monitoring_cell),
         ("metric gaps / counter resets", lambda r: f"{r['metrics_quality']['gaps']} / {r['metrics_quality']['counter_resets']}"),
     ]
     head = [""] + [run_label(r) for r in runs]
@@ -65,6 +67,34 @@ def _runs_table(result):
     for name, get in fields:
         rows.append("| " + " | ".join([name] + [get(r) for r in runs]) + " |")
     return "\n".join(rows)
+
+
+def _monitoring_cell(r):
+    m = r.get("monitoring") or {}
+    if m.get("per_s") is None:
+        return "n/a" + (f" ({m['reason']})" if m.get("reason") else "")
+    return f"{fmt(m['cadvisor_cpu_s'])} + {fmt(m['prometheus_cpu_s'])} ({100 * m['per_s']:.2f}%)"
+
+
+def _profile_line(bench_dir, run):
+    """The links to a phase's profile, with its rate: the Firefox Profiler counts 1 ms per sample,
+    so its times are right only at 1000 Hz and are stated as off by a factor otherwise."""
+    db, p = run["database"], run.get("profile") or {}
+    kept = next((f for f in (f"{db}.perf", f"{db}.perf.gz") if os.path.exists(os.path.join(bench_dir, f))), None)
+    if not kept:
+        return f"Profile: none ({p.get('reason') or 'no profile file in this folder'})."
+    hz = p.get("frequency_hz")
+    if hz == 1000:
+        rate = "1000 Hz: the profiler's times are CPU time"
+    elif hz:
+        rate = (f"{hz} Hz: a sample stands for {1000 / hz:.3g} ms of CPU but the profiler counts 1 ms, "
+                f"so its times are off by a factor {1000 / hz:.3g}")
+    else:
+        rate = "sampling rate not recorded: the profiler's times may not be CPU time"
+    samples = f"{p['samples']} samples, " if p.get("samples") is not None else ""
+    svg = f"flame graph [{db}.svg]({db}.svg); " if os.path.exists(os.path.join(bench_dir, f"{db}.svg")) else ""
+    return (f"Profile: {svg}for the Firefox Profiler (https://profiler.firefox.com/, *Load a profile "
+            f"from file*): [{kept}]({kept}) ({samples}{rate}).")
 
 
 def stand_in_warning(runs):
@@ -133,10 +163,7 @@ def bench_report(bench_dir):
     for run in result["runs"]:
         if os.path.exists(os.path.join(plot_dir, f"timeseries-{run['database']}.png")):
             lines += [f"### {run_label(run)}", "", f"![{run['database']} over time](plots/timeseries-{run['database']}.png)", ""]
-        for prof in (f"{run['database']}.svg",):
-            if os.path.exists(os.path.join(bench_dir, prof)):
-                lines += [f"Flame graph: [{prof}]({prof}); profile for the Firefox Profiler: "
-                          f"{run['database']}.perf(.gz)", ""]
+        lines += [_profile_line(bench_dir, run), ""]
     cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
     lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]
     lines += ["", "## Host", "",

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, perfstat, reconcile
+from . import benchfiles, hdr, monitoring, perfstat, reconcile
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -181,6 +181,10 @@ def build_run(bench_dir, database, notes):
         "network": network,
         "storage": storage,
         "per_doc": per_doc,
+        # The perf record profile (file for the Firefox Profiler, or why there is none).
+        "profile": _profile(perf),
+        # What watching cost: cAdvisor's and Prometheus's own CPU in the window.
+        "monitoring": monitoring.summary(metrics),
         "metrics_quality": {
             "gaps": len((metrics or {}).get("gaps") or []),
             "counter_resets": sum(c.get("resets", 0) for s in ((metrics or {}).get("services") or {}).values()
@@ -189,6 +193,12 @@ def build_run(bench_dir, database, notes):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+
+
+def _profile(perf):
+    p = perf.get("profile") or {}
+    return {"file": p.get("file"), "samples": p.get("samples"), "frequency_hz": p.get("frequency_hz"),
+            "reason": p.get("reason") if p else "the phase manifest has no perf.profile (older run)"}
 
 
 def _cgroup_cpu(phase):

@@ -87,19 +87,62 @@ perf_stat_stop() {
 }
 
 # perf record of the cgroup for a fixed window, converted to the text format the Firefox Profiler
-# imports. Runs in the background; perf_record_wait collects it.
+# imports. Runs in the background; perf_record_wait collects it, perf_profile_json describes it.
+# 1000 Hz because the profiler's perf-script importer assumes 1 ms per sample (meta.interval: 1 in
+# src/profile-logic/import/linux-perf.js): at any other rate its times are off by 1000/rate.
+# A recording without samples leaves no D.perf (the profiler cannot open an empty file); the
+# reason goes to D.perf.status and from there into the phase manifest.
+PERF_RECORD_HZ=${PERF_RECORD_HZ:-1000}
 perf_record_start() {
   local cg=$1 delay=$2 seconds=$3 out=$4 event=cpu-clock
   perf_has_hardware_counters && event=cycles
+  rm -f "$out" "$out.status"
   (
-    trap 'exit 0' TERM
+    trap 'echo "reason=cancelled before the recording ended" >"$out.status"
+          rm -f "$out.data" "$out.data.old" "$out.tmp" "$out.err"; exit 0' TERM
     sleep "$delay"
-    perf record -q -a -g -F "${PERF_RECORD_HZ:-199}" -e "$event" -G "$cg" -o "$out.data" \
-      -- sleep "$seconds" >/dev/null 2>&1 &&
-      perf script -F +pid -i "$out.data" >"$out.tmp" 2>/dev/null && mv "$out.tmp" "$out"
-    rm -f "$out.data" "$out.data.old" "$out.tmp"
+    if ! perf record -q -a -g -F "$PERF_RECORD_HZ" -e "$event" -G "$cg" -o "$out.data"         -- sleep "$seconds" >/dev/null 2>"$out.err"; then
+      echo "reason=perf record failed: $(tail -n 1 "$out.err")" >"$out.status"
+    elif ! perf script -F +pid -i "$out.data" >"$out.tmp" 2>"$out.err"; then
+      echo "reason=perf script failed: $(tail -n 1 "$out.err")" >"$out.status"
+    else
+      # A sample is a header line (not indented) followed by its indented frames.
+      local n
+      n=$(grep -c -v -e '^[[:space:]]' -e '^$' -e '^#' "$out.tmp" || true)
+      if [ "${n:-0}" -gt 0 ]; then
+        mv "$out.tmp" "$out"; echo "samples=$n" >"$out.status"
+      else
+        echo "samples=0" >"$out.status"
+        echo "reason=no samples: the container did not run on a CPU during the ${seconds} s recording" >>"$out.status"
+      fi
+    fi
+    rm -f "$out.data" "$out.data.old" "$out.tmp" "$out.err"
   ) &
   PERF_RECORD_PID=$!
+}
+
+# The manifest's perf.profile: {file, samples, frequency_hz, reason}; file is null when no profile
+# was written, and reason then says why. Consumes D.perf.status. Args: D.perf path, or "" plus a
+# reason when no recording was started.
+perf_profile_json() {
+  local out=$1 why=${2:-} samples=null file=null line
+  if [ -n "$out" ]; then
+    if [ -r "$out.status" ]; then
+      while IFS= read -r line; do
+        case $line in
+          samples=*) samples=${line#samples=} ;;
+          reason=*) why=${line#reason=} ;;
+        esac
+      done <"$out.status"
+      rm -f "$out.status"
+    else
+      why=${why:-"the recording left no status (not started or killed)"}
+    fi
+    [ ! -s "$out" ] || file=$(json_string_or_null "$(basename "$out")")
+  fi
+  local hz=null; [ -z "$out" ] || hz=$PERF_RECORD_HZ
+  printf '{"file": %s, "samples": %s, "frequency_hz": %s, "reason": %s}' \
+    "$file" "$samples" "$hz" "$(json_string_or_null "$why")"
 }
 
 perf_record_wait() {

@@ -75,6 +75,7 @@ collect_client_outputs() {
 run_phase() {
   local db=$1 expected i
   PHASE_DB=$db PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
   PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
@@ -105,7 +106,10 @@ run_phase() {
     CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients")")
   done
   expected=$(python3 -c "import math; print(math.ceil($DOCS / $RATE))")
+  PHASE_PROFILE_WHY="PERF_RECORD_S=0: no profile asked for"
+  [ -z "$PHASE_PERF_REASON" ] || PHASE_PROFILE_WHY="perf off: $PHASE_PERF_REASON"
   if [ -z "$PHASE_PERF_REASON" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
+    PHASE_PROFILE_WHY=""
     perf_record_start "$PHASE_CG" "$(( expected > PERF_RECORD_S ? (expected - PERF_RECORD_S) / 2 : 0 ))" \
       "$PERF_RECORD_S" "$BENCH_DIR/$db.perf"
   fi
@@ -124,6 +128,9 @@ finish_phase() {
   end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
   perf_stat_stop
   if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
+  local profile
+  if [ -z "${PHASE_PROFILE_WHY-unset}" ]; then profile=$(perf_profile_json "$BENCH_DIR/$db.perf")
+  else profile=$(perf_profile_json "" "${PHASE_PROFILE_WHY:-interrupted before the recording started}"); fi
   [ "$INTERRUPTED" = 0 ] || stop_clients
   collect_client_outputs "$out"
   database_fault_reason
@@ -152,7 +159,7 @@ finish_phase() {
     cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
     status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$CLIENTS" \
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
-    perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON")}" \
+    perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
     >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
 
   say "$db: exporting the window's metrics from Prometheus"

@@ -60,3 +60,37 @@ def test_real_perf_script_fixture_and_gzip_of_large_profiles(fixture_benches, tm
         assert sum(1 for line in f if line[:1] not in ("\t", " ", "\n", "#")) == headers
     stacks2, kept2 = flamegraph.run(kept, str(tmp_path / "b.svg"))
     assert stacks2 == stacks and kept2 == kept
+
+
+# The fixture profiles are real `perf record -G <container cgroup>` recordings of the lab (trimmed to
+# whole samples): each must be a profile of its server, not of whatever ran the recording.
+SERVER_COMM = {"postgres": "postgres", "mongodb": "ferretdb"}  # FerretDB stands in for MongoDB here
+
+
+@pytest.mark.parametrize("bench,db", [("bench1", "postgres"), ("bench1", "mongodb"),
+                                      ("ci-standin-run", "postgres"), ("ci-standin-run", "mongodb")])
+def test_fixture_profiles_are_profiles_of_the_server(fixture_benches, bench, db):
+    prof = os.path.join(fixture_benches[bench], f"{db}.perf")
+    with flamegraph.open_text(prof) as f:
+        stacks = flamegraph.fold(f)
+    by_comm = {}
+    for stack, n in stacks.items():
+        comm = stack.split(";", 1)[0]
+        by_comm[comm] = by_comm.get(comm, 0) + n
+    total = sum(by_comm.values())
+    server = by_comm.get(SERVER_COMM[db], 0)
+    # Healthcheck processes (pg_isready, runc) may share the cgroup in older fixtures; the server
+    # must still be most of the profile, with its own frames below the comm.
+    assert total and server / total >= 0.8, by_comm
+    assert any(s.startswith(SERVER_COMM[db] + ";") and s.count(";") >= 3 for s in stacks)
+
+
+def test_bench1_fixture_profiles_are_exactly_the_server_at_1000_hz(fixture_benches):
+    import json
+    for db in ("postgres", "mongodb"):
+        bench = fixture_benches["bench1"]
+        with open(os.path.join(bench, f"{db}.perf")) as f:
+            headers = [line for line in f if line[:1] not in ("\t", " ", "\n", "#")]
+        assert {h.split()[0] for h in headers} == {SERVER_COMM[db]}
+        profile = json.load(open(os.path.join(bench, f"{db}.phase.json")))["perf"]["profile"]
+        assert profile == {"file": f"{db}.perf", "samples": len(headers), "frequency_hz": 1000, "reason": None}

@@ -37,6 +37,11 @@ def test_phase_leaves_out_perf_and_client_results(lab_run, db):
     assert "(100%)" in out, out[-2000:]
     perf = lab_run.bench / f"{db}.perf"
     assert perf.exists() and perf.stat().st_size > 0, lab_run.phase(db)["perf"]
+    # The manifest describes the profile: its samples, at the Firefox Profiler's 1 ms per sample.
+    headers = [line for line in perf.read_text().splitlines() if line and line[0] not in " \t#"]
+    assert lab_run.phase(db)["perf"]["profile"] == {"file": f"{db}.perf", "samples": len(headers),
+                                                    "frequency_hz": 1000, "reason": None}
+    assert run_entry(lab_run, db)["profile"]["samples"] == len(headers)
     # Software events here (no PMU in this VM); the manifest must say which were used.
     assert lab_run.phase(db)["perf"]["events"], lab_run.phase(db)["perf"]
     for i in (1, 2):
@@ -229,3 +234,13 @@ def test_sigint_while_committing_leaves_no_branch_that_looks_complete_but_is_not
         for name in lab_branches() - before:
             subprocess.run(["git", "-C", str(LAB_ROOT), "branch", "-D", name], capture_output=True)
         shutil.rmtree(parent, ignore_errors=True)
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_results_show_what_the_monitoring_cost(lab_run, db):
+    m = run_entry(lab_run, db)["monitoring"]
+    assert m["reason"] is None, m
+    assert m["cadvisor_cpu_s"] > 0 and m["prometheus_cpu_s"] > 0
+    seconds = run_entry(lab_run, db)["window"]["seconds"]
+    assert m["per_s"] == pytest.approx((m["cadvisor_cpu_s"] + m["prometheus_cpu_s"]) / seconds)
+    assert "monitoring CPU cAdvisor + Prometheus" in (lab_run.bench / "report.md").read_text()

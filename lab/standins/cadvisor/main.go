@@ -5,7 +5,8 @@
 //
 // It accepts the cAdvisor flags the lab's compose.yaml passes. Flags the library defines
 // (housekeeping_interval, allow_dynamic_housekeeping, docker_only, ...) behave as in cAdvisor;
-// flags it cannot honour are accepted, ignored and named in a log line.
+// flags it cannot honour are accepted, ignored and named in a log line. max_procs is cAdvisor's
+// own (cmd/cadvisor.go setMaxProcs) and behaves as there.
 package main
 
 import (
@@ -14,6 +15,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -43,6 +45,7 @@ var (
 	storageDuration      = flag.Duration("storage_duration", 2*time.Minute, "How long to keep data stored")
 	rawCgroupPrefixes    = flag.String("raw_cgroup_prefix_whitelist", "", "raw cgroup path prefixes to report with docker_only")
 	envMetadata          = flag.String("env_metadata_whitelist", "", "container env variables to export")
+	maxProcs             = flag.Int("max_procs", 0, "max number of CPUs that can be used simultaneously. Less than 1 for default (number of cores).")
 	disabledMetrics      = container.MetricSet{}
 	enabledMetrics       = container.MetricSet{}
 )
@@ -83,6 +86,12 @@ func main() {
 	klog.InitFlags(nil)
 	if err := flag.CommandLine.Parse(keepKnownFlags(os.Args[1:])); err != nil {
 		os.Exit(2)
+	}
+	// As cAdvisor's setMaxProcs: the flag, or every core (which overrides a GOMAXPROCS variable).
+	if *maxProcs < 1 {
+		runtime.GOMAXPROCS(runtime.NumCPU())
+	} else {
+		runtime.GOMAXPROCS(*maxProcs)
 	}
 	included := container.AllMetrics.Difference(disabledMetrics)
 	if len(enabledMetrics) > 0 {

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# What the monitoring itself costs: cAdvisor's and Prometheus's CPU per second of window, read from
+# their containers' own cgroups (not from cAdvisor), under a phase-like load (CLIENTS clients at
+# RATE docs/s each against one database), with a met/MISSED line against the 2%-of-one-core target.
+# The lab's pair runs side by side with a baseline pair configured as before issue 9 (every default
+# cAdvisor metric set, Prometheus keeping every series), same load, same moment; best of ROUNDS.
+#
+#   lab/bench-monitoring-cost.sh [DATABASE]        (default postgres)
+# Env: CLIENTS (8) RATE (15 docs/s per client) WINDOW_S (30) ROUNDS (3) WARMUP_S (15)
+#      BASELINE=0 to measure the lab's pair alone; TARGET (0.02 cores); the lab's usual
+#      COMPOSE_PROJECT_NAME, ports and JSONBENCH_STANDINS. Leaves the lab's monitoring running (as
+#      runme.sh does) and removes the clients, the baseline pair and its volume.
+set -Eeuo pipefail
+LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$LAB_ROOT/lab/setup-host.sh"
+. "$LAB_ROOT/lab/tools.sh"
+. "$LAB_ROOT/lab/perf.sh"
+. "$LAB_ROOT/lab/stack.sh"
+. "$LAB_ROOT/lab/phase.sh"
+. "$LAB_ROOT/lab/bench.sh"
+
+DB=${1:-postgres}
+case $DB in mongodb | postgres) ;; *) echo "bench-monitoring-cost.sh: database '$DB' is not mongodb or postgres" >&2; exit 2 ;; esac
+N_CLIENTS=${CLIENTS:-8} CLIENT_RATE=${RATE:-15} WINDOW_S=${WINDOW_S:-30} ROUNDS=${ROUNDS:-3} WARMUP_S=${WARMUP_S:-15}
+BASELINE=${BASELINE:-1} TARGET=${TARGET:-0.02}
+BENCH_NAME=monitoring-cost
+WORK=$(mktemp -d)
+BASE_OVERRIDE=$WORK/compose.baseline.json
+CLIENT_IDS=()
+
+ensure_env_file
+load_env_defaults "$LAB_ROOT/.env"
+rc=0; use_standins || rc=$?
+[ "$rc" != 2 ] || exit 2
+USE_STANDINS=$(( rc == 0 ))
+[ "$USE_STANDINS" = 0 ] || "$LAB_ROOT/lab/standins/build.sh" >&2
+PROJECT=$(project_name)
+
+# The lab's compose plus the baseline pair (derived from the lab's own resolved services).
+lab_compose() { docker compose --project-directory "$LAB_ROOT" $(compose_files) --env-file "$LAB_ROOT/.env" "$@"; }
+lab_compose config --format json |
+  python3 "$LAB_ROOT/lab/monitoring-cost/baseline_services.py" "$LAB_ROOT/lab/monitoring-cost/prometheus.baseline.yml" \
+  >"$BASE_OVERRIDE"
+compose() { lab_compose -f "$BASE_OVERRIDE" "$@"; }
+
+cleanup() {
+  set +e
+  [ ${#CLIENT_IDS[@]} -eq 0 ] || docker rm -f "${CLIENT_IDS[@]}" >/dev/null 2>&1
+  compose rm --stop --force --volumes cadvisor-baseline prometheus-baseline >/dev/null 2>&1
+  docker volume rm "${PROJECT}_prometheus-baseline-data" >/dev/null 2>&1
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+PAIRS="cadvisor prometheus"
+[ "$BASELINE" = 0 ] || PAIRS+=" cadvisor-baseline prometheus-baseline"
+compose build client >&2
+say "monitoring up: $PAIRS"
+# Recreated: a running Prometheus does not reread its bind-mounted configuration.
+compose up -d --wait --force-recreate $PAIRS >&2
+refresh_databases "$DB" >&2
+
+# bench1's document shape at the asked load; DOCS so that the clients outlast warm-up + every round.
+set -a; . "$LAB_ROOT/bench1/bench.env"; set +a
+CLIENTS=$N_CLIENTS RATE=$CLIENT_RATE DOCS=$(( CLIENT_RATE * (WARMUP_S + ROUNDS * (WINDOW_S + 2) + 30) ))
+BENCH_KEYS="KEY LAYOUT FIELDS FIELD_BYTES RATE DOCS SEED DURABILITY KEY_FORMAT"
+client_oneshot "$DB" init >&2
+mkdir -p "$WORK/clients"
+for i in $(seq 1 "$CLIENTS"); do CLIENT_IDS+=("$(client_start "$DB" "$i" "$WORK/clients")"); done
+say "$CLIENTS clients x $RATE docs/s on $DB; warming up ${WARMUP_S}s"
+sleep "$WARMUP_S"
+
+# cgroup CPU seconds of each watched container at both edges of each round (perf.sh reads the
+# container's own cgroup); python turns them into per-second figures and the verdict.
+pid_of() { docker inspect -f '{{.State.Pid}}' "$(compose ps -q "$1")"; }
+declare -A PID
+for s in $PAIRS "$DB"; do PID[$s]=$(pid_of "$s"); done
+samples=$WORK/samples.tsv
+for r in $(seq 1 "$ROUNDS"); do
+  for s in $PAIRS "$DB"; do printf '%s\t%s\tstart\t%s\t%s\n' "$r" "$s" "$(now)" "$(container_cgroup_cpu_seconds "${PID[$s]}")"; done >>"$samples"
+  sleep "$WINDOW_S"
+  for s in $PAIRS "$DB"; do printf '%s\t%s\tend\t%s\t%s\n' "$r" "$s" "$(now)" "$(container_cgroup_cpu_seconds "${PID[$s]}")"; done >>"$samples"
+  say "round $r of $ROUNDS done"
+done
+# cAdvisor (docker_only) watches every container of the engine, not only the lab's: say how many.
+say "containers on this engine: $(docker ps -q | wc -l), of this lab: $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT" | wc -l)"
+running=$(docker inspect -f '{{.State.Running}}' "${CLIENT_IDS[@]}" | grep -c true || true)
+[ "$running" = "$CLIENTS" ] || say "warning: only $running of $CLIENTS clients still ran at the end: the load was lower"
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis.monitoring_cost --target "$TARGET" --database "$DB" \
+  --load "$CLIENTS clients x $RATE docs/s on $DB" "$samples")
