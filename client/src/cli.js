@@ -11,6 +11,7 @@ const HANDLERS = {
   init: () => require('./commands/init').init,
   run: () => require('./commands/run').run,
   count: () => require('./commands/count').count,
+  'wait-ready': () => require('./commands/wait-ready').waitReady,
 };
 
 async function main(argv) {
