@@ -6,6 +6,10 @@ itself run a process in the container): the processes of the container's cgroup 
       one JSON line: {"t": unix seconds, "cgroup": path, "processes": [{"pid", "comm"}]}, or
       {"t", "error"} when the cgroup cannot be read. PID: any process of the container (its
       main process, as `docker inspect -f {{.State.Pid}}` gives it).
+  cgroup-processes.py watch PID [--every S] >samples.jsonl
+      a sample every S seconds (default 1) until terminated, or until its parent (the lab's shell)
+      is gone; each line flushed as it is taken. One long-lived reader, so sampling often costs
+      the host little and short-lived intruders (a healthcheck's runc:[2:INIT], pg_isready) are seen.
   cgroup-processes.py summary --database mongodb|postgres [--stand-in] samples.jsonl
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
@@ -16,6 +20,7 @@ Environment for tests: JSONBENCH_PROC (default /proc), JSONBENCH_CGROUP_ROOT (/s
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 
@@ -90,6 +95,15 @@ def sample(pid, proc="/proc", root="/sys/fs/cgroup"):
         return {"t": t, "error": str(e)}
 
 
+def watch(pid, every, proc, root):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    parent = os.getppid()
+    while os.getppid() == parent:
+        print(json.dumps(sample(pid, proc, root)), flush=True)
+        time.sleep(every)
+    return 0
+
+
 def summary(samples, database, stand_in):
     server = SERVER_COMMS[(database, stand_in)]
     good = [s for s in samples if s.get("processes") is not None]
@@ -117,6 +131,9 @@ def main(argv=None):
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("sample")
     s.add_argument("pid", type=int)
+    w = sub.add_parser("watch")
+    w.add_argument("pid", type=int)
+    w.add_argument("--every", type=float, default=1.0)
     m = sub.add_parser("summary")
     m.add_argument("--database", required=True, choices=sorted({d for d, _ in SERVER_COMMS}))
     m.add_argument("--stand-in", action="store_true")
@@ -127,6 +144,8 @@ def main(argv=None):
     if a.cmd == "sample":
         print(json.dumps(sample(a.pid, proc, root)))
         return 0
+    if a.cmd == "watch":
+        return watch(a.pid, a.every, proc, root)
     try:
         with open(a.file) as f:
             samples = [json.loads(line) for line in f if line.strip()]

@@ -137,3 +137,20 @@ def test_a_real_cgroup_of_this_host_lists_exactly_its_processes():
                 break
             except OSError:
                 time.sleep(0.1)
+
+
+def test_watch_samples_until_terminated():
+    child = subprocess.Popen(["sleep", "30"])
+    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(child.pid), "--every", "0.2"],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+    finally:
+        w.terminate()
+        out, _ = w.communicate(timeout=10)
+        child.kill()
+        child.wait()
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert w.returncode == 0
+    assert len(lines) >= 4, out
+    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
