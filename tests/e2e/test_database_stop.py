@@ -1,8 +1,9 @@
 """`docker stop` ends each database container cleanly and quickly (issue 9, section 3): the server
 is the container's PID 1 (the official MongoDB image's python3 entrypoint would be PID 1, ignore
 SIGTERM and be SIGKILLed with mongod after Docker's 10 s), so SIGTERM (postgres: the image's
-STOPSIGNAL SIGINT) reaches the server itself. A fresh database pair in a project of its own,
-started and checked for readiness exactly as the lab does (`refresh_databases`: up -d, wait-ready)."""
+STOPSIGNAL SIGINT) reaches the server itself. A fresh database pair in a project of its own, from
+the lab's compose files; it is stopped once its PID 1 is the server (each entrypoint execs the
+server only after its first-start work) and the server has had a few seconds to open its port."""
 import json
 import subprocess
 import time
@@ -34,27 +35,40 @@ def remove(project):
 
 
 @pytest.fixture(scope="module")
-def database_pair(lab_run):  # lab_run: the client image is built and the stand-in choice made
-    env = dict(lab_env(), COMPOSE_PROJECT_NAME=STOP_PROJECT, BENCH_KEYS="", BENCH_NAME="stop-test",
+def database_pair(lab_run):  # after the shared run: its stand-in images are built
+    env = dict(lab_env(), COMPOSE_PROJECT_NAME=STOP_PROJECT,
                PG_PORT=str(int(PORTS["PG_PORT"]) + 1000), MONGO_PORT=str(int(PORTS["MONGO_PORT"]) + 1000),
                PROMETHEUS_PORT=str(int(PORTS["PROMETHEUS_PORT"]) + 1000),
                GRAFANA_PORT=str(int(PORTS["GRAFANA_PORT"]) + 1000))
     remove(STOP_PROJECT)
-    r = sh("refresh_databases 'mongodb postgres' && for s in mongodb postgres; do echo $s=$(container_of $s); done", env)
+    r = sh("compose up -d mongodb postgres >&2 && for s in mongodb postgres; do echo $s=$(container_of $s); done", env)
     try:
         assert r.returncode == 0, r.stdout + r.stderr
-        yield dict(line.split("=", 1) for line in r.stdout.split() if "=" in line)
+        ids = dict(line.split("=", 1) for line in r.stdout.split() if "=" in line)
+        deadline = time.monotonic() + 120
+        while not all(pid1_comm(ids[db]) in SERVER_COMMS[db] for db in ids):
+            assert time.monotonic() < deadline, {db: pid1_comm(ids[db]) for db in ids}
+            time.sleep(0.5)
+        time.sleep(3)
+        yield ids
     finally:
         remove(STOP_PROJECT)
+
+
+def pid1_comm(cid):
+    state = json.loads(subprocess.run(["docker", "inspect", "-f", "{{json .State}}", cid],
+                                      capture_output=True, text=True, check=True).stdout)
+    try:
+        with open(f"/proc/{state['Pid']}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
 
 
 @pytest.mark.parametrize("db", ["mongodb", "postgres"])
 def test_docker_stop_is_clean_and_quick(database_pair, db):
     cid = database_pair[db]
-    state = json.loads(subprocess.run(["docker", "inspect", "-f", "{{json .State}}", cid],
-                                      capture_output=True, text=True, check=True).stdout)
-    with open(f"/proc/{state['Pid']}/comm") as f:
-        pid1 = f.read().strip()
+    pid1 = pid1_comm(cid)
     assert pid1 in SERVER_COMMS[db], f"{db}: PID 1 of the container is {pid1!r}, not the server"
     t0 = time.monotonic()
     subprocess.run(["docker", "stop", cid], check=True, capture_output=True)  # Docker's default 10 s

@@ -14,8 +14,8 @@ import re
 import pytest
 
 DATABASES = ["mongodb", "postgres"]
-# "comm pid/tid  time:  period event:" (comm may hold spaces; the first pid/tid ends it)
-SAMPLE_HEADER = re.compile(r"^(\S.*?)\s+(\d+)/(\d+)\s+\d+\.\d+:")
+# "comm pid/tid [cpu] time: period event:" (comm may hold spaces; the first pid/tid ends it)
+SAMPLE_HEADER = re.compile(r"^(\S.*?)\s+(\d+)/(\d+)\s+(?:\[\d+\]\s+)?\d+\.\d+:")
 
 
 def perf_samples(path):
@@ -46,8 +46,9 @@ def test_perf_record_holds_only_the_server(lab_run, db):
     perf = lab_run.bench / f"{db}.perf"
     if phase["perf"]["reason"]:
         pytest.skip(f"perf is off on this host: {phase['perf']['reason']}")
+    assert perf.exists(), f"no {perf.name}: {phase['perf']}"
     samples = perf_samples(perf)
-    assert samples, f"{perf} holds no sample header"
+    assert samples, f"{perf} ({perf.stat().st_size} bytes) holds no sample header: {perf.read_text()[:500]!r}"
     procs = phase["cgroup_processes"]
     server_pids = {p["pid"] for p in procs["processes"] if p["comm"] in procs["server"]}
     foreign = {}
