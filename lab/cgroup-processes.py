@@ -8,8 +8,9 @@ itself run a process in the container): the processes of the container's cgroup 
       main process, as `docker inspect -f {{.State.Pid}}` gives it).
   cgroup-processes.py watch PID [--every S] >samples.jsonl
       a sample every S seconds (default 1) until terminated, or until its parent (the lab's shell)
-      is gone; each line flushed as it is taken. One long-lived reader, so sampling often costs
-      the host little and short-lived intruders (a healthcheck's runc:[2:INIT], pg_isready) are seen.
+      is gone, each holding every process seen in the cgroup during those S seconds (polled every
+      50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
+      seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
   cgroup-processes.py summary --database mongodb|postgres [--stand-in] samples.jsonl
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
@@ -95,12 +96,35 @@ def sample(pid, proc="/proc", root="/sys/fs/cgroup"):
         return {"t": t, "error": str(e)}
 
 
-def watch(pid, every, proc, root):
+def watch(pid, every, proc, root, poll=0.05):
+    """A sample every `every` seconds holding every process seen in the cgroup during that period,
+    polled every `poll` seconds: a healthcheck's process lives some milliseconds, a sample a second
+    would see it once in a hundred times."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     parent = os.getppid()
+    try:
+        d = cgroup_dir(pid, proc, root)
+    except (OSError, ValueError) as e:
+        d, error = None, str(e)
     while os.getppid() == parent:
-        print(json.dumps(sample(pid, proc, root)), flush=True)
-        time.sleep(every)
+        t, seen = time.time(), {}
+        end = t + every
+        while True:
+            if d is not None:
+                try:
+                    for p in processes(d, proc):
+                        seen[(p["pid"], p["comm"])] = True
+                except OSError as e:
+                    d, error = None, str(e)
+            if time.time() + poll >= end:
+                break
+            time.sleep(poll)
+        if d is None and not seen:
+            line = {"t": t, "error": error}
+        else:
+            line = {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
+        print(json.dumps(line), flush=True)
+        time.sleep(max(0.0, end - time.time()))
     return 0
 
 

@@ -1,6 +1,7 @@
 """lab/cgroup-processes.py on fixture cgroup trees (v1, v2) and on real processes of this host."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -154,3 +155,33 @@ def test_watch_samples_until_terminated():
     assert w.returncode == 0
     assert len(lines) >= 4, out
     assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
+
+
+@pytest.mark.skipif(v1_pids_hierarchy() is None, reason="needs a writable cgroup v1 pids hierarchy (root)")
+def test_watch_sees_processes_that_live_some_milliseconds(tmp_path):
+    """As a healthcheck's: a 30 ms process every ~0.4 s in the cgroup, named `blip`."""
+    blip = tmp_path / "blip"
+    blip.symlink_to(shutil.which("sleep"))
+    cg = v1_pids_hierarchy() / f"jsonbench-test-blip-{os.getpid()}"
+    cg.mkdir()
+    loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
+    (cg / "cgroup.procs").write_text(str(loop.pid))  # its children start in the cgroup
+    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(loop.pid)], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3.5)
+    finally:
+        w.terminate()
+        out, _ = w.communicate(timeout=10)
+        loop.kill()
+        loop.wait()
+        for _ in range(50):
+            try:
+                cg.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+    f = tmp_path / "samples.jsonl"
+    f.write_text(out)
+    summary = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
+    assert summary["samples"] >= 3
+    assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary
