@@ -67,7 +67,7 @@ run_bench() {
   say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
   analysis host-info >"$BENCH_DIR/host.json" || say "host-info failed"
   say "fresh database volumes for: $DATABASES"
-  refresh_databases "$DATABASES"
+  refresh_databases "$DATABASES" || { say "the databases did not become ready"; return 1; }
   local db
   for db in $DATABASES; do
     compose config --format json | python3 "$LAB_ROOT/lab/service-settings.py" "$db" >"$BENCH_DIR/$db.settings.json"

@@ -96,6 +96,7 @@ run_phase() {
   PHASE_START=$(now); PHASE_CPU0=$(container_cgroup_cpu_seconds "$PHASE_PID")
   PHASE_DB_STARTED_AT=$(docker inspect -f '{{.State.StartedAt}}' "$PHASE_CID")
   PHASE_ACTIVE=1
+  cgroup_processes_watch_start
   [ -n "$PHASE_PERF_REASON" ] || perf_stat_start "$PHASE_CG" "$BENCH_DIR/$db.perfstat.csv"
   nap "$WINDOW_GUARD_S"
 
@@ -126,6 +127,7 @@ finish_phase() {
   local - db=$PHASE_DB out="$BENCH_DIR/$PHASE_DB.out" end cpu1
   set +e
   end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
+  cgroup_processes_watch_stop
   perf_stat_stop
   if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
   local profile
@@ -160,6 +162,7 @@ finish_phase() {
     status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$CLIENTS" \
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
     perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
+    cgroup_processes:="$(cgroup_processes_summary)" \
     >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
 
   say "$db: exporting the window's metrics from Prometheus"
@@ -185,3 +188,21 @@ server_stats() { client_oneshot "$1" server-stats 2>>"$BENCH_DIR/$1.out" | grep 
 
 json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }
 json_list() { python3 -c 'import json,sys; print(json.dumps([e for e in sys.argv[1].split(",") if e]))' "$1"; }
+
+# What runs in the database container during the window, read from the host every second
+# (lab/cgroup-processes.py; never docker exec, which would itself run in the container).
+cgroup_processes_watch_start() {
+  PHASE_PROCS_FILE=$(mktemp)
+  python3 "$LAB_ROOT/lab/cgroup-processes.py" watch "$PHASE_PID" --every 1 >"$PHASE_PROCS_FILE" 2>/dev/null &
+  PHASE_PROCS_WATCH=$!
+}
+cgroup_processes_watch_stop() {
+  [ -n "${PHASE_PROCS_WATCH:-}" ] || return 0
+  kill "$PHASE_PROCS_WATCH" 2>/dev/null; wait "$PHASE_PROCS_WATCH" 2>/dev/null
+  PHASE_PROCS_WATCH=""
+}
+cgroup_processes_summary() {
+  python3 "$LAB_ROOT/lab/cgroup-processes.py" summary --database "$PHASE_DB" \
+    ${PHASE_STAND_IN:+--stand-in} "${PHASE_PROCS_FILE:-/nonexistent}" || echo null
+  rm -f "${PHASE_PROCS_FILE:-}"
+}

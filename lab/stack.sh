@@ -38,8 +38,17 @@ refresh_databases() {
   for v in mongodb-data postgres-data; do
     docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true
   done
+  # No healthcheck runs in a database container (nothing but the server may run there): readiness
+  # is checked from outside, with the client's own authenticated connect (docs/contracts.md §3).
   # shellcheck disable=SC2086
-  compose up -d --wait $dbs
+  compose up -d $dbs
+  local db
+  for db in $dbs; do
+    client_oneshot "$db" wait-ready >/dev/null || {
+      echo "runme.sh: $db did not become ready (see the wait-ready error above and: docker logs \$(docker compose ps -q $db))" >&2
+      return 1
+    }
+  done
 }
 
 database_uri() {
@@ -56,10 +65,12 @@ client_env_args() {
   for k in $BENCH_KEYS; do printf -- '-e\n%s\n' "$k"; done
   # How long a client keeps reconnecting to a lost database (the client's default when unset).
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
+  # How long wait-ready waits for a database (the client's default, 120 s, when unset).
+  [ -z "${READY_TIMEOUT_S:-}" ] || printf -- '-e\nREADY_TIMEOUT_S\n'
   printf -- '-e\nURI\n-e\nBENCH\n'
 }
 
-# One-shot client command (init, count) against a database; prints its stdout.
+# One-shot client command (wait-ready, init, count) against a database; prints its stdout.
 client_oneshot() {
   local db=$1; shift
   local args; mapfile -t args < <(client_env_args)

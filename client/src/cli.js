@@ -12,6 +12,7 @@ const HANDLERS = {
   run: () => require('./commands/run').run,
   count: () => require('./commands/count').count,
   'server-stats': () => require('./commands/server-stats').serverStats,
+  'wait-ready': () => require('./commands/wait-ready').waitReady,
 };
 
 async function main(argv) {

@@ -18,6 +18,7 @@ const CLIENT_SPECS = {
   BENCH: { type: 'text', default: 'adhoc', about: 'bench label for results and metrics' },
   RECONNECT_TIMEOUT_S: { type: 'number', gt: 0, default: '60', about: 'give up after this long without a connection' },
   METRICS_LINGER_S: { type: 'number', min: 0, default: '0', about: 'keep /metrics up this long after the run' },
+  READY_TIMEOUT_S: { type: 'number', gt: 0, default: '120', about: 'wait-ready gives up after this long' },
 };
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
@@ -28,6 +29,7 @@ const COMMANDS = {
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S'],
   count: ['URI'],
   'server-stats': ['URI'],
+  'wait-ready': ['URI', 'READY_TIMEOUT_S'],
 };
 
 const flagOf = (name) => `--${name.toLowerCase().replace(/_/g, '-')}`;

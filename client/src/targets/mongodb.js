@@ -45,6 +45,16 @@ class MongoTarget {
     return { product: 'MongoDB', version: String(info.version), stand_in: false };
   }
 
+  // Who this connection is authenticated as: the lab's readiness check (wait-ready) passes only
+  // on a server that authenticated the URI's user. The image's temporary start-up mongod runs
+  // without --auth, where a connection is never authenticated (authenticatedUsers is empty).
+  async authenticatedIdentity() {
+    const status = await this.client.db('admin').command({ connectionStatus: 1 });
+    const users = (status.authInfo && status.authInfo.authenticatedUsers) || [];
+    if (users.length === 0) throw new Error('connected, but the connection is not authenticated (connectionStatus.authInfo.authenticatedUsers is empty)');
+    return { user: users[0].user, database: users[0].db };
+  }
+
   async init(key, layout) {
     await this.db.collection(COLLECTION).drop().catch((err) => {
       if (err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;

@@ -59,6 +59,13 @@ class PostgresTarget {
     return { product: 'PostgreSQL', version: rows[0].server_version, stand_in: false };
   }
 
+  // Who this session is: the lab's readiness check (wait-ready) passes only on a query that ran
+  // as the URI's user on the URI's database over the URI's (TCP) address.
+  async authenticatedIdentity() {
+    const { rows } = await this.client.query('select current_user as user, current_database() as database');
+    return { user: rows[0].user, database: rows[0].database };
+  }
+
   async init(key) {
     await this.client.query(`drop table if exists ${TABLE}`);
     const sql = ddl(key);

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""What runs inside a database container, read from the host (never `docker exec`, which would
+itself run a process in the container): the processes of the container's cgroup with their comm.
+
+  cgroup-processes.py sample PID >>samples.jsonl
+      one JSON line: {"t": unix seconds, "cgroup": path, "processes": [{"pid", "comm"}]}, or
+      {"t", "error"} when the cgroup cannot be read. PID: any process of the container (its
+      main process, as `docker inspect -f {{.State.Pid}}` gives it).
+  cgroup-processes.py watch PID [--every S] >samples.jsonl
+      a sample every S seconds (default 1) until terminated, or until its parent (the lab's shell)
+      is gone, each holding every process seen in the cgroup during those S seconds (polled every
+      50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
+      seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
+  cgroup-processes.py summary --database mongodb|postgres [--stand-in] samples.jsonl
+      the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
+      {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
+       processes: [{pid, comm}] (every one seen), reason (null, or why there are no samples)}
+
+Environment for tests: JSONBENCH_PROC (default /proc), JSONBENCH_CGROUP_ROOT (/sys/fs/cgroup).
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+# The server's own comm, per database: the one place that says what may run in its container.
+SERVER_COMMS = {
+    ("postgres", False): ["postgres"],
+    ("postgres", True): ["postgres"],
+    ("mongodb", False): ["mongod"],
+    ("mongodb", True): ["ferretdb"],  # FerretDB stands in for MongoDB (compose.standins.yaml)
+}
+
+# cgroup v1 hierarchies that hold every process of a container, in order of preference.
+V1_CONTROLLERS = ("pids", "memory", "cpu,cpuacct", "cpuacct,cpu", "cpuacct", "cpu")
+
+
+def read_cgroup_lines(proc, pid):
+    with open(os.path.join(proc, str(pid), "cgroup")) as f:
+        return [line.rstrip("\n").split(":", 2) for line in f if line.strip()]
+
+
+def cgroup_dir(pid, proc="/proc", root="/sys/fs/cgroup"):
+    """The directory of PID's cgroup: a v1 hierarchy listed in V1_CONTROLLERS if the host mounts
+    one (v1 or hybrid), else the unified (v2) hierarchy."""
+    entries = read_cgroup_lines(proc, pid)
+    by_controller = {controllers: path for _, controllers, path in entries if controllers}
+    for name in V1_CONTROLLERS:
+        if name in by_controller:
+            d = os.path.join(root, name, by_controller[name].lstrip("/"))
+            if os.path.isdir(d):
+                return d
+    for hid, controllers, path in entries:
+        if hid == "0" and controllers == "":
+            for base in (root, os.path.join(root, "unified")):
+                d = os.path.join(base, path.lstrip("/"))
+                if os.path.isfile(os.path.join(d, "cgroup.procs")):
+                    return d
+    raise FileNotFoundError(f"no readable cgroup directory for pid {pid} under {root} "
+                            f"(from {os.path.join(proc, str(pid), 'cgroup')})")
+
+
+def comm_of(pid, proc="/proc"):
+    try:
+        with open(os.path.join(proc, str(pid), "comm")) as f:
+            return f.read().strip()
+    except OSError:
+        return None  # exited between the two reads
+
+
+def processes(directory, proc="/proc"):
+    """Every process of the cgroup and of its child cgroups, sorted by pid."""
+    pids = set()
+    for d, _, _ in os.walk(directory):
+        try:
+            with open(os.path.join(d, "cgroup.procs")) as f:
+                pids.update(int(x) for x in f.read().split())
+        except OSError:
+            continue
+    out = []
+    for pid in sorted(pids):
+        comm = comm_of(pid, proc)
+        if comm is not None:
+            out.append({"pid": pid, "comm": comm})
+    return out
+
+
+def sample(pid, proc="/proc", root="/sys/fs/cgroup"):
+    t = time.time()
+    try:
+        d = cgroup_dir(pid, proc, root)
+        return {"t": t, "cgroup": d, "processes": processes(d, proc)}
+    except (OSError, ValueError) as e:
+        return {"t": t, "error": str(e)}
+
+
+def watch(pid, every, proc, root, poll=0.05):
+    """A sample every `every` seconds holding every process seen in the cgroup during that period,
+    polled every `poll` seconds: a healthcheck's process lives some milliseconds, a sample a second
+    would see it once in a hundred times."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    parent = os.getppid()
+    try:
+        d = cgroup_dir(pid, proc, root)
+    except (OSError, ValueError) as e:
+        d, error = None, str(e)
+    while os.getppid() == parent:
+        t, seen = time.time(), {}
+        end = t + every
+        while True:
+            if d is not None:
+                try:
+                    for p in processes(d, proc):
+                        seen[(p["pid"], p["comm"])] = True
+                except OSError as e:
+                    d, error = None, str(e)
+            if time.time() + poll >= end:
+                break
+            time.sleep(poll)
+        if d is None and not seen:
+            line = {"t": t, "error": error}
+        else:
+            line = {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
+        print(json.dumps(line), flush=True)
+        time.sleep(max(0.0, end - time.time()))
+    return 0
+
+
+def summary(samples, database, stand_in):
+    server = SERVER_COMMS[(database, stand_in)]
+    good = [s for s in samples if s.get("processes") is not None]
+    comms, seen = {}, {}
+    for s in good:
+        for p in s["processes"]:
+            comms[p["comm"]] = comms.get(p["comm"], 0) + 1
+            seen[(p["pid"], p["comm"])] = True
+    reason = None
+    if not good:
+        errors = [s["error"] for s in samples if "error" in s]
+        reason = "no sample could read the container's cgroup" + (f": {errors[-1]}" if errors else " (none taken)")
+    return {
+        "samples": len(good),
+        "comms": dict(sorted(comms.items())),
+        "foreign": sorted(c for c in comms if c not in server),
+        "server": server,
+        "processes": [{"pid": pid, "comm": comm} for pid, comm in sorted(seen)],
+        "reason": reason,
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("sample")
+    s.add_argument("pid", type=int)
+    w = sub.add_parser("watch")
+    w.add_argument("pid", type=int)
+    w.add_argument("--every", type=float, default=1.0)
+    m = sub.add_parser("summary")
+    m.add_argument("--database", required=True, choices=sorted({d for d, _ in SERVER_COMMS}))
+    m.add_argument("--stand-in", action="store_true")
+    m.add_argument("file")
+    a = ap.parse_args(argv)
+    proc = os.environ.get("JSONBENCH_PROC", "/proc")
+    root = os.environ.get("JSONBENCH_CGROUP_ROOT", "/sys/fs/cgroup")
+    if a.cmd == "sample":
+        print(json.dumps(sample(a.pid, proc, root)))
+        return 0
+    if a.cmd == "watch":
+        return watch(a.pid, a.every, proc, root)
+    try:
+        with open(a.file) as f:
+            samples = [json.loads(line) for line in f if line.strip()]
+    except FileNotFoundError:
+        samples = []
+    except (OSError, ValueError) as e:
+        print(f"cgroup-processes.py: cannot read {a.file}: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary(samples, a.database, a.stand_in)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""lab/cgroup-processes.py on fixture cgroup trees (v1, v2) and on real processes of this host."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+LAB_ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = LAB_ROOT / "lab" / "cgroup-processes.py"
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})})
+
+
+def write(path: Path, text: str):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def fixture_proc(proc: Path, pid: int, comm: str, cgroup: str = None):
+    write(proc / str(pid) / "comm", comm + "\n")
+    if cgroup is not None:
+        write(proc / str(pid) / "cgroup", cgroup)
+
+
+V1_CGROUP = ("10:perf_event:/docker/abc\n8:pids:/docker/abc\n4:memory:/docker/abc\n"
+             "2:cpuacct:/docker/abc\n1:cpu:/docker/abc\n0::/docker/abc\n")
+
+
+def test_v1_container_cgroup_and_its_children_with_comms(tmp_path):
+    proc, root = tmp_path / "proc", tmp_path / "cgroup"
+    fixture_proc(proc, 100, "postgres", V1_CGROUP)
+    fixture_proc(proc, 101, "postgres")
+    fixture_proc(proc, 102, "pg_isready")
+    write(root / "pids/docker/abc/cgroup.procs", "100\n101\n")
+    write(root / "pids/docker/abc/child/cgroup.procs", "102\n")
+    # 103 is listed but exited before its comm was read: left out, not an error
+    write(root / "pids/docker/abc/child2/cgroup.procs", "103\n")
+    r = run("sample", "100", env={"JSONBENCH_PROC": str(proc), "JSONBENCH_CGROUP_ROOT": str(root)})
+    assert r.returncode == 0, r.stderr
+    s = json.loads(r.stdout)
+    assert s["cgroup"] == str(root / "pids/docker/abc")
+    assert s["processes"] == [{"pid": 100, "comm": "postgres"}, {"pid": 101, "comm": "postgres"},
+                              {"pid": 102, "comm": "pg_isready"}]
+
+
+def test_v2_unified_cgroup(tmp_path):
+    proc, root = tmp_path / "proc", tmp_path / "cgroup"
+    fixture_proc(proc, 7, "mongod", "0::/system.slice/docker-abc.scope\n")
+    fixture_proc(proc, 9, "mongosh")
+    write(root / "system.slice/docker-abc.scope/cgroup.procs", "7\n9\n")
+    r = run("sample", "7", env={"JSONBENCH_PROC": str(proc), "JSONBENCH_CGROUP_ROOT": str(root)})
+    assert json.loads(r.stdout)["processes"] == [{"pid": 7, "comm": "mongod"}, {"pid": 9, "comm": "mongosh"}]
+
+
+def test_unreadable_cgroup_is_an_error_sample_not_a_crash(tmp_path):
+    r = run("sample", "424242", env={"JSONBENCH_PROC": str(tmp_path), "JSONBENCH_CGROUP_ROOT": str(tmp_path)})
+    assert r.returncode == 0
+    s = json.loads(r.stdout)
+    assert "processes" not in s and "424242" in s["error"]
+
+
+def samples_file(tmp_path, *samples):
+    f = tmp_path / "samples.jsonl"
+    f.write_text("".join(json.dumps(s) + "\n" for s in samples))
+    return f
+
+
+def test_summary_counts_comms_and_names_what_is_not_the_server(tmp_path):
+    f = samples_file(
+        tmp_path,
+        {"t": 1, "processes": [{"pid": 1, "comm": "postgres"}, {"pid": 5, "comm": "postgres"}]},
+        {"t": 2, "processes": [{"pid": 1, "comm": "postgres"}, {"pid": 9, "comm": "pg_isready"},
+                               {"pid": 10, "comm": "runc:[2:INIT]"}]},
+        {"t": 3, "error": "gone"})
+    r = run("summary", "--database", "postgres", str(f))
+    out = json.loads(r.stdout)
+    assert out["samples"] == 2
+    assert out["comms"] == {"pg_isready": 1, "postgres": 3, "runc:[2:INIT]": 1}
+    assert out["foreign"] == ["pg_isready", "runc:[2:INIT]"]
+    assert out["server"] == ["postgres"] and out["reason"] is None
+    assert {"pid": 9, "comm": "pg_isready"} in out["processes"]
+
+
+@pytest.mark.parametrize("stand_in,server,foreign", [(False, "mongod", ["ferretdb"]), (True, "ferretdb", ["mongod"])])
+def test_the_mongodb_server_is_mongod_or_the_ferretdb_stand_in(tmp_path, stand_in, server, foreign):
+    f = samples_file(tmp_path, {"t": 1, "processes": [{"pid": 1, "comm": "mongod"}, {"pid": 2, "comm": "ferretdb"}]})
+    out = json.loads(run("summary", "--database", "mongodb", *(["--stand-in"] if stand_in else []), str(f)).stdout)
+    assert out["server"] == [server] and out["foreign"] == foreign
+
+
+def test_summary_without_any_readable_sample_says_why(tmp_path):
+    f = samples_file(tmp_path, {"t": 1, "error": "no readable cgroup directory for pid 5"})
+    out = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
+    assert out["samples"] == 0 and out["foreign"] == []
+    assert "no readable cgroup directory for pid 5" in out["reason"]
+    missing = json.loads(run("summary", "--database", "postgres", str(tmp_path / "none.jsonl")).stdout)
+    assert missing["samples"] == 0 and "none taken" in missing["reason"]
+
+
+def test_a_real_process_of_this_host_is_found_with_its_comm():
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        s = json.loads(run("sample", str(child.pid)).stdout)
+        assert {"pid": child.pid, "comm": "sleep"} in s["processes"], s
+    finally:
+        child.kill()
+        child.wait()
+
+
+def v1_pids_hierarchy():
+    d = Path("/sys/fs/cgroup/pids")
+    return d if d.is_dir() and os.access(d, os.W_OK) else None
+
+
+@pytest.mark.skipif(v1_pids_hierarchy() is None, reason="needs a writable cgroup v1 pids hierarchy (root)")
+def test_a_real_cgroup_of_this_host_lists_exactly_its_processes():
+    cg = v1_pids_hierarchy() / f"jsonbench-test-{os.getpid()}"
+    cg.mkdir()
+    child = subprocess.Popen(["sleep", "30"])
+    try:
+        (cg / "cgroup.procs").write_text(str(child.pid))
+        s = json.loads(run("sample", str(child.pid)).stdout)
+        assert s["cgroup"] == str(cg)
+        assert s["processes"] == [{"pid": child.pid, "comm": "sleep"}]
+    finally:
+        child.kill()
+        child.wait()
+        for _ in range(50):  # the cgroup is removable once the killed child is gone from it
+            try:
+                cg.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+
+
+def test_watch_samples_until_terminated():
+    child = subprocess.Popen(["sleep", "30"])
+    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(child.pid), "--every", "0.2"],
+                         stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(1.5)
+    finally:
+        w.terminate()
+        out, _ = w.communicate(timeout=10)
+        child.kill()
+        child.wait()
+    lines = [json.loads(x) for x in out.splitlines()]
+    assert w.returncode == 0
+    assert len(lines) >= 4, out
+    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
+
+
+@pytest.mark.skipif(v1_pids_hierarchy() is None, reason="needs a writable cgroup v1 pids hierarchy (root)")
+def test_watch_sees_processes_that_live_some_milliseconds(tmp_path):
+    """As a healthcheck's: a 30 ms process every ~0.4 s in the cgroup, named `blip`."""
+    blip = tmp_path / "blip"
+    blip.symlink_to(shutil.which("sleep"))
+    cg = v1_pids_hierarchy() / f"jsonbench-test-blip-{os.getpid()}"
+    cg.mkdir()
+    loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
+    (cg / "cgroup.procs").write_text(str(loop.pid))  # its children start in the cgroup
+    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(loop.pid)], stdout=subprocess.PIPE, text=True)
+    try:
+        time.sleep(3.5)
+    finally:
+        w.terminate()
+        out, _ = w.communicate(timeout=10)
+        loop.kill()
+        loop.wait()
+        for _ in range(50):
+            try:
+                cg.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+    f = tmp_path / "samples.jsonl"
+    f.write_text(out)
+    summary = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
+    assert summary["samples"] >= 3
+    assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary
