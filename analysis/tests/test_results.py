@@ -189,3 +189,19 @@ def test_scheduler_lag_merged_when_clients_record_it_and_none_before(fixture_ben
         ref = expected[run["database"]]
         assert run["scheduler_lag_ms"]["p99"] == ref.get_value_at_percentile(99) / 1000
         assert run["scheduler_lag_ms"]["max"] == ref.get_max_value() / 1000
+
+
+def test_perfstat_sums_hybrid_pmus_and_keeps_each():
+    """Hybrid Intel CPUs: cpu_core/ and cpu_atom/ lines of one event sum to the plain name."""
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "perfstat", "hybrid-cgroup.csv")
+    ev = perfstat.parse(open(path).read())
+    assert ev["instructions:u"]["value"] == 5000000
+    assert sorted(ev["instructions:u"]["pmus"]) == ["cpu_atom", "cpu_core"]
+    assert ev["cpu_core/instructions:u/"]["value"] == 4000000
+    assert ev["cpu_atom/instructions:u/"]["value"] == 1000000
+    assert perfstat.instructions(ev) == (5000000, "instructions:u")
+    # a PMU the task never ran on is not counted there, the other PMU's figure stands
+    assert ev["instructions:k"]["value"] == 700000 and ev["instructions:k"]["status"] == "counted"
+    assert ev["cpu_atom/instructions:k/"]["status"] == "not counted"
+    assert ev["cycles:u"]["value"] == 3750000
+    assert ev["task-clock"]["value"] == 2000.5 and "pmus" not in ev["task-clock"]
