@@ -8,6 +8,7 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 . "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
+. "$LAB_ROOT/lab/ulimits.sh"
 . "$LAB_ROOT/lab/phase.sh"
 . "$LAB_ROOT/lab/bench.sh"
 
@@ -61,6 +62,7 @@ cleanup() {
 prepare_stack() {
   ensure_env_file
   load_env_defaults "$LAB_ROOT/.env"
+  clamp_mongo_nofile_to_engine
   ensure_perf || true
   local rc=0; use_standins || rc=$?
   [ "$rc" != 2 ] || exit 2

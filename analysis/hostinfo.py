@@ -4,7 +4,7 @@ import platform
 import shutil
 import subprocess
 
-from . import perfstat
+from . import perfstat, thp
 
 
 def _run(cmd, timeout=15):
@@ -90,6 +90,7 @@ def gather():
         "cgroup_version": cgroup_version(),
         **docker_versions(),
         "hardware_counters": hardware_counters(),
+        "transparent_hugepages": thp.gather(),
     }
 
 
