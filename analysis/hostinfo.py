@@ -4,7 +4,7 @@ import platform
 import shutil
 import subprocess
 
-from . import perfstat, thp
+from . import disk_devices, perfstat, thp
 
 
 def _run(cmd, timeout=15):
@@ -91,6 +91,7 @@ def gather():
         **docker_versions(),
         "hardware_counters": hardware_counters(),
         "transparent_hugepages": thp.gather(),
+        "disk_devices": disk_devices.gather(),
     }
 
 
