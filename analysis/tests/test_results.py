@@ -205,3 +205,16 @@ def test_perfstat_sums_hybrid_pmus_and_keeps_each():
     assert ev["cpu_atom/instructions:k/"]["status"] == "not counted"
     assert ev["cycles:u"]["value"] == 3750000
     assert ev["task-clock"]["value"] == 2000.5 and "pmus" not in ev["task-clock"]
+
+
+def test_disk_figures_name_their_device_or_why_none():
+    none = {"read_bytes": None, "write_bytes": None, "read_ops": None, "write_ops": None}
+    some = {"read_bytes": 0.0, "write_bytes": 4096.0, "read_ops": 0.0, "write_ops": 1.0}
+    counted = {"counted": ["dm-0"], "series_devices": ["/dev/dm-0", "/dev/sda"], "excluded": ["/dev/sda"],
+               "reason": None}
+    assert results._disk_devices({"disk_devices": counted}, some) == {"devices": ["dm-0"], "reason": None}
+    # this machine: cAdvisor exports no block I/O for containers at all
+    got = results._disk_devices({"disk_devices": {**counted, "series_devices": []}}, none)
+    assert got["reason"].startswith("cAdvisor exported no disk series") and "accounts no block I/O" in got["reason"]
+    got = results._disk_devices({"disk_devices": {**counted, "series_devices": ["/dev/sdb"]}}, none)
+    assert "no disk series on dm-0" in got["reason"] and "/dev/sdb" in got["reason"]
