@@ -23,12 +23,13 @@ def _disk_devices(metrics, disk):
     if info is None:
         return {"devices": None, "reason": None if metrics else "no metrics exported"}
     reason = None
-    if all(disk[k] is None for k in ("read_bytes", "write_bytes", "read_ops", "write_ops")):
-        if not info.get("series_devices"):
-            reason = "cAdvisor exported no disk series for the container: this host accounts no block I/O to containers"
-        else:
-            reason = (f"no disk series on {', '.join(info.get('counted') or []) or '?'} (the device of Docker's "
-                      f"data root); series were on: {', '.join(info['series_devices'])}")
+    missing = [k for k in ("read_bytes", "write_bytes", "read_ops", "write_ops") if disk[k] is None]
+    if missing and not info.get("series_devices"):
+        reason = (f"{', '.join(missing)}: cAdvisor exported no disk series for the container: this host "
+                  "accounts no block I/O to containers")
+    elif missing:
+        reason = (f"{', '.join(missing)}: no series on {', '.join(info.get('counted') or []) or 'any device'} "
+                  f"(the device of Docker's data root); disk series were on: {', '.join(info['series_devices'])}")
     elif not info.get("counted"):
         reason = info.get("reason")
     return {"devices": info.get("counted") or None, "reason": reason}
