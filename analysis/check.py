@@ -312,6 +312,22 @@ def check_monitoring(ctx):
     return Cell(MISSING, "monitoring CPU is null and no reason is given")
 
 
+def check_disk_devices(ctx):
+    """runs[].disk.devices: the block device(s) of Docker's data root the disk figures count, or
+    disk.reason when none (results.py says why: no device found, no series on it, older export)."""
+    devices, reason = get(ctx.run, "disk.devices"), get(ctx.run, "disk.reason")
+    if devices is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    if devices:
+        return Cell(OK, summarise(devices))
+    if isinstance(reason, str) and reason:
+        return Cell(UNAVAILABLE, reason)
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    if metrics is not None and "disk_devices" not in metrics:
+        return Cell(NOT_CHECKED, "not checked (the export predates the device filter)")
+    return Cell(MISSING, "disk.devices is empty and no reason is given")
+
+
 def first_present(*paths):
     """A value row over the first of several places a field may live (run, then results)."""
     def check(ctx):
@@ -359,7 +375,7 @@ ROWS = [
                                                   ("disk.reason", "disk.write_bytes_reason"))),
     Row("disk read ops", value_row("disk.read_ops", fmt_count, "container_fs_reads_total", True, ("disk.reason",))),
     Row("disk write ops", value_row("disk.write_ops", fmt_count, "container_fs_writes_total", True, ("disk.reason",))),
-    Row("disk devices counted", first_present("run:disk.devices")),
+    Row("disk devices counted", check_disk_devices),
     Row("network rx", value_row("network.rx_bytes", fmt_bytes, "container_network_receive_bytes_total")),
     Row("network tx", value_row("network.tx_bytes", fmt_bytes, "container_network_transmit_bytes_total")),
     Row("instructions", check_instructions),

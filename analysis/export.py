@@ -5,6 +5,7 @@ import io
 import os
 from collections import defaultdict
 
+from . import disk_devices
 from .errors import AnalysisError
 from .fileio import read_json, write_gzip_atomic, write_json_atomic
 from .prom import Prometheus
@@ -19,6 +20,7 @@ COUNTERS = [
     "container_network_receive_bytes_total",
     "container_network_transmit_bytes_total",
 ]
+DISK_COUNTERS = [m for m in COUNTERS if m.startswith("container_fs_")]
 GAUGES = [
     "container_memory_rss",
     "container_memory_cache",
@@ -142,8 +144,22 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
                                                        "to": b, "seconds": b - a, "metrics": []})
             g["metrics"].append(metric)
 
+    # Disk series only of the device(s) backing Docker's volumes (host.json: analysis/disk_devices.py),
+    # so that LVM/dm-crypt stacks do not count one write two or three times.
+    host = {}
+    if os.path.exists(os.path.join(bench_dir, "host.json")):
+        host = read_json(os.path.join(bench_dir, "host.json")) or {}
+    disk_info = host.get("disk_devices") or {}
+    counted = disk_info.get("count") or []
+    disk_seen, disk_dropped = set(), set()
+
     for metric in COUNTERS + GAUGES:
         raw = prom.raw_samples(selector(metric, project, services), start - lookback, end)
+        if metric in DISK_COUNTERS:
+            disk_seen.update(l.get("device", "") for l, _ in raw)
+            if counted:
+                disk_dropped.update(l.get("device", "") for l, _ in raw if not disk_devices.matches(l, counted))
+                raw = [(l, s) for l, s in raw if disk_devices.matches(l, counted)]
         per_container, service_of = sum_per_container(raw)
         for key, samples in per_container.items():
             svc = service_of[key]
@@ -201,6 +217,14 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
         "gap_threshold_s": GAP_INTERVALS * interval,
         "services": out_services,
         "monitoring": monitoring,
+        "disk_devices": {
+            "counted": [c["name"] for c in counted],
+            "series_devices": sorted(disk_seen),
+            "excluded": sorted(disk_dropped),
+            "reason": (None if counted else
+                       (disk_info.get("reason") or "host.json names no device for Docker's data root")
+                       + ": disk series of every device summed"),
+        },
         "gaps": sorted(gaps.values(), key=lambda g: (g["service"], g["container"], g["from"])),
         "notes": sorted(set(notes)),
     }

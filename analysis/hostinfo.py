@@ -4,7 +4,7 @@ import platform
 import shutil
 import subprocess
 
-from . import perfstat
+from . import disk_devices, perfstat, thp
 
 
 def _run(cmd, timeout=15):
@@ -90,6 +90,8 @@ def gather():
         "cgroup_version": cgroup_version(),
         **docker_versions(),
         "hardware_counters": hardware_counters(),
+        "transparent_hugepages": thp.gather(),
+        "disk_devices": disk_devices.gather(),
     }
 
 

@@ -1,13 +1,34 @@
-"""Parses `perf stat -x,` output (with or without -G cgroup columns, optionally -I intervals)."""
+"""Parses `perf stat -x,` output (with or without -G cgroup columns, optionally -I intervals).
+
+Hybrid CPUs (Intel P+E cores) report a hardware event once per PMU, as `cpu_core/instructions:u/`
+and `cpu_atom/instructions:u/`: each is kept under its own name (the per-PMU figure) and their sum
+under the plain name (`instructions:u`), which is what the lab reports."""
 import re
 
 NOT_COUNTED = ("<not supported>", "<not counted>")
 _NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+# perf writes a PMU-qualified event as pmu/event/ (perf-list(1)); the PMU is a sysfs device name.
+_PMU_EVENT = re.compile(r"^([A-Za-z0-9_.-]+)/([^/]+)/$")
+
+
+def _add(events, event, value, unit):
+    entry = events.setdefault(event, {"value": None, "unit": unit, "status": "counted"})
+    if value in NOT_COUNTED:
+        if entry["value"] is None:
+            entry["status"] = value.strip("<>")
+        return
+    try:
+        v = float(value)
+    except ValueError:
+        return
+    entry["value"] = (entry["value"] or 0.0) + v
+    entry["status"] = "counted"
 
 
 def parse(text):
     """{event: {"value": float|None, "unit": str, "status": "counted"|"not supported"|"not counted"}};
-    the same event on several lines (cgroups, CPUs, intervals) is summed."""
+    the same event on several lines (cgroups, CPUs, intervals, PMUs) is summed. A PMU-qualified
+    event also keeps its own entry, and the combined entry lists its PMUs under "pmus"."""
     events = {}
     for raw in text.splitlines():
         line = raw.strip()
@@ -20,17 +41,13 @@ def parse(text):
         if len(f) < 3 or not f[2]:
             continue
         value, unit, event = f[0], f[1], f[2]
-        entry = events.setdefault(event, {"value": None, "unit": unit, "status": "counted"})
-        if value in NOT_COUNTED:
-            if entry["value"] is None:
-                entry["status"] = value.strip("<>")
-            continue
-        try:
-            v = float(value)
-        except ValueError:
-            continue
-        entry["value"] = (entry["value"] or 0.0) + v
-        entry["status"] = "counted"
+        _add(events, event, value, unit)
+        m = _PMU_EVENT.match(event)
+        if m:
+            _add(events, m.group(2), value, unit)
+            pmus = events[m.group(2)].setdefault("pmus", [])
+            if m.group(1) not in pmus:
+                pmus.append(m.group(1))
     return events
 
 

@@ -2,7 +2,7 @@
 import glob
 import os
 
-from . import plots, results
+from . import plots, results, thp
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
 from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, run_label
@@ -171,7 +171,8 @@ def bench_report(bench_dir):
               f"{host.get('cores') or '?'} cores, {fmt_bytes(host.get('memory_bytes'))} memory, cgroup "
               f"{host.get('cgroup_version') or '?'}, Docker {host.get('docker_server') or '?'}, Compose "
               f"{host.get('compose') or '?'}, hardware counters: "
-              f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", ""]
+              f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", "",
+              thp.describe(host.get("transparent_hugepages")), ""]
     notes = result.get("notes") or []
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]

@@ -17,6 +17,24 @@ def _counter(metrics, service, metric):
         return None
 
 
+def _disk_devices(metrics, disk):
+    """Which device(s) the disk figures count (export filtered on them), or why there is no figure."""
+    info = (metrics or {}).get("disk_devices")
+    if info is None:
+        return {"devices": None, "reason": None if metrics else "no metrics exported"}
+    reason = None
+    missing = [k for k in ("read_bytes", "write_bytes", "read_ops", "write_ops") if disk[k] is None]
+    if missing and not info.get("series_devices"):
+        reason = (f"{', '.join(missing)}: cAdvisor exported no disk series for the container: this host "
+                  "accounts no block I/O to containers")
+    elif missing:
+        reason = (f"{', '.join(missing)}: no series on {', '.join(info.get('counted') or []) or 'any device'} "
+                  f"(the device of Docker's data root); disk series were on: {', '.join(info['series_devices'])}")
+    elif not info.get("counted"):
+        reason = info.get("reason")
+    return {"devices": info.get("counted") or None, "reason": reason}
+
+
 def _gauge(metrics, service, metric):
     try:
         g = metrics["services"][service]["gauges"][metric]
@@ -79,6 +97,7 @@ def build_run(bench_dir, database, notes):
         "read_ops": _counter(metrics, service, "container_fs_reads_total"),
         "write_ops": _counter(metrics, service, "container_fs_writes_total"),
     }
+    disk.update(_disk_devices(metrics, disk))
     network = {
         "rx_bytes": _counter(metrics, service, "container_network_receive_bytes_total"),
         "tx_bytes": _counter(metrics, service, "container_network_transmit_bytes_total"),

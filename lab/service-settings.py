@@ -40,6 +40,7 @@ settings = {
     "mem_limit": service.get("mem_limit") or service.get("deploy", {}).get("resources", {})
     .get("limits", {}).get("memory"),
     "shm_size": service.get("shm_size"),
+    "ulimits": service.get("ulimits") or {},
     "labels": service.get("labels") or {},
 }
 json.dump(settings, sys.stdout, indent=2)

@@ -294,11 +294,20 @@ registry_reachable() {
     [[ " ${hosts[*]} " == *" $host "* ]] || hosts+=("$host")
   done < <(official_images)
   [[ $missing -eq 0 ]] && return 0
-  # The registry's /v2/ answers 200 or 401 when reachable; 3 s per host bounds the probe.
+  # The registry's /v2/ answers 200 or 401 when reachable; 3 s per host bounds the probe. Why it
+  # failed is kept in JSONBENCH_REGISTRY_PROBE_ERROR for the caller's message.
+  command -v curl >/dev/null 2>&1 || {
+    JSONBENCH_REGISTRY_PROBE_ERROR="curl is not installed (the probe runs curl https://${hosts[0]}/v2/)"
+    _setup_log "registry probe: $JSONBENCH_REGISTRY_PROBE_ERROR"; return 1; }
   for host in "${hosts[@]}"; do
-    local code
-    code=$(curl -s -o /dev/null -m 3 --connect-timeout 3 -w '%{http_code}' "https://$host/v2/" 2>/dev/null)
-    [[ $code == 200 || $code == 401 ]] || { _setup_log "registry $host not reachable"; return 1; }
+    local code err errf
+    errf=$(mktemp)
+    code=$(curl -sS -o /dev/null -m 3 --connect-timeout 3 -w '%{http_code}' "https://$host/v2/" 2>"$errf")
+    err=$(tr '\n' ' ' <"$errf"); rm -f "$errf"
+    [[ $code == 200 || $code == 401 ]] && continue
+    JSONBENCH_REGISTRY_PROBE_ERROR="curl https://$host/v2/ gave HTTP ${code:-000}${err:+: $err}"
+    _setup_log "registry $host not reachable: $JSONBENCH_REGISTRY_PROBE_ERROR"
+    return 1
   done
   return 0
 }
@@ -310,7 +319,7 @@ use_standins() {
     registry_reachable || rc=$?
     [[ $rc -eq 2 ]] && return 2
     if [[ $rc -eq 0 ]]; then JSONBENCH_USE_STANDINS=0; else JSONBENCH_USE_STANDINS=1; fi
-    export JSONBENCH_USE_STANDINS
+    export JSONBENCH_USE_STANDINS JSONBENCH_REGISTRY_PROBE_ERROR
   fi
   [[ $JSONBENCH_USE_STANDINS == 1 ]]
 }

@@ -17,6 +17,13 @@ ensure_docker || exit 2
 trap 'stop_started_dockerd' EXIT
 ensure_compose || exit 2
 ensure_perf || true
+# The tests may choose stand-ins on their own (a bench run may not): decided once here and passed
+# explicitly to every runme.sh the suites start.
+if [ -z "${JSONBENCH_STANDINS:-}" ]; then
+  if use_standins; then JSONBENCH_STANDINS=1; else JSONBENCH_STANDINS=0; fi
+  echo "test: JSONBENCH_STANDINS=$JSONBENCH_STANDINS${JSONBENCH_REGISTRY_PROBE_ERROR:+ (registry probe: $JSONBENCH_REGISTRY_PROBE_ERROR)}"
+fi
+export JSONBENCH_STANDINS
 "$LAB_ROOT/lab/install-prometheus.sh" || exit 2
 
 failed=()

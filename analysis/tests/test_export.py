@@ -211,3 +211,41 @@ def test_export_exact_deltas_resets_gaps_and_timeseries(prom_stack, tmp_path):
     hole = max(db_gaps, key=lambda g: g["seconds"])
     assert not [r for r in rows if r["container"] == "db1" and hole["from"] < float(r["time"]) < hole["to"]]
     assert json.loads((bench / "postgres.metrics.json").read_text())["schema_version"] == 1
+
+
+def test_export_counts_only_the_device_under_dockers_data_root(prom_stack, tmp_path):
+    """LVM: one write accounted on /dev/dm-0 and again on /dev/sda; host.json names dm-0."""
+    fake, url = prom_stack
+    w = "container_fs_writes_bytes_total"
+    fake.set("db1", "postgres", "container_cpu_user_seconds_total", 1.0)
+    for dev in ("/dev/dm-0", "/dev/sda"):
+        fake.set("db1", "postgres", w, 1000.0, dev)
+    deadline = time.time() + 20
+    while True:
+        r = requests.get(f"{url}/api/v1/query", params={"query": f'count_over_time({w}{{name="db1"}}[1m])'}).json()
+        if r["data"]["result"] and float(r["data"]["result"][0]["value"][1]) >= 3:
+            break
+        assert time.time() < deadline, "prometheus never scraped the test exporter"
+        time.sleep(0.3)
+    start = time.time()
+    wait_until(start, 1.5)
+    for dev in ("/dev/dm-0", "/dev/sda"):
+        fake.set("db1", "postgres", w, 1400.0, dev)
+    wait_until(start, 4.0)
+    end = time.time()
+    wait_until(end, 1.5)
+
+    bench = tmp_path / "bench1"
+    bench.mkdir()
+    (bench / "postgres.phase.json").write_text(json.dumps({
+        "database": "postgres", "service": "postgres", "project": PROJECT,
+        "window": {"start": start, "end": end}, "status": "ok"}))
+    summed = export(str(bench), "postgres", url)  # no host.json: every device, and it says so
+    assert summed["services"]["postgres"]["counters"][w]["delta"] == pytest.approx(800.0)
+    assert "every device summed" in summed["disk_devices"]["reason"]
+    (bench / "host.json").write_text(json.dumps({"disk_devices": {
+        "count": [{"name": "dm-0", "major_minor": "253:0", "dm_name": "ubuntu--vg-ubuntu--lv"}]}}))
+    out = export(str(bench), "postgres", url)
+    assert out["services"]["postgres"]["counters"][w]["delta"] == pytest.approx(400.0)
+    assert out["disk_devices"]["counted"] == ["dm-0"] and out["disk_devices"]["excluded"] == ["/dev/sda"]
+    assert out["disk_devices"]["reason"] is None

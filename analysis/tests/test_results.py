@@ -189,3 +189,36 @@ def test_scheduler_lag_merged_when_clients_record_it_and_none_before(fixture_ben
         ref = expected[run["database"]]
         assert run["scheduler_lag_ms"]["p99"] == ref.get_value_at_percentile(99) / 1000
         assert run["scheduler_lag_ms"]["max"] == ref.get_max_value() / 1000
+
+
+def test_perfstat_sums_hybrid_pmus_and_keeps_each():
+    """Hybrid Intel CPUs: cpu_core/ and cpu_atom/ lines of one event sum to the plain name."""
+    path = os.path.join(os.path.dirname(__file__), "fixtures", "perfstat", "hybrid-cgroup.csv")
+    ev = perfstat.parse(open(path).read())
+    assert ev["instructions:u"]["value"] == 5000000
+    assert sorted(ev["instructions:u"]["pmus"]) == ["cpu_atom", "cpu_core"]
+    assert ev["cpu_core/instructions:u/"]["value"] == 4000000
+    assert ev["cpu_atom/instructions:u/"]["value"] == 1000000
+    assert perfstat.instructions(ev) == (5000000, "instructions:u")
+    # a PMU the task never ran on is not counted there, the other PMU's figure stands
+    assert ev["instructions:k"]["value"] == 700000 and ev["instructions:k"]["status"] == "counted"
+    assert ev["cpu_atom/instructions:k/"]["status"] == "not counted"
+    assert ev["cycles:u"]["value"] == 3750000
+    assert ev["task-clock"]["value"] == 2000.5 and "pmus" not in ev["task-clock"]
+
+
+def test_disk_figures_name_their_device_or_why_none():
+    none = {"read_bytes": None, "write_bytes": None, "read_ops": None, "write_ops": None}
+    some = {"read_bytes": 0.0, "write_bytes": 4096.0, "read_ops": 0.0, "write_ops": 1.0}
+    counted = {"counted": ["dm-0"], "series_devices": ["/dev/dm-0", "/dev/sda"], "excluded": ["/dev/sda"],
+               "reason": None}
+    assert results._disk_devices({"disk_devices": counted}, some) == {"devices": ["dm-0"], "reason": None}
+    # this machine: cAdvisor exports no block I/O for containers at all
+    got = results._disk_devices({"disk_devices": {**counted, "series_devices": []}}, none)
+    assert "cAdvisor exported no disk series" in got["reason"] and "accounts no block I/O" in got["reason"]
+    got = results._disk_devices({"disk_devices": {**counted, "series_devices": ["/dev/sdb"]}}, none)
+    assert "no series on dm-0" in got["reason"] and "/dev/sdb" in got["reason"]
+    # operations exported, bytes not (as on this machine): the missing ones are named
+    ops_only = {**none, "read_ops": 5.0, "write_ops": 7.0}
+    got = results._disk_devices({"disk_devices": counted}, ops_only)
+    assert got["devices"] == ["dm-0"] and got["reason"].startswith("read_bytes, write_bytes: no series on dm-0")

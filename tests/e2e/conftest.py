@@ -35,8 +35,24 @@ PERF_RECORD_S={perf_s}
 """
 
 
+_STANDINS = []
+
+
+def standins_choice():
+    """Tests may choose stand-ins on their own, a bench run may not: ./runme.sh test exports
+    JSONBENCH_STANDINS; a direct pytest run decides once here with the lab's own registry probe."""
+    if "JSONBENCH_STANDINS" in os.environ:
+        return os.environ["JSONBENCH_STANDINS"]
+    if not _STANDINS:
+        r = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; use_standins'],
+                           capture_output=True, text=True, timeout=120)
+        _STANDINS.append("1" if r.returncode == 0 else "0")
+    return _STANDINS[0]
+
+
 def lab_env():
-    env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, PROGRESS_EVERY_S="5", **PORTS)
+    env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, PROGRESS_EVERY_S="5", JSONBENCH_STANDINS=standins_choice(),
+               **PORTS)
     # its own client image tag: another checkout's run on the same engine must not swap our client
     env.setdefault("JSONBENCH_CLIENT_TAG", PROJECT)
     return env

@@ -32,6 +32,26 @@ def test_run_completes(lab_run):
 
 
 @pytest.mark.parametrize("db", DATABASES)
+def test_disk_device_thp_and_mongodb_settings_are_stated(lab_run, db):
+    """Disk figures name the device under Docker's data root, or why there are none (this host
+    accounts no block I/O to containers); host.json and the report state THP; mongod's settings."""
+    disk = run_entry(lab_run, db)["disk"]
+    host = lab_run.results["host"]
+    counted = [c["name"] for c in host["disk_devices"]["count"]]
+    missing = [k for k in ("read_bytes", "write_bytes", "read_ops", "write_ops") if disk[k] is None]
+    if missing:
+        assert disk["reason"] and all(k in disk["reason"] for k in missing), disk
+    if len(missing) < 4:
+        assert disk["devices"] == counted, (disk, host["disk_devices"])
+    assert host["transparent_hugepages"]["matches_mongodb_8_0"] in (True, False, None)
+    assert "transparent huge pages" in (lab_run.bench / "report.md").read_text()
+    if db == "mongodb":
+        env = json.loads((lab_run.bench / "mongodb.settings.json").read_text())
+        assert env["environment"]["GLIBC_TUNABLES"] == "glibc.pthread.rseq=0", env
+        assert env["ulimits"]["nofile"]["hard"] > 0 and env["ulimits"]["nproc"]["hard"] == 64000, env
+
+
+@pytest.mark.parametrize("db", DATABASES)
 def test_phase_leaves_out_perf_and_client_results(lab_run, db):
     out = (lab_run.bench / f"{db}.out").read_text()
     assert "(100%)" in out, out[-2000:]

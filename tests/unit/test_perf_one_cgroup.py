@@ -1,0 +1,59 @@
+"""lab/perf.sh gives perf stat ONE -G cgroup for all its events (a per-event list misaligns on
+hybrid CPUs). Proved with Debian's perf here: a container spinning at a 0.5-CPU quota while the
+host is counted system-wide; every software event of the lab's list must be the container's only."""
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from analysis import perfstat
+
+ROOT = Path(__file__).resolve().parents[2]
+IMAGE = "jsonbench-standin/debian:bookworm"
+
+
+def lab(fn, tmp_path):
+    return subprocess.run(["bash", "-c", f'. "{ROOT}/lab/perf.sh"; {fn}'], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path)
+
+
+@pytest.fixture
+def busy_container():
+    if os.geteuid() != 0 or not shutil.which("perf") or not shutil.which("docker"):
+        pytest.skip("needs root, perf and docker")
+    if lab("perf_unavailable_reason", "/").stdout.strip():
+        pytest.skip(lab("perf_unavailable_reason", "/").stdout.strip())
+    if subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode != 0:
+        pytest.skip(f"{IMAGE} not built (lab/standins/build.sh)")
+    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", IMAGE, "sh", "-c", "while :; do :; done"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    try:
+        pid = subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        yield pid
+    finally:
+        subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+
+
+def test_every_event_counts_the_container_only(busy_container, tmp_path):
+    cg = lab(f"container_perf_cgroup {busy_container}", tmp_path).stdout.strip()
+    if not cg:
+        pytest.skip("no perf_event cgroup for containers on this host")
+    csv = tmp_path / "stat.csv"
+    r = subprocess.run(["bash", "-c", f'. "{ROOT}/lab/perf.sh"; perf_stat_start "{cg}" "{csv}"; sleep 3; '
+                        'perf_stat_stop'], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    text = csv.read_text()
+    lines = [l for l in text.splitlines() if l and not l.startswith("#")]
+    assert len(lines) >= 4, text
+    assert all(l.split(",")[3] == cg for l in lines), text  # the cgroup column on every event
+    ev = perfstat.parse(text)
+    ms = ev["task-clock"]["value"]
+    # 0.5 CPU for ~3 s: ~1500 ms; the whole 2-core host would be ~6000 ms
+    assert 900 <= ms <= 2100, ms
+    sysw = subprocess.run(["perf", "stat", "-a", "-x,", "-e", "task-clock", "--", "sleep", "1"],
+                          capture_output=True, text=True).stderr
+    assert perfstat.parse(sysw)["task-clock"]["value"] > 1.5 * ms / 3
