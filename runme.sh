@@ -127,7 +127,7 @@ run_benches() {
   STACK_UP=1
   say "starting monitoring: $(monitoring_services)"
   start_monitoring
-  [ "$USE_STANDINS" = 1 ] || say "Grafana: http://127.0.0.1:${GRAFANA_PORT:-3000}/"
+  [ "$USE_STANDINS" = 1 ] || say "Grafana: http://$(host_address):${GRAFANA_PORT:-3000}/"
   if [ "$only_check" = 1 ] || [ "$check" = 1 ]; then
     local rc=0; CHECK_SETS=("${overrides[@]}"); check_benches "${dirs[@]}" || rc=$?
     [ "$rc" = 130 ] && exit 130

@@ -56,7 +56,7 @@ load_run_env() {
 
 export_phase() {
   if ! analysis export --bench-dir "$BENCH_DIR" --database "$1" \
-      --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" --project "$PROJECT"; then
+      --prometheus "$(prometheus_url)" --project "$PROJECT"; then
     say "$1: metrics export failed; the phase's other files are kept"
   fi
 }

@@ -25,7 +25,7 @@ check_bench() {
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
   RUN_FAILED=0  # the check's own verdict below decides
-  analysis check --bench-dir "$bench" --prometheus "http://127.0.0.1:${PROMETHEUS_PORT:-9090}" || rc=1
+  analysis check --bench-dir "$bench" --prometheus "$(prometheus_url)" || rc=1
   # The check's bench settings were exported by load_run_env: the real run must not inherit them.
   keys=$(grep -o '^[A-Za-z_][A-Za-z0-9_]*=' "$bench/run.env" | tr -d '=' | tr '\n' ' ')
   # shellcheck disable=SC2086

@@ -95,4 +95,18 @@ own_published_ports() {
 
 container_of() { compose ps -q "$1"; }
 
+# The host address where the lab's published ports answer: BIND_ADDRESS, except that a wildcard
+# (0.0.0.0, ::) or none means loopback. Every host-side URL (export, check, Grafana) is built here.
+host_address() {
+  case ${BIND_ADDRESS:-} in
+    '' | 0.0.0.0) echo 127.0.0.1 ;;
+    :: | '[::]') echo '[::1]' ;;
+    \[*) echo "$BIND_ADDRESS" ;;
+    *:*) echo "[$BIND_ADDRESS]" ;;
+    *) echo "$BIND_ADDRESS" ;;
+  esac
+}
+
+prometheus_url() { echo "http://$(host_address):${PROMETHEUS_PORT:-9090}"; }
+
 label_of() { docker inspect -f "{{index .Config.Labels \"$2\"}}" "$1" 2>/dev/null | sed 's/<no value>//'; }

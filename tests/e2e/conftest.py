@@ -20,6 +20,9 @@ PROJECT = os.environ.get("JSONBENCH_E2E_PROJECT", "jsonbench-e2e")
 _BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000"))
 PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "PROMETHEUS_PORT": str(_BASE + 90),
          "GRAFANA_PORT": str(_BASE + 300)}
+# Published ports bind here: a loopback address other than 127.0.0.1 by default, so every end-to-end
+# run proves that host-side URLs (export, check) follow BIND_ADDRESS instead of assuming 127.0.0.1.
+BIND_ADDRESS = os.environ.get("JSONBENCH_E2E_BIND_ADDRESS", "127.0.0.2")
 TINY_BENCH = """\
 DESCRIPTION="end-to-end test bench"
 KEY=uuidv7
@@ -52,6 +55,7 @@ def standins_choice():
 
 def lab_env():
     env = dict(os.environ, COMPOSE_PROJECT_NAME=PROJECT, PROGRESS_EVERY_S="5", JSONBENCH_STANDINS=standins_choice(),
+               BIND_ADDRESS=BIND_ADDRESS,
                **PORTS)
     # its own client image tag: another checkout's run on the same engine must not swap our client
     env.setdefault("JSONBENCH_CLIENT_TAG", PROJECT)
@@ -109,7 +113,7 @@ def workdir():
 
 @pytest.fixture(scope="session")
 def prometheus_url():
-    return f"http://127.0.0.1:{PORTS['PROMETHEUS_PORT']}"
+    return f"http://{BIND_ADDRESS}:{PORTS['PROMETHEUS_PORT']}"
 
 
 @pytest.fixture(scope="session")

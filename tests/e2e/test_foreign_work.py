@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT, PORTS, Run, lab_env, make_bench, remove_project
+from conftest import BIND_ADDRESS, LAB_ROOT, PORTS, Run, lab_env, make_bench, remove_project
 
 LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "foreign-query-loop.js")
 LOOP_MAX_S = 90
@@ -32,9 +32,9 @@ def env_file():
 def host_uri(db):
     e = env_file()
     if db == "postgres":
-        return (f"postgres://{e.get('POSTGRES_USER', 'jsonbench')}:{e['POSTGRES_PASSWORD']}@127.0.0.1:"
+        return (f"postgres://{e.get('POSTGRES_USER', 'jsonbench')}:{e['POSTGRES_PASSWORD']}@{BIND_ADDRESS}:"
                 f"{PORTS['PG_PORT']}/{e.get('POSTGRES_DB', 'jsonbench')}")
-    return (f"mongodb://{e.get('MONGO_USER', 'jsonbench')}:{e['MONGO_PASSWORD']}@127.0.0.1:"
+    return (f"mongodb://{e.get('MONGO_USER', 'jsonbench')}:{e['MONGO_PASSWORD']}@{BIND_ADDRESS}:"
             f"{PORTS['MONGO_PORT']}/?authSource=admin")
 
 
