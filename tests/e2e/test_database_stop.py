@@ -17,8 +17,8 @@ SERVER_COMMS = {"mongodb": {"mongod", "ferretdb"}, "postgres": {"postgres"}}
 
 
 def sh(script, env):
-    return subprocess.run(["bash", "-c", f'. lab/setup-host.sh; LAB_ROOT=$PWD; . lab/stack.sh; '
-                                         f'load_env_defaults "$LAB_ROOT/.env"; {script}'],
+    return subprocess.run(["bash", "-c", f'. lab/setup-host.sh; LAB_ROOT=$PWD; . lab/stack.sh; . lab/ulimits.sh; '
+                                         f'load_env_defaults "$LAB_ROOT/.env"; clamp_mongo_nofile_to_engine; {script}'],
                           cwd=LAB_ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 

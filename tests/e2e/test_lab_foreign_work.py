@@ -4,7 +4,10 @@ The lab reads each server's own counters at the window edges and analysis reconc
 with what the lab sent. A clean run (the shared `lab_run`) reconciles; a run during which a loop
 from outside the lab reads the whole table every 1-3 s through the published port (a new connection
 each time, like a monitoring job) is `suspect` in results.json, report.md and the summary line, its
-figures still reported."""
+figures still reported.
+Named to run after test_lab_end_to_end: it removes the project, whose Prometheus the shared
+lab_run's tests query.
+"""
 import json
 import os
 import re
