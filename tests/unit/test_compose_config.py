@@ -37,3 +37,36 @@ def test_cadvisor_sees_the_containerd_socket_on_the_official_path_only():
     assert ("/run/containerd", "/run/containerd", True) in mounts("official")
     assert not any(t == "/run/containerd" for _, t, _ in mounts("standins"))
     assert mounts("official") - mounts("standins") == {("/run/containerd", "/run/containerd", True)}
+
+
+def _official_mongodb_start(tmp_path, prelude_exit):
+    """Runs the official mongodb service's resolved entrypoint + command with stand-ins for the two
+    programs it calls: `python3` (the image's docker-entrypoint.py) and `mongod`, each recording its
+    pid and arguments. What the upstream python script does inside stays unverified here."""
+    svc = config("official")["mongodb"]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name, tail in (("python3", f"exit {prelude_exit}"), ("mongod", "exit 0")):
+        (bin_dir / name).write_text(f'#!/bin/sh\necho "$$ $*" >>"{tmp_path}/{name}.calls"\n{tail}\n')
+        (bin_dir / name).chmod(0o755)
+    # `compose config` keeps compose's `$$` escape; the container gets a single `$`.
+    argv = [a.replace("$$", "$") for a in [*svc["entrypoint"], *svc["command"]]]
+    assert argv[0] == "bash"
+    p = subprocess.Popen(argv, env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, stdout=subprocess.DEVNULL)
+    code = p.wait(timeout=30)
+    calls = lambda name: [l.split(" ", 1) for l in (tmp_path / f"{name}.calls").read_text().splitlines()] \
+        if (tmp_path / f"{name}.calls").exists() else []  # noqa: E731
+    return p.pid, code, calls("python3"), calls("mongod"), svc["command"]
+
+
+def test_official_mongod_is_pid_1_with_auth_after_the_entrypoints_first_start_work(tmp_path):
+    pid, code, prelude, mongod, command = _official_mongodb_start(tmp_path, 0)
+    assert code == 0
+    assert [args for _, args in prelude] == ["/usr/local/bin/docker-entrypoint.py mongod --version"]
+    # exec: the server replaces the container's first process (PID 1 in the container), once.
+    assert mongod == [[str(pid), " ".join(command[1:] + ["--auth"])]]
+
+
+def test_official_mongod_does_not_start_when_the_entrypoints_first_start_work_fails(tmp_path):
+    _, code, prelude, mongod, _ = _official_mongodb_start(tmp_path, 3)
+    assert code == 3 and len(prelude) == 1 and mongod == []
