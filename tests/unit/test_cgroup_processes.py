@@ -140,19 +140,25 @@ def test_a_real_cgroup_of_this_host_lists_exactly_its_processes():
                 time.sleep(0.1)
 
 
-def test_watch_samples_until_terminated():
-    child = subprocess.Popen(["sleep", "30"])
-    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(child.pid), "--every", "0.2"],
+def watch_for(seconds, watched: subprocess.Popen, *flags):
+    """Runs `watch` on the watched process for `seconds`, stops both; returns the watch's output."""
+    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(watched.pid), *flags],
                          stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(1.5)
+        time.sleep(seconds)
     finally:
         w.terminate()
         out, _ = w.communicate(timeout=10)
-        child.kill()
-        child.wait()
-    lines = [json.loads(x) for x in out.splitlines()]
+        watched.kill()
+        watched.wait()
     assert w.returncode == 0
+    return out
+
+
+def test_watch_samples_until_terminated():
+    child = subprocess.Popen(["sleep", "30"])
+    out = watch_for(1.5, child, "--every", "0.2")
+    lines = [json.loads(x) for x in out.splitlines()]
     assert len(lines) >= 4, out
     assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
 
@@ -166,14 +172,9 @@ def test_watch_sees_processes_that_live_some_milliseconds(tmp_path):
     cg.mkdir()
     loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
     (cg / "cgroup.procs").write_text(str(loop.pid))  # its children start in the cgroup
-    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(loop.pid)], stdout=subprocess.PIPE, text=True)
     try:
-        time.sleep(3.5)
+        out = watch_for(3.5, loop)
     finally:
-        w.terminate()
-        out, _ = w.communicate(timeout=10)
-        loop.kill()
-        loop.wait()
         for _ in range(50):
             try:
                 cg.rmdir()
