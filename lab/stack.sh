@@ -62,7 +62,8 @@ database_uri() {
 # the environment too, so the password never shows in a process list.
 client_env_args() {
   local k
-  for k in $BENCH_KEYS; do printf -- '-e\n%s\n' "$k"; done
+  # BENCH_KEYS is unset before a bench is loaded (wait-ready in lab/bench-monitoring-cost.sh).
+  for k in ${BENCH_KEYS:-}; do printf -- '-e\n%s\n' "$k"; done
   # How long a client keeps reconnecting to a lost database (the client's default when unset).
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
