@@ -27,6 +27,7 @@ const BENCH_SPECS = {
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
+  REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
 };
 
 class InputError extends Error {}
