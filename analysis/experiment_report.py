@@ -6,6 +6,8 @@ import os
 from . import repeat, sweep
 from .fileio import read_json
 
+is_experiment = repeat.is_experiment
+
 
 def _kind(bench_dir):
     path = os.path.join(bench_dir, "results.json")
@@ -65,3 +67,61 @@ def split(benches):
         if kind is None and not _sweeps_of(b):
             plain.append(b)  # analysis/report.py says what is missing
     return plain, made
+
+
+# --- a run branch's README.md (analysis/branch.py) ------------------------------------------------
+
+def stand_in_lines(results):
+    s = sorted({x for r in results if is_experiment(r) for x in r.get("stand_in") or []})
+    if not s:
+        return []
+    return ["> **Stand-in:** " + "; ".join(s) + ". These figures are not results of the real product.", ""]
+
+
+def branch_section(r):
+    """A REPEAT bench or a sweep in the branch README: the headline figures and the links."""
+    if r["kind"] == "repeat":
+        lines = [f"## {r['bench']}: {r['repeat']} repetitions (mean ± 95% CI)", ""]
+        for pair, paths in (r.get("ratios") or {}).items():
+            s = paths.get("per_doc.cpu_us")
+            if s:
+                lines.append(f"- {pair} CPU per document: {repeat.mean_ci(s, ratio=True)} ({repeat.verdict(s)})")
+        lines += ["", f"Repetitions: " + ", ".join(f"[{x['folder']}]({r['bench']}/{x['folder']}/report.md)"
+                                                  + ("" if x["complete"] else " (INCOMPLETE)") for x in r["repetitions"]), ""]
+    else:
+        lines = [f"## {r['bench']}: sweep of {r['key']} over {', '.join(str(v) for v in r['values'])}", ""]
+        for pair, paths in (r.get("ratios") or {}).items():
+            pts = paths.get("per_doc.cpu_us") or []
+            if pts:
+                lines.append(f"- {pair} CPU per document: " + ", ".join(
+                    f"{r['key']}={p['value']}: {p['mean']:.2f}x" for p in pts if p.get("mean") is not None))
+        lines += ["", "Points: " + ", ".join(f"[{p['folder']}]({r['bench']}/{p['folder']}/report.md)"
+                                             + ("" if p["complete"] else " (INCOMPLETE)") for p in r["points"]), ""]
+    lines += [f"Details: [{r['bench']}/report.md]({r['bench']}/report.md), machine-readable: "
+              f"[{r['bench']}/results.json]({r['bench']}/results.json).", ""]
+    return lines
+
+
+# --- `compare` (analysis/compare.py) ------------------------------------------------------------
+
+def for_compare(r, ref):
+    """A REPEAT bench as compare reads a bench: per_doc = the means over the repetitions, and
+    `ci_pct` {(run key, field): half-width of the 95% interval in % of the mean}, which compare
+    takes as that figure's noise. A sweep has no single figure per database: a clear error."""
+    from .errors import AnalysisError
+    if r.get("kind") == "sweep":
+        raise AnalysisError(f"{ref}: a sweep ({r.get('key')} over {r.get('values')}) is compared point by point: "
+                            f"give a point folder, e.g. {ref.rstrip('/')}/{r.get('key')}={(r.get('values') or ['v'])[0]}")
+    runs, pct = [], {}
+    stand_in = " ".join(r.get("stand_in") or [])
+    for key, paths in (r.get("figures") or {}).items():
+        per_doc = {}
+        for p, s in paths.items():
+            if p.startswith("per_doc."):
+                f = p[len("per_doc."):]
+                per_doc[f] = s.get("mean")
+                if s.get("ci") and s.get("mean"):
+                    pct[(key, f)] = 100.0 * s["ci"]["half_width"] / abs(s["mean"])
+        runs.append({"database": key, "per_doc": per_doc, "stand_in": key.split("-")[0] in stand_in,
+                     "stand_in_what": "see the repetitions' reports"})
+    return {**r, "runs": runs, "ci_pct": pct}

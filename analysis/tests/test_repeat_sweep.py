@@ -223,3 +223,57 @@ def test_sweep_args_refuses_bad_input(arg, message):
 def test_sweep_args_accepts_numbers():
     assert sweep_args.parse("RATE=0.5,2", SPECS) == ("RATE", ["0.5", "2"])
     assert sweep_args.parse("FIELD_BYTES=50,100,200,400,1000", SPECS)[1] == ["50", "100", "200", "400", "1000"]
+
+
+def test_compare_reads_a_repeat_bench_by_its_means_and_its_interval(tmp_path, fixture_dir):
+    from analysis import compare
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (220.0, 100.0), (210.0, 105.0)])
+    repeat.write(str(bench))
+    (tmp_path / "x").mkdir()
+    other = _bench_with_repetitions(tmp_path / "x", fixture_dir, [(300.0, 100.0), (300.0, 101.0), (300.0, 102.0)])
+    repeat.write(str(other))
+    rows, unmatched = compare.compare(compare.load(str(bench)), compare.load(str(other)))
+    cpu = next(r for r in rows if r["database"] == "mongodb" and r["figure"] == "cpu_us")
+    assert cpu["ref1"] == pytest.approx(210.0) and cpu["ref2"] == pytest.approx(300.0)
+    assert cpu["beyond_noise"] is True
+    pg = next(r for r in rows if r["database"] == "postgres" and r["figure"] == "cpu_us")
+    # postgres moved 0.3%, inside the first side's interval (+-7.2 of 101.7, about 7%): noise
+    assert pg["beyond_noise"] is False and pg["noise_pct"] == pytest.approx(100 * 7.17 / 101.67, rel=1e-2)
+
+
+def test_compare_refuses_a_sweep_with_the_way_to_compare_points(tmp_path, fixture_dir):
+    from analysis import compare
+    sweep_dir = _sweep(tmp_path, fixture_dir, [(50, (100.0, 80.0)), (200, (150.0, 100.0))])
+    sweep.write(str(sweep_dir))
+    with pytest.raises(AnalysisError, match="compared point by point.*FIELD_BYTES=50"):
+        compare.load(str(sweep_dir))
+
+
+def test_branch_keeps_repetitions_and_points(tmp_path, fixture_dir, monkeypatch):
+    import subprocess
+    from analysis import branch
+    repo = tmp_path / "lab"
+    repo.mkdir()
+    env = {**os.environ, "GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x", "GIT_COMMITTER_NAME": "u",
+           "GIT_COMMITTER_EMAIL": "u@x"}
+    git = lambda *a: subprocess.run(["git", *a], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout  # noqa: E731
+    git("init", "-q", "-b", "main")
+    (repo / "README.md").write_text("lab\n")
+    git("add", ".")
+    git("commit", "-qm", "lab")
+    bench = _bench_with_repetitions(repo, fixture_dir, [(200.0, 100.0), (220.0, 100.0)])
+    repeat.write(str(bench))
+    sweep_dir = _sweep(tmp_path, fixture_dir, [(50, (100.0, 80.0)), (200, (150.0, 100.0))])
+    shutil.move(str(sweep_dir.parent), str(repo / "bench8"))
+    sweep.write(str(repo / "bench8" / "sweep-FIELD_BYTES"))
+    monkeypatch.chdir(repo)
+    name = branch.run(["bench9", "bench8/sweep-FIELD_BYTES"], [], allow_incomplete=False)
+    files = set(git("ls-tree", "-r", "--name-only", name).split())
+    assert {"bench9/results.json", "bench9/repeat-1/results.json", "bench9/repeat-2/results.json",
+            "bench8/sweep-FIELD_BYTES/results.json", "bench8/sweep-FIELD_BYTES/FIELD_BYTES=50/results.json",
+            "bench8/sweep-FIELD_BYTES/plots/cpu.png"} <= files
+    readme = git("show", f"{name}:README.md")
+    assert "## bench9: 2 repetitions (mean ± 95% CI)" in readme
+    assert "mongodb/postgres CPU per document: 2.100x ± " in readme
+    assert "## bench8/sweep-FIELD_BYTES: sweep of FIELD_BYTES over 50, 200" in readme
+    assert "FIELD_BYTES=50: 1.25x, FIELD_BYTES=200: 1.50x" in readme
