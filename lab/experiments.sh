@@ -41,7 +41,8 @@ sweep_validate() {
     { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; echo "$SWEEP_KEY=$v"; } >"$tmp/run.env"
     if ! msg=$(node "$LAB_ROOT/client" validate-bench "$tmp/run.env" 2>&1); then
       rm -rf -- "$tmp"
-      echo "runme.sh: --sweep $SWEEP_KEY=$v is refused for $(basename "$dir"): ${msg#error: }" >&2
+      msg=$(sed -E "s#^error: ##; s#^$tmp/run.env(:[0-9]+)?: ##" <<<"$msg")
+      echo "runme.sh: --sweep $SWEEP_KEY=$v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
       return 2
     fi
   done
