@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from .conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project
+from conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
 
