@@ -28,6 +28,20 @@ def _present(result, paths):
     return any(p in result["series"].get(k, {}) for k in result["series"] for p in paths)
 
 
+def _choose(result, name, candidates):
+    """The paths to plot: the first candidate present; for WAL also any per-op/per-doc field named
+    after it (the lab's per-operation WAL figure, whatever its exact name), else none."""
+    found = next((c for c in candidates if _present(result, c)), None)
+    if found or name != "wal":
+        return found
+    for prefix in ("per_op.", "per_doc."):
+        for k in result["series"]:
+            for p in result["series"][k]:
+                if p.startswith(prefix) and "wal" in p.split(".")[-1]:
+                    return [p]
+    return None
+
+
 def _toast_x(result, sweep_dir):
     """Where a FIELD_BYTES sweep crosses ~2 KB of field data (FIELDS x FIELD_BYTES), when it does."""
     if result["key"] != "FIELD_BYTES":
@@ -55,7 +69,7 @@ def make(result, sweep_dir):
     log_x = min(values) > 0 and max(values) / min(values) >= 10
     toast_x = _toast_x(result, sweep_dir)
     for name, title, candidates in PLOTS:
-        paths = next((c for c in candidates if _present(result, c)), None)
+        paths = _choose(result, name, candidates)
         if paths is None:
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
@@ -69,8 +83,9 @@ def make(result, sweep_dir):
                 ys = [s["mean"] for s in pts]
                 err = [s["ci"]["half_width"] if s.get("ci") else 0 for s in pts]
                 label = k + (f" {p.split('.')[-1]}" if len(paths) > 1 else "")
+                # a load phase (`mongodb-load`) dotted next to its run phase
                 ax.errorbar(xs, ys, yerr=err if any(err) else None, marker="o", capsize=4,
-                            linestyle=STYLES.get(p, "-"), color=COLORS.get(db, None), label=label)
+                            linestyle=":" if k.endswith("-load") else STYLES.get(p, "-"), color=COLORS.get(db, None), label=label)
         if toast_x:
             ax.axvline(toast_x, color="grey", linestyle=":", linewidth=1)
             ax.annotate("~2 KB of fields:\nPostgreSQL TOAST threshold", (toast_x, 1), xycoords=("data", "axes fraction"),

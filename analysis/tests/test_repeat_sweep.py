@@ -277,3 +277,30 @@ def test_branch_keeps_repetitions_and_points(tmp_path, fixture_dir, monkeypatch)
     assert "mongodb/postgres CPU per document: 2.100x ± " in readme
     assert "## bench8/sweep-FIELD_BYTES: sweep of FIELD_BYTES over 50, 200" in readme
     assert "FIELD_BYTES=50: 1.25x, FIELD_BYTES=200: 1.50x" in readme
+
+
+def test_new_run_fields_come_along_generically(tmp_path, fixture_dir):
+    """wb's additions (phase ids with load phases, per_op, wal) need no change here: every numeric
+    field is summarised, load and run phases pair up, and the WAL plot appears when there is a figure."""
+    sweep_dir = _sweep(tmp_path, fixture_dir, [(50, (100.0, 80.0)), (200, (150.0, 100.0))])
+    for point, wal in (("FIELD_BYTES=50", 1000.0), ("FIELD_BYTES=200", 4000.0)):
+        path = sweep_dir / point / "results.json"
+        r = json.loads(path.read_text())
+        runs = []
+        for run in r["runs"]:
+            for stage in ("load", "run"):
+                x = copy.deepcopy(run)
+                x["phase"] = run["database"] + ("-load" if stage == "load" else "")
+                x["per_op"] = {"cpu_us": run["per_doc"]["cpu_us"], "wal_bytes": wal * (2 if run["database"] == "postgres" else 1),
+                               "by_op": {"read": {"cpu_us": 3.0}}}
+                x["wal"] = {"bytes": 123456, "source": "pg_current_wal_lsn", "reason": None}
+                runs.append(x)
+        r["runs"] = runs
+        path.write_text(json.dumps(r))
+    res = sweep.write(str(sweep_dir))
+    assert list(res["ratios"]) == ["mongodb-load/postgres-load", "mongodb/postgres"]
+    assert [s["mean"] for s in res["series"]["postgres-load"]["per_op.wal_bytes"]] == [2000.0, 8000.0]
+    assert "per_op.by_op.read.cpu_us" in res["series"]["mongodb"] and "wal.bytes" in res["series"]["mongodb"]
+    assert "wal.source" not in res["series"]["mongodb"]
+    assert res["plots"][:2] == ["plots/cpu.png", "plots/wal.png"]
+    assert "## WAL/journal (B/op) against FIELD_BYTES" in (sweep_dir / "report.md").read_text()
