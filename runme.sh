@@ -195,7 +195,11 @@ main() {
       shift; ensure_venv || exit 2
       local dirs=() b
       [ $# -gt 0 ] || set -- $(all_benches)
-      for b in "$@"; do dirs+=("$(bench_dir_of "$b")") || exit 2; done
+      for b in "$@"; do
+        # a sweep folder (benchN/sweep-KEY) has points, not a bench.env
+        if [[ $(basename "$b") == sweep-* ]] && [ -d "$b" ]; then dirs+=("$(cd "$b" && pwd)"); continue; fi
+        dirs+=("$(bench_dir_of "$b")") || exit 2
+      done
       analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
     compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
     check) run_benches "$@" ;;
