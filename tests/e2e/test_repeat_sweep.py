@@ -105,6 +105,11 @@ def test_two_point_sweep_gives_its_report(workdir):
             assert (sweep_dir / "plots" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
         assert "## CPU (µs/doc) against FIELD_BYTES" in (sweep_dir / "report.md").read_text()
         assert not (bench / "run.env").exists()  # the sweep wrote only into its own folder
+        (sweep_dir / "report.md").unlink()
+        p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(sweep_dir)], cwd=LAB_ROOT, env=lab_env(),
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert (sweep_dir / "report.md").exists()
     finally:
         remove_project()
 
