@@ -143,6 +143,34 @@ def figure_table(result, path):
     return "\n".join(rows)
 
 
+def main_paths(paths):
+    """The figures a sweep report tables: per document / per operation, WAL, latency p50 and p99."""
+    return [p for p in figures.order(paths)
+            if (p.startswith(("per_doc.", "per_op.", "wal.")) or p in ("latency_ms.p50", "latency_ms.p99"))
+            and p != "per_doc.docs"]
+
+
+def answer_lines(result, paths):
+    """Per figure: how each database's value and the ratio move from the first to the last value."""
+    key, lines = result["key"], []
+    for pair, by_path in result["ratios"].items():
+        num, den = pair.split("/")
+        for p in paths:
+            pts = [s for s in by_path.get(p, []) if s.get("mean") is not None]
+            if len(pts) < 2:
+                continue
+            ends = []
+            for k in (num, den):
+                ser = [s for s in result["series"].get(k, {}).get(p, []) if s.get("mean") is not None]
+                if len(ser) >= 2:
+                    ends.append(f"{k} {fmt(ser[0]['mean'])} -> {fmt(ser[-1]['mean'])}")
+            unclear = [str(s["value"]) for s in pts if s.get("includes_no_difference")]
+            lines.append(f"- {figures.name(p)}, {key} {pts[0]['value']} -> {pts[-1]['value']}: " + "; ".join(ends)
+                         + f"; {pair} {pts[0]['mean']:.2f}x -> {pts[-1]['mean']:.2f}x"
+                         + (f" (no difference shown at {key}={', '.join(unclear)})" if unclear else ""))
+    return (lines or ["No mongodb/postgres pair with a figure at two values or more."]) + [""]
+
+
 def report(result):
     key = result["key"]
     lines = [f"# {result['bench']}: {result['description']}", ""]
@@ -156,12 +184,12 @@ def report(result):
     lines += [f"One complete bench per value of {key} (folders `{key}=<value>/`); "
               + ("each value is the mean ± half-width of the 95% confidence interval over the point's repetitions."
                  if repeated else "one run per point (REPEAT=1): no interval; `--set REPEAT=3` gives one."), ""]
-    lines += ["## Plots", ""] + [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
     shown = []
     for k in result["series"]:
         shown += [p for p in result["series"][k] if p not in shown]
-    main = [p for p in figures.order(shown) if p.startswith(("per_doc.", "per_op.", "wal.", "latency_ms.p50",
-                                                            "latency_ms.p99")) and p != "per_doc.docs"]
+    main = main_paths(shown)
+    lines += ["## The answer", ""] + answer_lines(result, main) + ["## Plots", ""]
+    lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
     for p in main:
         lines += [f"## {figures.name(p)} against {key}", "", figure_table(result, p), ""]
     lines += ["## Points", ""]

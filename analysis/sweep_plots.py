@@ -1,6 +1,7 @@
 """A sweep's plots: one PNG per figure against the swept value, every database on the same axes,
 with error bars (95% interval) where the points were repeated."""
 import os
+import textwrap
 
 import matplotlib
 
@@ -83,13 +84,15 @@ def make(result, sweep_dir):
                 ys = [s["mean"] for s in pts]
                 err = [s["ci"]["half_width"] if s.get("ci") else 0 for s in pts]
                 label = k + (f" {p.split('.')[-1]}" if len(paths) > 1 else "")
+                if any(m.startswith(db + " (stand-in") for m in result.get("stand_in") or []):
+                    label += " (stand-in)"
                 # a load phase (`mongodb-load`) dotted next to its run phase
                 ax.errorbar(xs, ys, yerr=err if any(err) else None, marker="o", capsize=4,
                             linestyle=":" if k.endswith("-load") else STYLES.get(p, "-"), color=COLORS.get(db, None), label=label)
         if toast_x:
             ax.axvline(toast_x, color="grey", linestyle=":", linewidth=1)
-            ax.annotate("~2 KB of fields:\nPostgreSQL TOAST threshold", (toast_x, 1), xycoords=("data", "axes fraction"),
-                        xytext=(4, -4), textcoords="offset points", va="top", fontsize=8, color="grey")
+            ax.annotate("~2 KB of fields:\nPostgreSQL TOAST threshold", (toast_x, 0), xycoords=("data", "axes fraction"),
+                        xytext=(4, 4), textcoords="offset points", va="bottom", fontsize=8, color="grey")
         if log_x:
             ax.set_xscale("log")
         ax.set_xticks(values, [str(v) for v in values])
@@ -99,7 +102,8 @@ def make(result, sweep_dir):
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-        marks = "; ".join(result.get("stand_in") or [])
+        # stand-ins named in full, wrapped so that the title fits the figure
+        marks = textwrap.fill("; ".join(result.get("stand_in") or []), 95)
         per = {"per_op": " per operation", "per_doc": " per document", "wal": " in the phase"}.get(paths[0].split(".")[0], "")
         ax.set_title(f"{result['bench']}: {title}{per} against {result['key']}" + (f"\n{marks}" if marks else ""), fontsize=10)
         fig.tight_layout()
