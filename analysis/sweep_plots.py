@@ -90,9 +90,8 @@ def make(result, sweep_dir):
                 ax.errorbar(xs, ys, yerr=err if any(err) else None, marker="o", capsize=4,
                             linestyle=":" if k.endswith("-load") else STYLES.get(p, "-"), color=COLORS.get(db, None), label=label)
         if toast_x:
-            ax.axvline(toast_x, color="grey", linestyle=":", linewidth=1)
-            ax.annotate("~2 KB of fields:\nPostgreSQL TOAST threshold", (toast_x, 0), xycoords=("data", "axes fraction"),
-                        xytext=(4, 4), textcoords="offset points", va="bottom", fontsize=8, color="grey")
+            ax.axvline(toast_x, color="grey", linestyle=":", linewidth=1,
+                       label=f"FIELD_BYTES ≈ {toast_x:.0f}: ~2 KB of fields, PostgreSQL's TOAST threshold")
         if log_x:
             ax.set_xscale("log")
         ax.set_xticks(values, [str(v) for v in values])
