@@ -153,24 +153,27 @@ def verdict(s):
 
 
 def answer_lines(result):
+    """One line per figure: each database's mean ± CI, then the ratio and what its interval says."""
     lines = []
     for pair, paths in (result.get("ratios") or {}).items():
         num, den = pair.split("/")
-        lines += [f"**{num} / {den}**, mean ± half-width of the 95% confidence interval over "
+        lines += [f"**{num} vs {den}**, mean ± half-width of the 95% confidence interval over "
                   f"{result['repeat']} repetitions:", ""]
         for p, s in paths.items():
             if p == "per_doc.docs" or s.get("mean") is None:
                 continue
+            both = (f"{num} {mean_ci(result['figures'][num].get(p))}, "
+                    f"{den} {mean_ci(result['figures'][den].get(p))}")
             if s.get("ci") is None:
-                lines.append(f"- {figures.name(p)}: {num} {s['mean']:.3f}x {den} (one value: no interval)")
+                said = f"ratio {s['mean']:.3f}x (one value: no interval)"
             elif s["includes_no_difference"]:
-                lines.append(f"- {figures.name(p)}: {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} "
-                             f"(interval {s['ci']['low']:.3f} .. {s['ci']['high']:.3f} includes 1: "
-                             f"**no difference** shown between {num} and {den})")
+                said = (f"ratio {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} (interval {s['ci']['low']:.3f} .. "
+                        f"{s['ci']['high']:.3f} includes 1: **no difference** shown between {num} and {den})")
             else:
                 more = "more" if s["mean"] > 1 else "less"
-                lines.append(f"- {figures.name(p)}: {num} spends {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} "
-                             f"of {den} (interval {s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise)")
+                said = (f"{num} spends {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} of {den} (interval "
+                        f"{s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise)")
+            lines.append(f"- {figures.name(p)}: {both}; {said}")
         lines.append("")
     if not lines:
         lines = ["No mongodb/postgres pair ran in every repetition: no ratio.", ""]

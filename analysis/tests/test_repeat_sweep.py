@@ -91,7 +91,7 @@ def test_repeat_summarises_each_figure_and_the_paired_ratio(tmp_path, fixture_di
     assert "per_doc.basis" not in res["figures"]["postgres"]
     text = (bench / "report.md").read_text()
     assert text.index("## The answer") < text.index("## Every figure")
-    assert "CPU (µs/doc): mongodb spends 2.067x ± " in text
+    assert "- CPU (µs/doc): mongodb 210 ± 25, postgres 102 ± 7.2; mongodb spends 2.067x ± 0.287 of postgres" in text
     assert "[repeat-2/report.md](repeat-2/report.md): complete" in text
 
 
