@@ -3,6 +3,8 @@ every number of a run's `per_doc`, `per_op`, `wal` and `latency_ms`, and the lat
 operation type (`operations.<op>.latency_ms`), keyed by a dotted path ("per_doc.cpu_us").
 Used by `repeat` (statistics over repetitions) and `sweep` (figures against a swept value)."""
 
+import re
+
 SECTIONS = ("per_doc", "per_op", "wal", "latency_ms")
 USABLE_STATUS = ("ok", "suspect")  # a failed or interrupted phase's figures cover part of the work
 
@@ -77,3 +79,11 @@ def order(paths):
     """Report order: per_doc in the lab's order, then the rest as they come."""
     first = [p for p in _NAMES if p in paths]
     return first + [p for p in paths if p not in first]
+
+
+def headline(paths):
+    """The figures a report's answer gives: per document / per operation, WAL, latency p50 and p99
+    (overall and per operation type); the tables give every figure."""
+    return [p for p in order(paths)
+            if ((p.startswith(("per_doc.", "per_op.", "wal.")) and p != "per_doc.docs")
+                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p))]

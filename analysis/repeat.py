@@ -157,10 +157,12 @@ def answer_lines(result):
     lines = []
     for pair, paths in (result.get("ratios") or {}).items():
         num, den = pair.split("/")
-        lines += [f"**{num} vs {den}**, mean ± half-width of the 95% confidence interval over "
-                  f"{result['repeat']} repetitions:", ""]
-        for p, s in paths.items():
-            if p == "per_doc.docs" or s.get("mean") is None:
+        finished = sum(1 for r in result["repetitions"] if r["complete"])
+        lines += [f"**{num} vs {den}**, mean ± half-width of the 95% confidence interval over the "
+                  f"repetitions ({finished} of {result['repeat']} complete; n per figure in the tables):", ""]
+        for p in figures.headline(list(paths)):
+            s = paths[p]
+            if s.get("mean") is None:
                 continue
             both = (f"{num} {mean_ci(result['figures'][num].get(p))}, "
                     f"{den} {mean_ci(result['figures'][den].get(p))}")

@@ -143,13 +143,6 @@ def figure_table(result, path):
     return "\n".join(rows)
 
 
-def main_paths(paths):
-    """The figures a sweep report tables: per document / per operation, WAL, latency p50 and p99."""
-    return [p for p in figures.order(paths)
-            if (p.startswith(("per_doc.", "per_op.", "wal.")) or p in ("latency_ms.p50", "latency_ms.p99"))
-            and p != "per_doc.docs"]
-
-
 def answer_lines(result, paths):
     """Per figure: how each database's value and the ratio move from the first to the last value."""
     key, lines = result["key"], []
@@ -187,7 +180,7 @@ def report(result):
     shown = []
     for k in result["series"]:
         shown += [p for p in result["series"][k] if p not in shown]
-    main = main_paths(shown)
+    main = figures.headline(shown)
     lines += ["## The answer", ""] + answer_lines(result, main) + ["## Plots", ""]
     lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
     for p in main:
