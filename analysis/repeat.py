@@ -9,7 +9,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, figures
+from . import benchfiles, ci, experiment_schema, figures
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -122,6 +122,7 @@ def build(bench_dir):
 
 def write(bench_dir):
     result = build(bench_dir)
+    experiment_schema.validate(result)
     write_json_atomic(os.path.join(bench_dir, "results.json"), result)
     write_text_atomic(os.path.join(bench_dir, "report.md"), report(result))
     return result

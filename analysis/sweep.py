@@ -6,7 +6,7 @@ import datetime
 import os
 import re
 
-from . import ci, figures, repeat
+from . import ci, experiment_schema, figures, repeat
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -111,6 +111,7 @@ def write(sweep_dir):
     from . import sweep_plots
     result = build(sweep_dir)
     result["plots"] = sweep_plots.make(result, sweep_dir)
+    experiment_schema.validate(result)
     write_json_atomic(os.path.join(sweep_dir, "results.json"), result)
     write_text_atomic(os.path.join(sweep_dir, "report.md"), report(result))
     return result

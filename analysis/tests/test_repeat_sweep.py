@@ -304,3 +304,15 @@ def test_new_run_fields_come_along_generically(tmp_path, fixture_dir):
     assert "wal.source" not in res["series"]["mongodb"]
     assert res["plots"][:2] == ["plots/cpu.png", "plots/wal.png"]
     assert "## WAL/journal (B/op) against FIELD_BYTES" in (sweep_dir / "report.md").read_text()
+
+
+def test_schema_holds_the_promise_a_missing_interval_has_a_reason(tmp_path, fixture_dir):
+    from analysis import experiment_schema
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (220.0, 100.0)])
+    res = repeat.build(str(bench))
+    experiment_schema.validate(res)
+    broken = copy.deepcopy(res)
+    s = broken["figures"]["mongodb"]["per_doc.cpu_us"]
+    s["ci"], s["reason"] = None, None
+    with pytest.raises(AnalysisError, match="experiment.schema.json at 'figures/mongodb/per_doc.cpu_us/reason'"):
+        experiment_schema.validate(broken)
