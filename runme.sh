@@ -12,6 +12,7 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 . "$LAB_ROOT/lab/phase.sh"
 . "$LAB_ROOT/lab/bench.sh"
 . "$LAB_ROOT/lab/check.sh"
+. "$LAB_ROOT/lab/experiments.sh"
 
 usage() {
   cat <<'TXT'
@@ -22,6 +23,10 @@ Usage:
       --no-branch        do not commit the run to a new git branch
       --push REMOTE      push the run's branch to REMOTE
       --no-check         skip the ~20 s per database smoke run (./runme.sh check) done before the run
+      --sweep KEY=v1,v2,...  one complete run per value of a numeric bench key, into
+                         benchN/sweep-KEY/KEY=<v>/, then a sweep report (benches must be named)
+  A bench with REPEAT=N (bench.env or --set) runs N times, interleaved, into benchN/repeat-1..N,
+  then benchN/report.md gives every figure and ratio as mean with its 95% confidence interval.
   ./runme.sh check [bench1 ...]    smoke run: ~20 s of each bench at its rate on each database in a
                          temporary copy, then a table of what will and will not be measured on this
                          host and why; exit 1 if a figure would be missing without a reason
@@ -54,6 +59,7 @@ cleanup() {
   [ "$code" = 0 ] || [ "$INTERRUPTED" = 1 ] || [ "${PHASE_ACTIVE:-0}" = 0 ] ||
     { PHASE_STATUS=failed; PHASE_REASON="runme.sh stopped on an error (exit code $code)"; }
   finish_phase
+  [ "$STACK_UP" = 0 ] || experiment_summarise_all
   perf_record_cancel 2>/dev/null || true
   perf_stat_stop 2>/dev/null || true
   [ -z "${CHECK_TMP:-}" ] || remove_check
@@ -93,7 +99,7 @@ prepare_stack() {
 }
 
 run_benches() {
-  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0
+  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweep=""
   [ "${1:-}" != check ] || { only_check=1; shift; }
   local args=("$@")
   while [ $# -gt 0 ]; do
@@ -102,16 +108,25 @@ run_benches() {
       --no-branch) branch=0; shift ;;
       --no-check) check=0; shift ;;
       --push) push=${2:?--push needs a remote}; shift 2 ;;
+      --sweep) [ -z "$sweep" ] || { echo "runme.sh: one --sweep per run" >&2; exit 2; }
+               sweep=${2:?--sweep needs KEY=v1,v2,...}; shift 2 ;;
       -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
       *) benches+=("$1"); shift ;;
     esac
   done
+  [ -z "$sweep" ] || [ ${#benches[@]} -gt 0 ] ||
+    { echo "runme.sh: --sweep needs the benches to sweep named (e.g. ./runme.sh --sweep $sweep bench1)" >&2; exit 2; }
   [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
   [ ${#benches[@]} -gt 0 ] || { echo "runme.sh: no bench folder found" >&2; exit 2; }
   for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
 
   ensure_node_deps || exit 2
-  if [ "$only_check" = 1 ]; then
+  if [ -n "$sweep" ]; then
+    sweep_parse "$sweep" || exit 2
+    for arg in "${dirs[@]}"; do sweep_validate "$arg" "${overrides[@]}" || exit 2; done
+  fi
+  # A check or a sweep writes nothing into the bench folder itself (a sweep's run.env files are the points').
+  if [ "$only_check" = 1 ] || [ -n "$sweep" ]; then
     for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
   else
     for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
@@ -129,7 +144,8 @@ run_benches() {
   start_monitoring
   [ "$USE_STANDINS" = 1 ] || say "Grafana: http://$(host_address):${GRAFANA_PORT:-3000}/"
   if [ "$only_check" = 1 ] || [ "$check" = 1 ]; then
-    local rc=0; CHECK_SETS=("${overrides[@]}"); check_benches "${dirs[@]}" || rc=$?
+    # A sweep is checked at its first value.
+    local rc=0; CHECK_SETS=("${overrides[@]}" ${SWEEP_KEY:+"$SWEEP_KEY=${SWEEP_VALUES[0]}"}); check_benches "${dirs[@]}" || rc=$?
     [ "$rc" = 130 ] && exit 130
     # A finished check leaves the monitoring up, as a run does, whatever its verdict.
     [ "$rc" = 0 ] || STACK_UP=0
@@ -140,11 +156,11 @@ run_benches() {
       exit 1
     fi
   fi
-  for arg in "${dirs[@]}"; do clean_results "$arg"; write_run_env "$arg" "${overrides[@]}"; done
+  for arg in "${dirs[@]}"; do experiment_prepare "$arg" "${overrides[@]}"; done
 
   for arg in "${dirs[@]}"; do
     [ "$INTERRUPTED" = 0 ] || break
-    run_bench "$arg"
+    experiment_run "$arg"
   done
   compose rm --stop --force mongodb postgres >/dev/null 2>&1 || true
   [ -n "${JSONBENCH_DOCKERD_PID:-}" ] ||
@@ -157,7 +173,7 @@ run_benches() {
   if [ "$branch" = 1 ]; then
     say "committing the run to a new branch"
     # A run with a failed phase still gets its branch, named ---INCOMPLETE, so the evidence is kept.
-    analysis branch --benches "${dirs[@]}" --files $RUN_CONFIG_FILES ${push:+--push "$push"} \
+    analysis branch --benches $(for arg in "${dirs[@]}"; do experiment_folder "$arg"; done) --files $RUN_CONFIG_FILES ${push:+--push "$push"} \
       $([ "$RUN_FAILED" = 0 ] || echo --allow-incomplete) ||
       { say "the run's branch could not be created"; exit 1; }
     # The branch is written in one step (update-ref last): interrupted before it, there is none.
@@ -179,7 +195,11 @@ main() {
       shift; ensure_venv || exit 2
       local dirs=() b
       [ $# -gt 0 ] || set -- $(all_benches)
-      for b in "$@"; do dirs+=("$(bench_dir_of "$b")") || exit 2; done
+      for b in "$@"; do
+        # a sweep folder (benchN/sweep-KEY) has points, not a bench.env
+        if [[ $(basename "$b") == sweep-* ]] && [ -d "$b" ]; then dirs+=("$(cd "$b" && pwd)"); continue; fi
+        dirs+=("$(bench_dir_of "$b")") || exit 2
+      done
       analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
     compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
     check) run_benches "$@" ;;

@@ -59,6 +59,18 @@ def main(argv=None):
     b.add_argument("--push", metavar="REMOTE")
     b.add_argument("--allow-incomplete", action="store_true")
 
+    rr = sub.add_parser("repeat", help="REPEAT=N bench: its repeat-1..N folders -> results.json + report.md "
+                        "(mean, stdev, 95%% CI per figure and ratio)")
+    rr.add_argument("--bench-dir", required=True)
+
+    sw = sub.add_parser("sweep", help="sweep folder benchN/sweep-KEY: its KEY=<v> points -> results.json, "
+                        "report.md, plots/*.png")
+    sw.add_argument("--sweep-dir", required=True)
+
+    sa = sub.add_parser("sweep-args", help="check a --sweep KEY=v1,v2,... argument; print the key and values")
+    sa.add_argument("sweep")
+    sa.add_argument("--specs", required=True, help="JSON {KEY: {type, allowed}} of the bench keys")
+
     args = p.parse_args(argv)
     try:
         return run(args)
@@ -96,8 +108,12 @@ def run(args):
         print("\n".join(lines))
         return 0 if passed else 1
     elif args.command == "report":
-        from . import report
-        for path in report.run(args.benches, args.out_dir):
+        from . import experiment_report, report
+        # REPEAT and sweep folders have their own report; the other benches as before.
+        plain, made = experiment_report.split(args.benches)
+        if plain or not made:
+            made += report.run(plain, args.out_dir)
+        for path in made:
             print(path)
     elif args.command == "flamegraph":
         from . import flamegraph
@@ -115,6 +131,19 @@ def run(args):
         name = branch.run(args.benches, args.files, no_branch=args.no_branch, push=args.push,
                           allow_incomplete=args.allow_incomplete)
         print(name)
+    elif args.command == "repeat":
+        from . import repeat
+        res = repeat.write(args.bench_dir)
+        print(f"{args.bench_dir}/results.json: {res['repeat']} repetition(s), "
+              f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
+    elif args.command == "sweep":
+        from . import sweep
+        res = sweep.write(args.sweep_dir)
+        print(f"{args.sweep_dir}/results.json: {len(res['points'])} point(s) of {res['key']}, "
+              f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
+    elif args.command == "sweep-args":
+        from . import sweep_args
+        print(sweep_args.run(args.sweep, args.specs))
     return 0
 
 

@@ -10,6 +10,7 @@ import sys
 import tempfile
 
 from .errors import AnalysisError
+from . import experiment_report
 from .fileio import read_json
 from .labels import fmt_bytes, run_label
 from .report import _per_doc_table, stand_in_warning
@@ -56,12 +57,14 @@ def readme(results, name, lab_commit, extra_files):
     if any(not r.get("complete", True) for r in results):
         lines += ["> **INCOMPLETE RUN:** " + "; ".join(f"{r['bench']}: {', '.join(r.get('incomplete') or [])}"
                                                     for r in results if not r.get("complete", True)), ""]
-    all_runs = [run for r in results for run in r["runs"]]
+    all_runs = [run for r in results for run in r.get("runs") or []]
     w = stand_in_warning(all_runs)
     if w:
         lines.append(w)
+    lines += experiment_report.stand_in_lines(results)
     host = results[0].get("host") or {}
     starts = [run["window"]["start"] for run in all_runs if run["window"].get("start")]
+    starts += [r["started_at"] for r in results if r.get("started_at")]
     when = (datetime.datetime.fromtimestamp(min(starts), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             if starts else "unknown")
     hw = host.get("hardware_counters") or {}
@@ -76,6 +79,9 @@ def readme(results, name, lab_commit, extra_files):
         "",
     ]
     for r in results:
+        if experiment_report.is_experiment(r):  # REPEAT / sweep: their own summary, sub-folders kept
+            lines += experiment_report.branch_section(r)
+            continue
         lines += [f"## {r['bench']}: per-document cost", "", _per_doc_table(r), "",
                   "Databases: " + ", ".join(f"{run_label(run)} ({run['status']})" for run in r["runs"]) + ".", "",
                   f"Details: [{r['bench']}/report.md]({r['bench']}/report.md), machine-readable: "

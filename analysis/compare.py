@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+from . import experiment_report
 from .errors import AnalysisError
 from .fileio import read_json
 from .labels import PER_DOC, fmt, run_label
@@ -17,17 +18,24 @@ def _git(*args):
     return p.returncode, p.stdout, p.stderr.strip()
 
 
+def _bench(r, ref):
+    """A REPEAT bench compares by its means, its intervals as noise; a sweep is refused clearly."""
+    if experiment_report.is_experiment(r):
+        return experiment_report.for_compare(r, ref)
+    return r
+
+
 def load(ref):
     """{bench name: results dict}."""
     if os.path.isdir(ref):
         if os.path.exists(os.path.join(ref, "results.json")):
-            r = read_json(os.path.join(ref, "results.json"))
+            r = _bench(read_json(os.path.join(ref, "results.json")), ref)
             return {r["bench"]: r}
         found = {}
         for name in sorted(os.listdir(ref)):
             path = os.path.join(ref, name, "results.json")
             if os.path.exists(path):
-                r = read_json(path)
+                r = _bench(read_json(path), path)
                 found[r["bench"]] = r
         if not found:
             raise AnalysisError(f"{ref}: no results.json in this folder or its bench folders")
@@ -40,7 +48,7 @@ def load(ref):
                             f"benches, or REF[:PATH] such as 20250101-1200---bench1:bench1)")
     code, out, _ = _git("show", f"{rev}:{path + '/' if path else ''}results.json")
     if code == 0:
-        r = json.loads(out)
+        r = _bench(json.loads(out), ref)
         return {r["bench"]: r}
     code, out, err = _git("ls-tree", "--name-only", f"{rev}:{path}" if path else rev)
     if code != 0:
@@ -49,7 +57,7 @@ def load(ref):
     for name in out.split():
         code, text, _ = _git("show", f"{rev}:{path + '/' if path else ''}{name}/results.json")
         if code == 0:
-            r = json.loads(text)
+            r = _bench(json.loads(text), f"{rev}:{path + '/' if path else ''}{name}")
             found[r["bench"]] = r
     if not found:
         raise AnalysisError(f"{ref}: no results.json at {path or 'the root'} of {rev} or in its bench folders")
@@ -97,7 +105,10 @@ def compare(side1, side2, noise_pct=None):
                 a, b = run1["per_doc"].get(field), run2["per_doc"].get(field)
                 change = None if a is None or b is None or a == 0 else 100.0 * (b - a) / a
                 threshold = max(default if noise_pct is None else noise_pct,
-                                spreads.get((_config_key(r1), run1["database"], field), 0.0))
+                                spreads.get((_config_key(r1), run1["database"], field), 0.0),
+                                # a REPEAT bench's own 95% interval, in % of its mean
+                                (r1.get("ci_pct") or {}).get((run1["database"], field), 0.0),
+                                (r2.get("ci_pct") or {}).get((run2["database"], field), 0.0))
                 rows.append({
                     "bench": bench, "database": run1["database"],
                     "label": run_label(run1) if run1.get("stand_in") else run_label(run2),
@@ -113,7 +124,8 @@ def render(ref1, ref2, rows, unmatched, noise_pct):
     lines = [f"# Comparison: {ref1} -> {ref2}", "",
              f"Change = (REF2 - REF1) / REF1. Noise threshold: {default:g}% "
              f"({'given with --noise' if noise_pct is not None else 'default'}), raised to the spread seen "
-             "between repeated runs (benches of one side with the same configuration) where there are such.", "",
+             "between repeated runs (benches of one side with the same configuration) where there are such, "
+             "and to a REPEAT bench's 95% confidence interval (its figures are means).", "",
              "| bench | database | per document | REF1 | REF2 | change | beyond noise |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:

@@ -72,7 +72,7 @@ const BENCH_SPECS = {
   SHAPE: { type: 'enum', values: SHAPES, default: 'flat', about: 'document shape' },
   DEPTH: { type: 'int', min: 1, default: '3', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: levels of objects' },
   FANOUT: { type: 'int', min: 1, default: '2', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: children per object' },
-  REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved' },
+  REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
 };
 
 class InputError extends Error {}

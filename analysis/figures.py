@@ -1,0 +1,89 @@
+"""The numeric figures of one bench's results.json, read generically so that new fields come along:
+every number of a run's `per_doc`, `per_op`, `wal` and `latency_ms`, and the latency of each
+operation type (`operations.<op>.latency_ms`), keyed by a dotted path ("per_doc.cpu_us").
+Used by `repeat` (statistics over repetitions) and `sweep` (figures against a swept value)."""
+
+import re
+
+SECTIONS = ("per_doc", "per_op", "wal", "latency_ms")
+USABLE_STATUS = ("ok", "suspect")  # a failed or interrupted phase's figures cover part of the work
+
+
+def _numbers(obj, prefix, out):
+    if isinstance(obj, bool) or obj is None:
+        return
+    if isinstance(obj, (int, float)):
+        out[prefix] = obj
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            _numbers(v, f"{prefix}.{k}", out)
+
+
+def run_key(run):
+    """A run's name across repetitions and points: its phase id (wb: `mongodb-load`, `mongodb`),
+    else its database (the insert workload's one phase per database)."""
+    return run.get("phase") or run["database"]
+
+
+def of_run(run):
+    out = {}
+    for section in SECTIONS:
+        _numbers(run.get(section), section, out)
+    for op, o in (run.get("operations") or {}).items():
+        if isinstance(o, dict):
+            _numbers(o.get("latency_ms"), f"operations.{op}.latency_ms", out)
+    return out
+
+
+def of_result(result):
+    """{run key: {path: number}} for the runs whose figures stand (status ok or suspect);
+    {run key: None} for the others, so a caller can say why a value is missing."""
+    return {run_key(r): (of_run(r) if r.get("status") in USABLE_STATUS else None) for r in result.get("runs") or []}
+
+
+def ratio_pairs(keys):
+    """(mongodb key, postgres key) for each phase present on both sides, in run order."""
+    keys = list(keys)
+    return [(k, k.replace("mongodb", "postgres", 1)) for k in keys
+            if "mongodb" in k and k.replace("mongodb", "postgres", 1) in keys]
+
+
+def ratios(figures):
+    """{"mongodb/postgres": {path: a / b}} over the paths both sides have (b != 0)."""
+    out = {}
+    for num, den in ratio_pairs(figures):
+        a, b = figures.get(num), figures.get(den)
+        if a is None or b is None:
+            out[f"{num}/{den}"] = None
+            continue
+        out[f"{num}/{den}"] = {p: a[p] / b[p] for p in a if p in b and a[p] is not None and b[p]}
+    return out
+
+
+# How a path is named in reports: the lab's usual headings for per_doc, the path itself otherwise.
+_NAMES = {
+    "per_doc.cpu_us": "CPU (µs/doc)", "per_doc.instructions": "instructions (/doc)",
+    "per_doc.write_bytes": "disk write (B/doc)", "per_doc.read_bytes": "disk read (B/doc)",
+    "per_doc.net_bytes": "network (B/doc)", "per_doc.storage_bytes": "storage (B/doc)",
+    "per_doc.docs": "documents", "latency_ms.p50": "latency p50 (ms)", "latency_ms.p99": "latency p99 (ms)",
+    "wal.bytes": "WAL/journal bytes",
+    "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
+}
+
+
+def name(path):
+    return _NAMES.get(path, path)
+
+
+def order(paths):
+    """Report order: per_doc in the lab's order, then the rest as they come."""
+    first = [p for p in _NAMES if p in paths]
+    return first + [p for p in paths if p not in first]
+
+
+def headline(paths):
+    """The figures a report's answer gives: per document / per operation, WAL, latency p50 and p99
+    (overall and per operation type); the tables give every figure."""
+    return [p for p in order(paths)
+            if ((p.startswith(("per_doc.", "per_op.", "wal.")) and p != "per_doc.docs")
+                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p))]

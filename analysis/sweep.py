@@ -1,0 +1,196 @@
+"""`sweep --sweep-dir benchN/sweep-KEY`: the points of a sweep (`KEY=<value>/`, each a complete bench
+folder: one run, or REPEAT=N repetitions summarised by `repeat`) -> sweep-KEY/results.json,
+report.md and plots/*.png: each figure and each mongodb/postgres ratio against the swept value,
+both databases on one plot (with the 95% interval when the points were repeated)."""
+import datetime
+import os
+import re
+
+from . import ci, experiment_schema, figures, repeat
+from .errors import AnalysisError
+from .fileio import read_json, write_json_atomic, write_text_atomic
+from .labels import fmt
+
+SCHEMA_VERSION = 1
+KIND = "sweep"
+SWEEP_DIR = re.compile(r"^sweep-([A-Z_][A-Z0-9_]*)$")
+
+
+def _number(text):
+    return int(text) if re.fullmatch(r"-?[0-9]+", text) else float(text)
+
+
+def points(sweep_dir):
+    """[(value, folder name, path)] sorted by value."""
+    m = SWEEP_DIR.match(os.path.basename(os.path.normpath(sweep_dir)))
+    if not m:
+        raise AnalysisError(f"{sweep_dir}: not a sweep folder (its name is sweep-KEY, e.g. bench1/sweep-FIELD_BYTES)")
+    key = m.group(1)
+    found = []
+    for name in os.listdir(sweep_dir):
+        path = os.path.join(sweep_dir, name)
+        if not (os.path.isdir(path) and name.startswith(key + "=")):
+            continue
+        try:
+            found.append((_number(name[len(key) + 1:]), name, path))
+        except ValueError:
+            raise AnalysisError(f"{path}: the value after {key}= is not a number")
+    if not found:
+        raise AnalysisError(f"{sweep_dir}: no point folder {key}=<value>")
+    return key, sorted(found)
+
+
+def point_summary(path):
+    """One point as (kind, results, figures {run key: {path: summary}}, ratios) whatever its REPEAT:
+    a repeated point's statistics, or a single run's values as n=1 summaries."""
+    res_path = os.path.join(path, "results.json")
+    if not os.path.exists(res_path):
+        return None, None, {}, {}
+    r = read_json(res_path)
+    if repeat.is_experiment(r):
+        return "repeat", r, r.get("figures") or {}, r.get("ratios") or {}
+    figs, rats, _ = repeat.summarise_results([r])
+    return "single", r, figs, rats
+
+
+def build(sweep_dir):
+    sweep_dir = os.path.normpath(sweep_dir)
+    key, pts = points(sweep_dir)
+    entries, incomplete, series, ratio_series = [], [], {}, {}
+    host, stand_in, starts, description = None, set(), [], None
+    for value, name, path in pts:
+        kind, r, figs, rats = point_summary(path)
+        complete = bool(r and r.get("complete"))
+        why = (r or {}).get("incomplete") or ([] if r else ["no results.json: the point did not finish"])
+        if not complete:
+            incomplete.append(f"{name}: " + "; ".join(why))
+        entries.append({"value": value, "folder": name, "kind": kind, "repeat": (r or {}).get("repeat", 1 if r else None),
+                        "complete": complete, "incomplete": why})
+        if r:
+            host = host or r.get("host")
+            description = description or r.get("description")
+            if kind == "repeat":
+                stand_in.update(r.get("stand_in") or [])
+                if r.get("started_at"):
+                    starts.append(r["started_at"])
+            else:
+                for run in r.get("runs") or []:
+                    if run.get("stand_in"):
+                        stand_in.add(f"{run['database']} (stand-in: {run.get('stand_in_what') or 'not the real product'})")
+                    if (run.get("window") or {}).get("start"):
+                        starts.append(run["window"]["start"])
+        for target, source in ((series, figs), (ratio_series, rats)):
+            for k, paths in source.items():
+                for p, s in paths.items():
+                    target.setdefault(k, {}).setdefault(p, []).append(
+                        {"value": value, **{f: s.get(f) for f in ("n", "mean", "stdev", "ci", "includes_no_difference")
+                                            if f in s}})
+    bench = os.path.basename(os.path.dirname(os.path.abspath(sweep_dir)))
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "kind": KIND,
+        "bench": f"{bench}/{os.path.basename(sweep_dir)}",
+        "description": (f"{description}: " if description else "") + f"sweep of {key} over "
+                       + ", ".join(str(v) for v, _, _ in pts),
+        "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "key": key,
+        "values": [v for v, _, _ in pts],
+        "confidence": ci.CONFIDENCE,
+        "complete": not incomplete,
+        "incomplete": incomplete,
+        "points": entries,
+        "host": host,
+        "started_at": min(starts) if starts else None,
+        "stand_in": sorted(stand_in),
+        "series": series,
+        "ratios": ratio_series,
+    }
+
+
+def write(sweep_dir):
+    from . import sweep_plots
+    result = build(sweep_dir)
+    result["plots"] = sweep_plots.make(result, sweep_dir)
+    experiment_schema.validate(result)
+    write_json_atomic(os.path.join(sweep_dir, "results.json"), result)
+    write_text_atomic(os.path.join(sweep_dir, "report.md"), report(result))
+    return result
+
+
+# --- report.md -------------------------------------------------------------------------------
+
+def _cell(s, ratio=False):
+    if s is None or s.get("mean") is None:
+        return "n/a"
+    return repeat.mean_ci(s, ratio=ratio) if s.get("ci") else (f"{s['mean']:.3f}x" if ratio else fmt(s["mean"]))
+
+
+def figure_table(result, path):
+    keys = [k for k in result["series"] if path in result["series"][k]]
+    pairs = [p for p in result["ratios"] if path in result["ratios"][p]]
+    head = [result["key"]] + keys + [f"{p} ratio" for p in pairs]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for v in result["values"]:
+        cells = [str(v)]
+        for k in keys:
+            cells.append(_cell(next((s for s in result["series"][k][path] if s["value"] == v), None)))
+        for p in pairs:
+            s = next((s for s in result["ratios"][p][path] if s["value"] == v), None)
+            c = _cell(s, ratio=True)
+            if s and s.get("includes_no_difference"):
+                c += " (no difference)"
+            cells.append(c)
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def answer_lines(result, paths):
+    """Per figure: how each database's value and the ratio move from the first to the last value."""
+    key, lines = result["key"], []
+    for pair, by_path in result["ratios"].items():
+        num, den = pair.split("/")
+        for p in paths:
+            pts = [s for s in by_path.get(p, []) if s.get("mean") is not None]
+            if len(pts) < 2:
+                continue
+            ends = []
+            for k in (num, den):
+                ser = [s for s in result["series"].get(k, {}).get(p, []) if s.get("mean") is not None]
+                if len(ser) >= 2:
+                    ends.append(f"{k} {fmt(ser[0]['mean'])} -> {fmt(ser[-1]['mean'])}")
+            unclear = [str(s["value"]) for s in pts if s.get("includes_no_difference")]
+            lines.append(f"- {figures.name(p)}, {key} {pts[0]['value']} -> {pts[-1]['value']}: " + "; ".join(ends)
+                         + f"; {pair} {pts[0]['mean']:.2f}x -> {pts[-1]['mean']:.2f}x"
+                         + (f" (no difference shown at {key}={', '.join(unclear)})" if unclear else ""))
+    return (lines or ["No mongodb/postgres pair with a figure at two values or more."]) + [""]
+
+
+def report(result):
+    key = result["key"]
+    lines = [f"# {result['bench']}: {result['description']}", ""]
+    if result.get("stand_in"):
+        lines += ["> **Stand-in:** " + "; ".join(result["stand_in"]) + ". These figures are not results of the "
+                  "real product; ratios that involve them say nothing about MongoDB vs PostgreSQL.", ""]
+    if not result["complete"]:
+        lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". Points without results are left "
+                  "out of the tables and plots.", ""]
+    repeated = any(p.get("kind") == "repeat" for p in result["points"])
+    lines += [f"One complete bench per value of {key} (folders `{key}=<value>/`); "
+              + ("each value is the mean ± half-width of the 95% confidence interval over the point's repetitions."
+                 if repeated else "one run per point (REPEAT=1): no interval; `--set REPEAT=3` gives one."), ""]
+    shown = []
+    for k in result["series"]:
+        shown += [p for p in result["series"][k] if p not in shown]
+    main = figures.headline(shown)
+    lines += ["## The answer", ""] + answer_lines(result, main) + ["## Plots", ""]
+    lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
+    for p in main:
+        lines += [f"## {figures.name(p)} against {key}", "", figure_table(result, p), ""]
+    lines += ["## Points", ""]
+    for pt in result["points"]:
+        state = "complete" if pt["complete"] else "INCOMPLETE: " + "; ".join(pt["incomplete"])
+        lines.append(f"- [{pt['folder']}/report.md]({pt['folder']}/report.md) ({key}={pt['value']}, "
+                     f"REPEAT={pt['repeat'] if pt['repeat'] is not None else '?'}): {state}")
+    lines += ["", "Every figure of every point is in results.json (`series`, `ratios`); each point's own "
+              "report.md has its tables, plots and profiles.", ""]
+    return "\n".join(lines)

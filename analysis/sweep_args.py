@@ -1,0 +1,60 @@
+"""`sweep-args KEY=v1,v2,... --specs FILE`: checks a `--sweep` argument against the bench keys (the
+client's schema, client/src/bench-schema.js, given as JSON {KEY: {type, allowed}}) before anything
+starts, and prints the key and the values, one per line. Whether each value is one the key accepts
+(its bounds, the document size limit) is left to `node client validate-bench`, run by runme.sh on
+each point's settings, so the rules live in one place.
+
+Needs nothing but the standard library: runme.sh runs it with the host's python3, before the venv."""
+import difflib
+import json
+import re
+
+from .errors import AnalysisError
+
+NUMERIC = ("int", "number")
+NUMBER = re.compile(r"^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
+EXAMPLE = "e.g. --sweep FIELD_BYTES=50,100,200,400,1000"
+
+
+def parse(arg, specs):
+    """-> (key, [value strings]); AnalysisError naming the key and what is allowed otherwise."""
+    numeric = [k for k, s in specs.items() if s.get("type") in NUMERIC]
+    if "=" not in arg:
+        raise AnalysisError(f"--sweep {arg!r}: expected KEY=v1,v2,... ({EXAMPLE}); numeric keys: {', '.join(numeric)}")
+    key, _, raw = arg.partition("=")
+    key = key.strip()
+    if key not in specs:
+        hint = difflib.get_close_matches(key.upper(), numeric, n=1)
+        raise AnalysisError(f"--sweep {key}: unknown bench key{f' (did you mean {hint[0]}?)' if hint else ''}; "
+                            f"keys that can be swept (numeric): {', '.join(numeric)}")
+    spec = specs[key]
+    if spec.get("type") not in NUMERIC:
+        raise AnalysisError(f"--sweep {key}: {key} is not numeric ({spec.get('allowed')}); "
+                            f"keys that can be swept (numeric): {', '.join(numeric)}")
+    values = [v.strip() for v in raw.split(",")]
+    if any(v == "" for v in values):
+        raise AnalysisError(f"--sweep {key}={raw}: an empty value; give {key}=v1,v2,... with {key} {spec.get('allowed')}")
+    for v in values:
+        if not NUMBER.match(v):
+            raise AnalysisError(f"--sweep {key}={raw}: {v!r} is not a number; {key} takes {spec.get('allowed')}")
+        if spec["type"] == "int" and not re.fullmatch(r"-?[0-9]+", v):
+            raise AnalysisError(f"--sweep {key}={raw}: {v!r} is not an integer; {key} takes {spec.get('allowed')}")
+    seen = {}
+    for v in values:
+        if float(v) in seen:
+            raise AnalysisError(f"--sweep {key}={raw}: {v} is given twice (as {seen[float(v)]!r})")
+        seen[float(v)] = v
+    if len(values) < 2:
+        raise AnalysisError(f"--sweep {key}={raw}: a sweep needs at least two values ({EXAMPLE}); "
+                            f"for one value use --set {key}={values[0]}")
+    return key, values
+
+
+def run(arg, specs_path):
+    try:
+        with open(specs_path, encoding="utf-8") as f:
+            specs = json.load(f)
+    except (OSError, json.JSONDecodeError) as e:
+        raise AnalysisError(f"--specs {specs_path}: cannot read the bench keys ({e})")
+    key, values = parse(arg, specs)
+    return "\n".join([key] + values)

@@ -1,0 +1,121 @@
+# Experiments made of several bench runs: REPEAT=N (benchN/repeat-1 .. repeat-N, interleaved: every
+# database of repetition 1, then of repetition 2, ...) and sweeps (`--sweep KEY=v1,v2,...`: one point
+# per value, benchN/sweep-KEY/KEY=<v>/, each a complete bench folder, REPEAT applying inside it).
+# Every repetition and point is a complete bench folder run by run_bench on fresh volumes, so a fault
+# loses only the one under way. The statistics and reports are analysis's (`repeat`, `sweep`).
+# Sourced by runme.sh.
+
+SWEEP_KEY=""
+SWEEP_VALUES=()
+# Summaries still to write if the run stops early (cleanup writes them from what finished).
+EXPERIMENT_PENDING=()
+
+repeat_of() { (set -a; . "$1/run.env"; echo "${REPEAT:-1}"); }
+
+# The bench keys as JSON {KEY: {type, allowed}}, read from the client's schema (one place for them).
+bench_key_specs() {
+  node -e 'const s = require(process.argv[1]); const o = {};
+    for (const [k, v] of Object.entries(s.BENCH_SPECS)) o[k] = { type: v.type, allowed: s.describeAllowed(v) };
+    console.log(JSON.stringify(o));' "$LAB_ROOT/client/src/bench-schema.js"
+}
+
+# sweep_parse "KEY=v1,v2,...": checks the key and the values' form (analysis/sweep_args.py, with the
+# host's python3: this runs before anything is installed or started); sets SWEEP_KEY, SWEEP_VALUES.
+sweep_parse() {
+  local specs out
+  specs=$(mktemp)
+  bench_key_specs >"$specs" || { rm -f "$specs"; return 2; }
+  out=$(cd "$LAB_ROOT" && python3 -m analysis sweep-args --specs "$specs" "$1" 2>&1) ||
+    { rm -f "$specs"; echo "runme.sh: ${out#analysis sweep-args: }" >&2; return 2; }
+  rm -f "$specs"
+  mapfile -t SWEEP_VALUES < <(tail -n +2 <<<"$out")
+  SWEEP_KEY=$(head -1 <<<"$out")
+}
+
+# sweep_validate DIR [KEY=VALUE...]: every point's settings (bench.env, the --set overrides, KEY=v)
+# pass `node client validate-bench`, before anything starts and without writing into DIR.
+sweep_validate() {
+  local dir=$1 tmp v msg; shift
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-sweep.XXXXXX")
+  for v in "${SWEEP_VALUES[@]}"; do
+    { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; echo "$SWEEP_KEY=$v"; } >"$tmp/run.env"
+    if ! msg=$(node "$LAB_ROOT/client" validate-bench "$tmp/run.env" 2>&1); then
+      rm -rf -- "$tmp"
+      msg=$(sed -E "s#^error: ##; s#^$tmp/run.env(:[0-9]+)?: ##" <<<"$msg")
+      echo "runme.sh: --sweep $SWEEP_KEY=$v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
+      return 2
+    fi
+  done
+  rm -rf -- "$tmp"
+}
+
+sweep_dir_of() { echo "$1/sweep-$SWEEP_KEY"; }
+
+# experiment_prepare DIR [KEY=VALUE...]: after the check, before the run: the previous results go and
+# the run.env files are written (a plain or REPEAT bench: DIR/run.env; a sweep: each point's).
+experiment_prepare() {
+  local dir=$1 sweep point v; shift
+  if [ -z "$SWEEP_KEY" ]; then clean_results "$dir"; write_run_env "$dir" "$@"; return; fi
+  sweep=$(sweep_dir_of "$dir")
+  rm -rf -- "$sweep"
+  for v in "${SWEEP_VALUES[@]}"; do
+    point="$sweep/$SWEEP_KEY=$v"
+    mkdir -p "$point"
+    cp "$dir/bench.env" "$point/bench.env"
+    write_run_env "$point" "$@" "$SWEEP_KEY=$v" || return 2
+  done
+}
+
+# The folder a run's branch commits for DIR.
+experiment_folder() { if [ -n "$SWEEP_KEY" ]; then sweep_dir_of "$1"; else echo "$1"; fi; }
+
+# experiment_run DIR: the bench, its repetitions, or its sweep's points.
+experiment_run() {
+  local dir=$1 sweep v
+  if [ -z "$SWEEP_KEY" ]; then run_repeated "$dir"; return; fi
+  sweep=$(sweep_dir_of "$dir")
+  EXPERIMENT_PENDING+=("sweep|$sweep")
+  for v in "${SWEEP_VALUES[@]}"; do
+    [ "$INTERRUPTED" = 0 ] || break
+    BENCH_NAME=$(basename "$dir") say "sweep point $SWEEP_KEY=$v"
+    run_repeated "$sweep/$SWEEP_KEY=$v"
+  done
+  experiment_done
+}
+
+# run_repeated DIR: run_bench DIR, or REPEAT times into DIR/repeat-k (each its own run.env with
+# REPEAT=1), then the statistics over the repetitions.
+run_repeated() {
+  local dir=$1 n k rep
+  n=$(repeat_of "$dir")
+  [ "$n" -gt 1 ] || { run_bench "$dir"; return; }
+  EXPERIMENT_PENDING+=("repeat|$dir")
+  for k in $(seq 1 "$n"); do
+    [ "$INTERRUPTED" = 0 ] || break
+    rep="$dir/repeat-$k"
+    mkdir -p "$rep"
+    cp "$dir/bench.env" "$rep/bench.env"
+    { echo "# repetition $k of $n of $(basename "$dir"): its run.env with REPEAT=1; written by runme.sh"
+      grep -v '^[[:space:]]*#' "$dir/run.env"; echo "REPEAT=1"; } >"$rep/run.env"
+    BENCH_NAME=$(basename "$dir") say "repetition $k of $n (fresh volumes)"
+    run_bench "$rep"
+  done
+  experiment_done
+}
+
+# experiment_done: writes the innermost pending summary (a point's repetitions before its sweep).
+experiment_done() {
+  local last=$(( ${#EXPERIMENT_PENDING[@]} - 1 )) entry
+  [ "$last" -ge 0 ] || return 0
+  entry=${EXPERIMENT_PENDING[last]}
+  unset "EXPERIMENT_PENDING[$last]"
+  case ${entry%%|*} in
+    repeat) analysis repeat --bench-dir "${entry#*|}" || say "the repetitions' summary failed: ${entry#*|}" ;;
+    sweep) analysis sweep --sweep-dir "${entry#*|}" || say "the sweep's summary failed: ${entry#*|}" ;;
+  esac
+}
+
+# From runme.sh's cleanup: a run stopped by an error or a signal still summarises what finished.
+experiment_summarise_all() {
+  while [ ${#EXPERIMENT_PENDING[@]} -gt 0 ]; do experiment_done; done
+}

@@ -1,0 +1,164 @@
+"""REPEAT and sweeps through ./runme.sh on the real lab: a REPEAT=2 bench (repeat-1, repeat-2, each a
+complete bench folder, and the summary with its intervals), a 2-point sweep (one bench folder per
+value and the sweep report with its plots), and a run interrupted in its second repetition, which
+keeps the first and leaves no database or client container."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project
+
+TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
+
+
+def runme(workdir, *args, log):
+    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", *args], cwd=LAB_ROOT,
+                          env=lab_env(), capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=1800)
+    (workdir / log).write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
+    print(proc.stdout[-4000:], proc.stderr[-4000:])
+    return proc
+
+
+@pytest.fixture(scope="module")
+def repeat_run(workdir):
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-repeat", docs=100, perf_s=0)
+    proc = runme(workdir, *TINY, "--set", "REPEAT=2", str(bench), log="runme-repeat.log")
+    yield bench, proc
+    remove_project()
+
+
+def test_repeat_runs_each_repetition_into_its_own_bench_folder(repeat_run):
+    bench, proc = repeat_run
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    log = proc.stdout
+    # interleaved: every database of repetition 1, then of repetition 2, fresh volumes for each
+    order = [line for line in log.splitlines() if "repetition " in line or "phase starts" in line]
+    assert "repetition 1 of 2" in order[0] and "mongodb: phase starts" in order[1]
+    assert "postgres: phase starts" in order[2] and "repetition 2 of 2" in order[3]
+    assert "mongodb: phase starts" in order[4] and "postgres: phase starts" in order[5]
+    assert log.count("fresh database volumes") == 2
+    for k in (1, 2):
+        rep = bench / f"repeat-{k}"
+        assert "REPEAT=1" in (rep / "run.env").read_text().splitlines()
+        res = json.loads((rep / "results.json").read_text())
+        assert res["complete"], res["incomplete"]
+        assert [r["database"] for r in res["runs"]] == ["mongodb", "postgres"]
+        assert (rep / "report.md").exists() and (rep / "host.json").exists()
+    # the two repetitions ran on different containers (fresh each time)
+    ids = [json.loads((bench / f"repeat-{k}" / "postgres.phase.json").read_text())["container_id"] for k in (1, 2)]
+    assert ids[0] != ids[1]
+
+
+def test_repeat_summary_gives_mean_and_interval_of_every_figure(repeat_run):
+    bench, proc = repeat_run
+    res = json.loads((bench / "results.json").read_text())
+    assert res["kind"] == "repeat" and res["repeat"] == 2 and res["complete"]
+    reps = [json.loads((bench / f"repeat-{k}" / "results.json").read_text()) for k in (1, 2)]
+    cpu = res["figures"]["postgres"]["per_doc.cpu_us"]
+    values = [next(r for r in x["runs"] if r["database"] == "postgres")["per_doc"]["cpu_us"] for x in reps]
+    assert cpu["values"] == values and cpu["n"] == 2
+    assert cpu["mean"] == pytest.approx(sum(values) / 2)
+    assert cpu["ci"]["low"] <= cpu["mean"] <= cpu["ci"]["high"]
+    ratio = res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]
+    assert ratio["n"] == 2 and ratio["includes_no_difference"] in (True, False)
+    report = (bench / "report.md").read_text()
+    assert report.startswith("# bench-e2e-repeat: end-to-end test bench (REPEAT=2)")
+    assert "## The answer" in report and "CPU (µs/doc)" in report
+    # nothing of a plain bench's files at the top: those are the repetitions'
+    assert not list(bench.glob("*.phase.json"))
+
+
+def test_report_regenerates_a_repeat_bench(repeat_run):
+    bench, _ = repeat_run
+    (bench / "report.md").unlink()
+    (bench / "repeat-1" / "report.md").unlink()
+    p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(bench)], cwd=LAB_ROOT, env=lab_env(),
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert (bench / "report.md").exists() and (bench / "repeat-1" / "report.md").exists()
+
+
+def test_two_point_sweep_gives_its_report(workdir):
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-sweep", docs=100, perf_s=0)
+    try:
+        proc = runme(workdir, *TINY, "--sweep", "FIELD_BYTES=100,400", str(bench), log="runme-sweep.log")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        sweep_dir = bench / "sweep-FIELD_BYTES"
+        for v in (100, 400):
+            point = sweep_dir / f"FIELD_BYTES={v}"
+            assert f"FIELD_BYTES={v}" in (point / "run.env").read_text().splitlines()
+            res = json.loads((point / "results.json").read_text())
+            assert res["complete"], res["incomplete"]
+        res = json.loads((sweep_dir / "results.json").read_text())
+        assert res["kind"] == "sweep" and res["values"] == [100, 400] and res["complete"]
+        storage = res["series"]["postgres"]["per_doc.storage_bytes"]
+        # four times the field bytes: more storage per document on PostgreSQL
+        assert storage[1]["mean"] > storage[0]["mean"]
+        for name in ("cpu", "storage", "latency"):
+            assert f"plots/{name}.png" in res["plots"]
+            assert (sweep_dir / "plots" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+        assert "## CPU (µs/doc) against FIELD_BYTES" in (sweep_dir / "report.md").read_text()
+        assert not (bench / "run.env").exists()  # the sweep wrote only into its own folder
+        (sweep_dir / "report.md").unlink()
+        p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(sweep_dir)], cwd=LAB_ROOT, env=lab_env(),
+                           capture_output=True, text=True, timeout=300)
+        assert p.returncode == 0, p.stderr
+        assert (sweep_dir / "report.md").exists()
+    finally:
+        remove_project()
+
+
+def test_interrupted_repetition_keeps_the_finished_one_and_no_container(workdir):
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-repeat-stop", docs=100, perf_s=0)
+    (bench / "bench.env").write_text((bench / "bench.env").read_text() + "REPEAT=3\n")
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT,
+                            env=lab_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL, start_new_session=True)
+    lines = []
+    try:
+        deadline = time.monotonic() + 900
+        for line in proc.stdout:
+            lines.append(line)
+            if "repetition 2 of 3" in line or time.monotonic() > deadline:
+                break
+        time.sleep(15)  # into repetition 2 (volumes, readiness, quiet period or its phase)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C
+        rest, _ = proc.communicate(timeout=300)
+        lines.append(rest)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    log = "".join(lines)
+    (workdir / "runme-repeat-stop.log").write_text(log)
+    try:
+        assert proc.returncode == 130, log[-3000:]
+        assert database_and_client_containers() == []
+        first = json.loads((bench / "repeat-1" / "results.json").read_text())
+        assert first["complete"], first["incomplete"]
+        res = json.loads((bench / "results.json").read_text())  # summary of what finished, written on the way out
+        assert res["kind"] == "repeat" and not res["complete"]
+        assert res["figures"]["postgres"]["per_doc.cpu_us"]["values"][0] == \
+            next(r for r in first["runs"] if r["database"] == "postgres")["per_doc"]["cpu_us"]
+        assert any(i.startswith("repeat-3: not run") for i in res["incomplete"])
+        assert not (bench / "repeat-3").exists()
+    finally:
+        remove_project()
+
+
+def database_and_client_containers():
+    """Database and client containers of the test project still present (the monitoring may stay)."""
+    out = []
+    for cid in project_containers():
+        svc = subprocess.run(["docker", "inspect", "-f", '{{index .Config.Labels "com.docker.compose.service"}}', cid],
+                             capture_output=True, text=True).stdout.strip()
+        if svc in ("mongodb", "postgres", "client"):
+            out.append(f"{svc} {cid}")
+    return out

@@ -1,0 +1,53 @@
+"""--sweep and REPEAT input is refused before anything starts: exit 2, a message naming the key and
+what is allowed, no container, and nothing written into the bench folder."""
+import pytest
+
+from test_runme_rejects_bad_input import assert_refused, bench, runme
+
+NUMERIC = "keys that can be swept (numeric): FIELDS, FIELD_BYTES, CLIENTS, RATE, DOCS"
+
+
+@pytest.mark.parametrize("sweep, fragments", [
+    ("FIELD_BYTE=50,100", ["--sweep FIELD_BYTE: unknown bench key (did you mean FIELD_BYTES?)", NUMERIC]),
+    ("LAYOUT=1,2", ["--sweep LAYOUT: LAYOUT is not numeric (one of clustered, heap)", NUMERIC]),
+    ("FIELD_BYTES=50,big", ["'big' is not a number; FIELD_BYTES takes an integer >= 1"]),
+    ("RATE=5,x", ["'x' is not a number; RATE takes a number > 0"]),
+    ("FIELD_BYTES=50,1.5", ["'1.5' is not an integer; FIELD_BYTES takes an integer >= 1"]),
+    ("FIELD_BYTES=50,0", ["--sweep FIELD_BYTES=0 is refused for bench-bad", 'FIELD_BYTES: invalid value "0"; allowed: an integer >= 1']),
+    ("RATE=5,0", ["--sweep RATE=0 is refused", 'RATE: invalid value "0"; allowed: a number > 0']),
+    ("FIELD_BYTES=100,2000000", ["--sweep FIELD_BYTES=2000000 is refused", "16 MiB"]),
+    ("FIELD_BYTES=100,100", ["100 is given twice"]),
+    ("FIELD_BYTES=100", ["a sweep needs at least two values", "--set FIELD_BYTES=100"]),
+    ("FIELD_BYTES", ["expected KEY=v1,v2,..."]),
+])
+def test_bad_sweep_is_refused_before_anything_starts(tmp_path, sweep, fragments):
+    b = bench(tmp_path)
+    assert_refused(runme("--sweep", sweep, str(b)), *fragments)
+    assert sorted(p.name for p in b.iterdir()) == ["bench.env"]
+
+
+def test_sweep_needs_named_benches():
+    assert_refused(runme("--sweep", "FIELD_BYTES=50,100"), "--sweep needs the benches to sweep named")
+
+
+def test_one_sweep_per_run(tmp_path):
+    b = bench(tmp_path)
+    assert_refused(runme("--sweep", "FIELD_BYTES=50,100", "--sweep", "FIELDS=1,2", str(b)), "one --sweep per run")
+
+
+def test_sweep_value_refused_with_the_set_overrides(tmp_path):
+    # each point is bench.env + --set + KEY=v: the document size limit applies to the combination
+    b = bench(tmp_path)
+    assert_refused(runme("--set", "FIELDS=20", "--sweep", "FIELD_BYTES=100,1000000", str(b)),
+                   "--sweep FIELD_BYTES=1000000 is refused", "FIELDS=20, FIELD_BYTES=1000000")
+
+
+@pytest.mark.parametrize("value", ["0", "two", "1.5"])
+def test_bad_repeat_names_file_key_and_allowed(tmp_path, value):
+    b = bench(tmp_path, REPEAT=value)
+    assert_refused(runme(str(b)), f"{b}/bench.env", "REPEAT", f'"{value}"', "allowed: an integer >= 1")
+
+
+def test_bad_repeat_override(tmp_path):
+    b = bench(tmp_path)
+    assert_refused(runme("--set", "REPEAT=0", str(b)), "REPEAT", '"0"', "--set overrides")
