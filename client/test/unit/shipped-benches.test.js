@@ -1,0 +1,31 @@
+'use strict';
+// Every bench folder the repository ships (a top-level folder with a bench.env: bench1..4, the ycsb
+// benches, doc-size) is valid as shipped, and the ycsb ones plan a load then a run per database.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { validateBenchText } = require('../../src/bench-schema');
+const { phases } = require('../../src/commands/plan');
+
+const ROOT = path.resolve(__dirname, '../../..');
+const shipped = fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'bench.env'))).sort();
+
+test('the repository ships the original study and the YCSB benches', () => {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested']) {
+    assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
+  }
+});
+
+for (const name of shipped) {
+  test(`${name}/bench.env is valid and plans its phases`, () => {
+    const file = path.join(ROOT, name, 'bench.env');
+    const v = validateBenchText(fs.readFileSync(file, 'utf8'), `${name}/bench.env`);
+    const p = phases(v);
+    if (v.WORKLOAD === 'ycsb') {
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
+    } else {
+      assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
+    }
+  });
+}
