@@ -77,7 +77,7 @@ function rowOf(row, columns, digits) {
 }
 
 function normaliseOptions(opts = {}) {
-  const known = ['digits', 'ordered', 'orderColumns', 'columns', 'pgTypes', 'sample'];
+  const known = ['digits', 'ordered', 'orderColumns', 'columns', 'sample'];
   for (const k of Object.keys(opts)) if (!known.includes(k)) fail(k, opts[k], `one of ${known.join(', ')} (unknown option)`);
   const digits = opts.digits === undefined ? DEFAULT_DIGITS : opts.digits;
   if (!Number.isInteger(digits) || digits < 1 || digits > 15) fail('digits', digits, 'an integer in 1..15 (a double holds 15 significant digits exactly)');
