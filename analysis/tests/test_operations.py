@@ -174,3 +174,32 @@ def test_merge_refuses_a_corrupt_histogram():
     from analysis.errors import AnalysisError
     with pytest.raises(AnalysisError, match=r"c1.json: operations.read.histograms.latency_us"):
         operations.merge([("c1.json", {"operations": {"read": {"ok": 1, "histograms": {"latency_us": "garbage"}}}})])
+
+
+def test_check_has_a_row_per_new_figure_and_passes_the_ycsb_bench(ycsb):
+    from analysis import check
+    bench, _, res = ycsb
+    results.write(bench)
+    table, cols = check.evaluate(bench)
+    assert cols == ["mongodb-load", "mongodb", "postgres-load", "postgres"]
+    rows = dict(table)
+    for label in ("operations per type (= latencies)", "CPU per operation", "instructions per operation",
+                  "network per operation", "WAL/journal bytes", "WAL/journal bytes per operation", "timeline per second"):
+        assert label in rows
+    assert rows["WAL/journal bytes"]["postgres"].state == check.OK
+    assert rows["WAL/journal bytes"]["mongodb"].state == check.UNAVAILABLE
+    assert check.run(bench)[1]
+
+
+def test_check_fails_a_wal_figure_without_reason_and_a_miscounted_operation(ycsb):
+    from analysis import check
+    bench, _, res = ycsb
+    run = next(r for r in res["runs"] if r["phase"] == "postgres")
+    run["wal"] = {"bytes": None, "source": None, "reason": None}
+    run["operations"]["read"]["latency_count"] += 1
+    with open(os.path.join(bench, "results.json"), "w") as f:
+        json.dump(res, f)
+    rows = dict(check.evaluate(bench)[0])
+    assert rows["WAL/journal bytes"]["postgres"].state == check.MISSING
+    assert rows["operations per type (= latencies)"]["postgres"].state == check.MISSING
+    assert not check.run(bench)[1]

@@ -92,7 +92,7 @@ def build(dest):
     for db in ("mongodb", "postgres"):
         shutil.copy(os.path.join(BASE, f"{db}.settings.json"), dest)
         for phase, stage in ((f"{db}-load", "load"), (db, "run")):
-            for ext in ("metrics.json", "perfstat.csv", "out"):
+            for ext in ("metrics.json", "perfstat.csv", "out", "perf"):
                 shutil.copy(os.path.join(BASE, f"{db}.{ext}"), os.path.join(dest, f"{phase}.{ext}"))
             shutil.copy(os.path.join(BASE, "timeseries", f"{db}.csv.gz"),
                         os.path.join(dest, "timeseries", f"{phase}.csv.gz"))
