@@ -30,7 +30,7 @@ def wal(database, stats, phase_id=None):
                or f"the server reports no {key}")
         server = ((end.get("server") or {}) if isinstance(end.get("server"), dict) else {})
         if server.get("stand_in") or "FerretDB" in str(why):
-            why = f"FerretDB offers no WAL/journal counter ({why}); the bytes of its backend are not read"
+            why = f"{why}: FerretDB offers no WAL/journal figure (its storage backend's WAL is not read)"
         return {"bytes": None, "source": None, "reason": why}
     if b < a:
         return {"bytes": None, "source": source,
