@@ -63,7 +63,11 @@ export_phase() {
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
   load_run_env "$BENCH_DIR" || return 1
-  say "starting: $DESCRIPTION (${DATABASES}; ${WORKLOAD:-insert} workload; phases: $(plan_phases | tr '\n' ' '))"
+  if [ "${WORKLOAD:-insert}" = insert ]; then
+    say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
+  else
+    say "starting: $DESCRIPTION (${DATABASES}; $WORKLOAD workload; phases: $(plan_phases | tr '\n' ' ' | sed 's/ $//'))"
+  fi
   analysis host-info >"$BENCH_DIR/host.json" || say "host-info failed"
   say "fresh database volumes for: $DATABASES"
   refresh_databases "$DATABASES" || { say "the databases did not become ready"; return 1; }
