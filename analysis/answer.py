@@ -39,7 +39,8 @@ def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
     """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)`, or what is missing and why."""
     if a is not None and b is not None and a > 0 and b > 0:
         (hi_run, hi), (lo_run, lo) = sorted(((a_run, a), (b_run, b)), key=lambda x: -x[1])
-        return (f"**{what}**: {_name(hi_run)} spent **{hi / lo:.2f}x** the {what} of {_name(lo_run)} "
+        verb = "used" if what.startswith("storage") else "spent"
+        return (f"**{what}**: {_name(hi_run)} {verb} **{hi / lo:.2f}x** the {what} of {_name(lo_run)} "
                 f"({fmt(hi)} vs {fmt(lo)} {unit})")
     parts = []
     for run, v, why in ((a_run, a, why_a), (b_run, b, why_b)):
@@ -50,7 +51,8 @@ def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
 def _stage_title(stage, phases, config):
     workload = phases[0].get("workload") or "insert"
     if stage == "load":
-        return f"Load phase (inserts of {config.get('RECORDS') or '?'} records, reported as insert costs)"
+        records = config.get("RECORDS") or max((r.get("docs_in_db") or 0 for r in phases), default=0) or "?"
+        return f"Load phase (inserts of {records} records, reported as insert costs)"
     if workload == "insert":
         return "Inserts"
     return f"Run phase ({workload}, mix {_mix_text((phases[0].get('per_op') or {}).get('mix')) or ', '.join(phases[0].get('operations') or {})})"

@@ -25,7 +25,7 @@ def _save(fig, path):
 
 def _title_suffix(runs, width=110):
     """The stand-in marks, wrapped so that no line is wider than the figure."""
-    marks = [run_label(r) for r in runs if r.get("stand_in")]
+    marks = list(dict.fromkeys(run_label(dict(r, stage="run")) for r in runs if r.get("stand_in")))  # per database
     return ("\n" + "\n".join(textwrap.wrap("; ".join(marks), width))) if marks else ""
 
 
@@ -45,12 +45,15 @@ def per_doc_bars(result, path):
         heights = [v if v is not None else 0 for v in values]
         bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs])
         for b, v in zip(bars, values):
-            ax.annotate("n/a (not measured)" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"), (b.get_x() + b.get_width() / 2, b.get_height()),
+            if all(x is None for x in values):
+                break  # said once for the panel below
+            ax.annotate("n/a" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"), (b.get_x() + b.get_width() / 2, b.get_height()),
                         ha="center", va="bottom", fontsize=8)
         ax.set_xticks(range(len(runs)), [lbl.replace(" (", "\n(") for lbl in labels], fontsize=8)
         ax.set_title(title, fontsize=10)
         if all(v is None for v in values):
             ax.set_yticks([])
+            ax.text(0.5, 0.5, "not measured on this host (see report)", transform=ax.transAxes, ha="center", fontsize=9)
     suffix = _title_suffix(runs)
     fig.suptitle(f"{result['bench']}: per-document cost{suffix}", fontsize=11 if not suffix else 9)
     fig.tight_layout()  # makes room for the suptitle's lines

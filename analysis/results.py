@@ -108,7 +108,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
     }
     storage = {k: (count or {}).get(k) for k in ("table_bytes", "index_bytes", "total_bytes")}
 
-    divisor = docs_in_db if docs_in_db else docs_ok
+    # the documents this phase added: what the database holds minus what its earlier phases
+    # (a load) inserted; the insert workload has no earlier phase
+    divisor = (docs_in_db - docs_before) if docs_in_db else docs_ok
     cpu_total = None if cpu_user is None or cpu_sys is None else cpu_user + cpu_sys
     net_total = None if None in network.values() else network["rx_bytes"] + network["tx_bytes"]
     first = clients[0][1] if clients else {}
@@ -127,7 +129,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         "write_bytes": _div(disk["write_bytes"], divisor),
         "read_bytes": _div(disk["read_bytes"], divisor),
         "net_bytes": _div(net_total, divisor),
-        "storage_bytes": _div(storage["total_bytes"], divisor),
+        # storage is what all documents in the database take
+        "storage_bytes": _div(storage["total_bytes"], docs_in_db if docs_in_db else divisor),
     }
     if not inserts_only:
         per_doc.update({k: None for k in ("cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes")})

@@ -203,3 +203,25 @@ def test_check_fails_a_wal_figure_without_reason_and_a_miscounted_operation(ycsb
     assert rows["WAL/journal bytes"]["postgres"].state == check.MISSING
     assert rows["operations per type (= latencies)"]["postgres"].state == check.MISSING
     assert not check.run(bench)[1]
+
+
+def test_per_doc_of_an_insert_phase_after_a_load_divides_by_its_own_documents(ycsb):
+    """A run phase that only inserts, after a load: its documents are the count minus the load's."""
+    bench, _, _ = ycsb
+    for i in (1, 2):
+        path = os.path.join(bench, "clients", f"postgres-client-{i}.json")
+        with open(path) as f:
+            c = json.load(f)
+        c["operations"] = {"insert": dict(c["operations"]["update"], ok=100, errors=0, dropped=0, docs=100)}
+        c["operations"]["insert"]["histograms"]["latency_us"] = None
+        with open(path, "w") as f:
+            json.dump(c, f)
+    with open(os.path.join(bench, "postgres.count.json")) as f:
+        count = json.load(f)
+    count["documents"] = 600
+    with open(os.path.join(bench, "postgres.count.json"), "w") as f:
+        json.dump(count, f)
+    run = next(r for r in results.build(bench)["runs"] if r["phase"] == "postgres")
+    assert run["docs_expected_in_db"] == 600 and run["per_doc"]["docs"] == 200
+    assert run["per_doc"]["cpu_us"] == pytest.approx(run["per_op"]["cpu_us"])
+    assert run["per_doc"]["storage_bytes"] == pytest.approx(run["storage"]["total_bytes"] / 600)
