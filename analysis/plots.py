@@ -35,6 +35,11 @@ def short_label(run):
     return run["database"] + (" load" if run.get("stage") == "load" else "") + (" (stand-in)" if run.get("stand_in") else "")
 
 
+def _hatch(run):
+    """A load phase's bar is hatched: same database colour, told apart from its run phase."""
+    return "//" if run.get("stage") == "load" else None
+
+
 def per_doc_bars(result, path):
     # insert costs only: a run phase of reads/updates has per_op figures instead (per_doc.reason)
     runs = [r for r in result["runs"] if not r["per_doc"].get("reason")] or result["runs"]
@@ -43,7 +48,8 @@ def per_doc_bars(result, path):
     for ax, (field, title) in zip(axes.flat, BAR_FIGURES):
         values = [r["per_doc"].get(field) for r in runs]
         heights = [v if v is not None else 0 for v in values]
-        bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs])
+        bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs],
+                      hatch=[_hatch(r) for r in runs], edgecolor="white")
         for b, v in zip(bars, values):
             if all(x is None for x in values):
                 break  # said once for the panel below
@@ -69,7 +75,8 @@ def memory_bars(result, path):
         xs = [k + i * width for k in range(len(kinds))]
         means = [(r["memory"][k]["mean"] or 0) / 2**20 for k, _ in kinds]
         maxes = [(r["memory"][k]["max"] or 0) / 2**20 for k, _ in kinds]
-        ax.bar(xs, means, width, label=f"{short_label(r)} mean", color=COLORS.get(r["database"], "#888"))
+        ax.bar(xs, means, width, label=f"{short_label(r)} mean", color=COLORS.get(r["database"], "#888"),
+               hatch=_hatch(r), edgecolor="white")
         ax.scatter(xs, maxes, marker="_", s=400, color="black", zorder=3, label="max" if i == 0 else None)
     ax.set_xticks([k + width * (len(runs) - 1) / 2 for k in range(len(kinds))], [n for _, n in kinds])
     ax.set_ylabel("MiB")
