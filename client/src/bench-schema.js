@@ -3,15 +3,33 @@
 // defaults. bench.env validation and the client's command-line flags both
 // read these specs, so a value the lab accepts is a value the client accepts.
 const { maxDocumentBytes, MONGODB_MAX_BSON_BYTES } = require('./doc-size');
+const { leafCount } = require('./shape');
 
 const KEYS = ['uuidv7', 'uuidv4', 'sequence'];
 const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
 const DATABASES = ['mongodb', 'postgres'];
+const WORKLOADS = ['insert', 'ycsb'];
+const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
+const SHAPES = ['flat', 'nested'];
+const STAGES = ['load', 'run'];
+const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
+// YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
+const MIX_PRESETS = {
+  A: { read: 50, update: 50 },
+  B: { read: 95, update: 5 },
+  C: { read: 100 },
+  E: { scan: 95, insert: 5 },
+  F: { read: 50, rmw: 50 },
+};
 
-// type: text | enum | int | number | list (space-separated subset of values)
-// min: inclusive lower bound; gt: exclusive lower bound.
+const ycsb = (v) => v.WORKLOAD === 'ycsb';
+
+// type: text | enum | int | number | list (space-separated subset of values) | mix
+// min: inclusive lower bound; gt / lt: exclusive bounds.
+// appliesIf(values) / appliesAbout: a key set in a file where it does not
+// apply is an error (a value that would silently do nothing is a mistake).
 const BENCH_SPECS = {
   DESCRIPTION: { type: 'text', required: true, about: 'one line for reports and branch names' },
   KEY: { type: 'enum', values: KEYS, required: true, about: 'primary key strategy' },
@@ -20,13 +38,41 @@ const BENCH_SPECS = {
   FIELD_BYTES: { type: 'int', min: 1, required: true, about: 'characters per field' },
   CLIENTS: { type: 'int', min: 1, required: true, about: 'clients per database phase' },
   RATE: { type: 'number', gt: 0, required: true, about: 'documents/second per client' },
-  DOCS: { type: 'int', min: 1, required: true, about: 'documents per client' },
+  DOCS: { type: 'int', min: 1, requiredIf: (v) => !ycsb(v), appliesIf: (v) => !ycsb(v), appliesAbout: 'WORKLOAD=insert (WORKLOAD=ycsb uses OPS per client and RECORDS)', about: 'documents per client (insert workload)' },
   SEED: { type: 'int', min: 0, default: '1', about: 'document generator seed' },
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
+  WORKLOAD: { type: 'enum', values: WORKLOADS, default: 'insert', about: 'what the clients do' },
+  MIX: {
+    type: 'mix', default: 'A', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'ycsb run-stage operation mix',
+  },
+  RECORDS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'records loaded before the run (all clients together)' },
+  LOAD_RATE: { type: 'number', min: 0, default: '0', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' },
+  OPS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'operations per client in the run stage' },
+  DIST: { type: 'enum', values: DISTS, default: 'zipfian', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'key choice' },
+  THETA: {
+    type: 'number', gt: 0, lt: 1, default: '0.99', appliesIf: (v) => ycsb(v) && (v.DIST === 'zipfian' || v.DIST === 'latest'),
+    appliesAbout: 'WORKLOAD=ycsb with DIST=zipfian or latest', about: 'zipfian constant',
+  },
+  HOT_SET_FRACTION: {
+    type: 'number', gt: 0, lt: 1, default: '0.2', appliesIf: (v) => ycsb(v) && v.DIST === 'hotspot',
+    appliesAbout: 'WORKLOAD=ycsb with DIST=hotspot', about: 'hotspot: fraction of the keys that are hot',
+  },
+  HOT_OPS_FRACTION: {
+    type: 'number', gt: 0, lt: 1, default: '0.8', appliesIf: (v) => ycsb(v) && v.DIST === 'hotspot',
+    appliesAbout: 'WORKLOAD=ycsb with DIST=hotspot', about: 'hotspot: fraction of the operations on hot keys',
+  },
+  SCAN_MAX: {
+    type: 'int', min: 1, default: '100', appliesIf: (v) => ycsb(v) && Boolean(v.MIX.scan),
+    appliesAbout: 'WORKLOAD=ycsb with scan in MIX', about: 'scan length is uniform in 1..SCAN_MAX',
+  },
+  SHAPE: { type: 'enum', values: SHAPES, default: 'flat', about: 'document shape' },
+  DEPTH: { type: 'int', min: 1, default: '3', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: levels of objects' },
+  FANOUT: { type: 'int', min: 1, default: '2', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: children per object' },
+  REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved' },
 };
 
 class InputError extends Error {}
@@ -36,7 +82,10 @@ function describeAllowed(spec) {
     case 'enum': return `one of ${spec.values.join(', ')}`;
     case 'list': return `a space-separated, non-empty subset of "${spec.values.join(' ')}" without repeats`;
     case 'int': return `an integer >= ${spec.min}${spec.max !== undefined ? ` and <= ${spec.max}` : ''}`;
-    case 'number': return spec.gt !== undefined ? `a number > ${spec.gt}` : `a number >= ${spec.min}`;
+    case 'number': return `a number ${spec.gt !== undefined ? `> ${spec.gt}` : `>= ${spec.min}`}${spec.lt !== undefined ? ` and < ${spec.lt}` : ''}`;
+    case 'mix': return `one of ${Object.keys(MIX_PRESETS).join(', ')} (YCSB's workloads: `
+      + `${Object.entries(MIX_PRESETS).map(([k, m]) => `${k}=${formatMix(m)}`).join('; ')}) or op=weight,... `
+      + `with op in ${MIX_OPS.join(', ')} (each at most once), integer weights >= 0, sum > 0`;
     case 'text': return spec.pattern ? spec.patternAbout : 'non-empty text on one line';
     default: throw new Error(`unknown spec type ${spec.type}`);
   }
@@ -70,14 +119,36 @@ function parseValue(spec, raw, where) {
       if (!Number.isFinite(n)) fail();
       if (spec.gt !== undefined && !(n > spec.gt)) fail();
       if (spec.min !== undefined && n < spec.min) fail();
+      if (spec.lt !== undefined && !(n < spec.lt)) fail();
       return n;
     }
+    case 'mix':
+      return parseMix(s, fail);
     case 'text':
       if (!s || /[\r\n]/.test(s) || (spec.pattern && !spec.pattern.test(s))) fail();
       return s;
     default:
       throw new Error(`unknown spec type ${spec.type}`);
   }
+}
+
+const formatMix = (mix) => Object.entries(mix).map(([op, w]) => `${op}=${w}`).join(',');
+
+// MIX text -> { op: weight } (only ops with weight > 0, in the order given).
+function parseMix(s, fail) {
+  if (MIX_PRESETS[s]) return { ...MIX_PRESETS[s] };
+  const mix = {};
+  const seen = new Set();
+  for (const part of s.split(',')) {
+    const m = /^\s*([a-z]+)\s*=\s*([0-9]+)\s*$/.exec(part);
+    if (!m || !MIX_OPS.includes(m[1]) || seen.has(m[1])) fail();
+    seen.add(m[1]);
+    const w = Number(m[2]);
+    if (!Number.isSafeInteger(w)) fail();
+    if (w > 0) mix[m[1]] = w;
+  }
+  if (!Object.keys(mix).length) fail();
+  return mix;
 }
 
 // Edit distance, to suggest the intended key for a misspelled one.
@@ -107,8 +178,8 @@ function closest(name, candidates) {
 
 // The largest document a run with these parameters produces must fit in
 // one MongoDB document, or MongoDB rejects every insert of the run.
-function checkDocumentSize({ fields, fieldBytes, keyFormat }, where) {
-  const bytes = maxDocumentBytes(fields, fieldBytes, keyFormat);
+function checkDocumentSize({ fields, fieldBytes, keyFormat, shape }, where) {
+  const bytes = maxDocumentBytes(fields, fieldBytes, keyFormat, shape);
   if (bytes > MONGODB_MAX_BSON_BYTES) {
     throw new InputError(`${where}: a document of ${fields} fields x ${fieldBytes} bytes is ${bytes} bytes as BSON; `
       + `allowed: at most ${MONGODB_MAX_BSON_BYTES} bytes (MongoDB's 16 MiB document limit)`);
@@ -152,17 +223,61 @@ function validateBenchText(text, file) {
     const entry = entries.get(name);
     if (!entry) {
       if (spec.required) throw new InputError(`${file}: ${name} is missing; allowed: ${describeAllowed(spec)} (${spec.about})`);
-      values[name] = parseValue(spec, spec.default, `${file}: ${name} (default)`);
+      values[name] = spec.default === undefined ? null : parseValue(spec, spec.default, `${file}: ${name} (default)`);
     } else {
       values[name] = parseValue(spec, entry.value, `${file}:${entry.line}: ${name}`);
     }
   }
-  checkDocumentSize({ fields: values.FIELDS, fieldBytes: values.FIELD_BYTES, keyFormat: values.KEY_FORMAT },
-    `${file}: FIELDS=${values.FIELDS}, FIELD_BYTES=${values.FIELD_BYTES}`);
+  checkCombination(values, (name) => {
+    const entry = entries.get(name);
+    return entry ? `${file}:${entry.line}` : file;
+  }, (name) => entries.has(name));
+  checkDocumentSize({
+    fields: values.FIELDS, fieldBytes: values.FIELD_BYTES, keyFormat: values.KEY_FORMAT, shape: shapeOf(values),
+  }, `${file}: FIELDS=${values.FIELDS}, FIELD_BYTES=${values.FIELD_BYTES}${values.SHAPE === 'nested' ? `, SHAPE=nested DEPTH=${values.DEPTH} FANOUT=${values.FANOUT}` : ''}`);
   return values;
 }
 
+// { name: 'flat' } or { name: 'nested', depth, fanout } from parsed values.
+function shapeOf(values) {
+  return values.SHAPE === 'nested' ? { name: 'nested', depth: values.DEPTH, fanout: values.FANOUT } : { name: 'flat' };
+}
+
+// Rules between keys, before anything starts. where(name): "file:line" of a
+// key; given(name): whether the file sets it (a default never conflicts).
+function checkCombination(values, where, given) {
+  for (const [name, spec] of Object.entries(BENCH_SPECS)) {
+    if (spec.requiredIf && spec.requiredIf(values) && values[name] === null) {
+      throw new InputError(`${where(name)}: ${name} is missing; allowed: ${describeAllowed(spec)} (${spec.about}; required with WORKLOAD=${values.WORKLOAD})`);
+    }
+    if (spec.appliesIf && given(name) && !spec.appliesIf(values)) {
+      throw new InputError(`${where(name)}: ${name} applies only with ${spec.appliesAbout}; this file has `
+        + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''} SHAPE=${values.SHAPE}: remove ${name}`);
+    }
+  }
+  if (values.WORKLOAD === 'ycsb' && values.KEY === 'sequence') {
+    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=ycsb: reads and updates need keys the client `
+      + 'can regenerate, and sequence keys are made by the database; allowed with ycsb: uuidv7, uuidv4');
+  }
+  if (values.SHAPE === 'nested') {
+    const leaves = leafCount(shapeOf(values));
+    if (values.FIELDS < leaves) {
+      throw new InputError(`${where('FIELDS')}: FIELDS=${values.FIELDS} is fewer than the ${leaves} leaf objects of SHAPE=nested `
+        + `DEPTH=${values.DEPTH} FANOUT=${values.FANOUT} (FANOUT^DEPTH); allowed: FIELDS >= ${leaves}, or a smaller DEPTH/FANOUT`);
+    }
+  }
+  if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
+    // A scan's documents must fit MongoDB's first batch (16 MiB) for it to be one round trip.
+    const docBytes = maxDocumentBytes(values.FIELDS, values.FIELD_BYTES, values.KEY_FORMAT, shapeOf(values));
+    if (docBytes * values.SCAN_MAX > MONGODB_MAX_BSON_BYTES - 16 * 1024) {
+      throw new InputError(`${where('SCAN_MAX')}: SCAN_MAX=${values.SCAN_MAX} documents of ${docBytes} bytes do not fit in one MongoDB `
+        + `batch (16 MiB), so a scan could not be one round trip; allowed: SCAN_MAX <= ${Math.floor((MONGODB_MAX_BSON_BYTES - 16 * 1024) / docBytes)}`);
+    }
+  }
+}
+
 module.exports = {
-  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES,
+  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
   InputError, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
+  checkCombination, shapeOf, formatMix,
 };

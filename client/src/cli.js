@@ -18,12 +18,13 @@ const HANDLERS = {
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'validate-bench') return require('./commands/validate-bench').validateBench(rest);
+  if (command === 'plan') return require('./commands/plan').plan(rest);
   if (!command || command === '--help' || command === 'help') {
     console.log(usage());
     return command ? 0 : 2;
   }
   if (!COMMANDS[command]) {
-    throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench'].join(', ')}`);
+    throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench', 'plan'].join(', ')}`);
   }
   const opts = parseOptions(command, rest);
   return HANDLERS[command]()(opts);

@@ -1,6 +1,8 @@
 'use strict';
 // Exact BSON size of a generated document, to reject parameters MongoDB
 // would refuse (16 MiB per document) before a run starts.
+const { bsonBytes, FLAT } = require('./shape');
+
 const MONGODB_MAX_BSON_BYTES = 16 * 1024 * 1024;
 
 // _id element: type byte + "_id\0" + payload.
@@ -9,14 +11,12 @@ const ID_ELEMENT_BYTES = {
   string: 1 + 4 + (4 + 36 + 1), // string: length, 36 chars, NUL
 };
 
-function maxDocumentBytes(fields, fieldBytes, keyFormat = 'binary') {
-  let bytes = 4 + 1 + ID_ELEMENT_BYTES[keyFormat]; // length prefix + trailing NUL + _id
-  for (let i = 1; i <= fields; i++) {
-    const name = `attr${i}`.length + 1;
-    bytes += 1 + name + 4 + fieldBytes + 1;
-    if (bytes > MONGODB_MAX_BSON_BYTES * 2) break; // already far too big; avoid a long loop
-  }
-  return bytes;
+function maxDocumentBytes(fields, fieldBytes, keyFormat = 'binary', shape = FLAT) {
+  // Every field costs at least its bytes + 7: a shape far past the limit is
+  // answered without building it.
+  const lower = fields * (fieldBytes + 7);
+  if (lower > MONGODB_MAX_BSON_BYTES * 2) return lower;
+  return bsonBytes(fields, fieldBytes, shape, ID_ELEMENT_BYTES[keyFormat]);
 }
 
-module.exports = { maxDocumentBytes, MONGODB_MAX_BSON_BYTES };
+module.exports = { maxDocumentBytes, MONGODB_MAX_BSON_BYTES, ID_ELEMENT_BYTES };

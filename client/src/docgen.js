@@ -10,6 +10,7 @@
 // Each document is seeded from (seed, client id, document index) so document
 // i is the same whatever was dropped or sent before it.
 const { Sfc32, hashString } = require('./prng');
+const { tree, FLAT } = require('./shape');
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const PAIRS = ALPHABET.length * ALPHABET.length; // 3844
@@ -51,11 +52,14 @@ function fillPairs(rng, out, pairs) {
 }
 
 class DocumentGenerator {
-  constructor({ seed, clientId, fields, fieldBytes }) {
+  // shape: { name: 'flat' } (default) or { name: 'nested', depth, fanout } (shape.js).
+  constructor({ seed, clientId, fields, fieldBytes, shape = FLAT }) {
     this.seed = seed >>> 0;
     this.clientHash = hashString(String(clientId));
     this.fields = fields;
     this.fieldBytes = fieldBytes;
+    this.shape = shape;
+    this.nested = shape.name === 'nested' ? tree(fields, shape) : null;
     this.names = Array.from({ length: fields }, (_, i) => `attr${i + 1}`);
     const chars = fields * fieldBytes;
     this.pairs = Math.ceil(chars / 2);
@@ -74,16 +78,26 @@ class DocumentGenerator {
   // escaping is needed: the alphabet has no JSON specials.
   buildJsonTemplate() {
     const parts = [];
-    this.valueOffsets = [];
-    let len = 1; // '{'
-    for (let i = 0; i < this.fields; i++) {
-      const head = `${i ? ',' : ''}"${this.names[i]}":"`;
-      len += head.length;
-      this.valueOffsets.push(len);
-      len += this.fieldBytes + 1; // value + closing quote
-      parts.push(head, ' '.repeat(this.fieldBytes), '"');
-    }
-    this.jsonTemplate = Buffer.from(`{${parts.join('')}}`, 'latin1');
+    this.valueOffsets = new Array(this.fields);
+    let len = 0;
+    const emit = (text) => { parts.push(text); len += text.length; };
+    const object = (node) => {
+      emit('{');
+      node.entries.forEach(([name, child], i) => {
+        emit(`${i ? ',' : ''}"${name}":`);
+        if (child.kind === 'object') {
+          object(child);
+        } else {
+          emit('"');
+          this.valueOffsets[child.field] = len;
+          emit(' '.repeat(this.fieldBytes));
+          emit('"');
+        }
+      });
+      emit('}');
+    };
+    object(this.nested || { entries: this.names.map((name, k) => [name, { kind: 'field', field: k }]) });
+    this.jsonTemplate = Buffer.from(parts.join(''), 'latin1');
     this.jsonLength = this.jsonTemplate.length;
   }
 
@@ -123,11 +137,34 @@ class DocumentGenerator {
   object(index) {
     const src = this.chars(index);
     const B = this.fieldBytes;
+    if (this.nested) return this.nestedObject(this.nested, src);
     const doc = {};
     for (let i = 0; i < this.fields; i++) {
       doc[this.names[i]] = src.latin1Slice(i * B, (i + 1) * B);
     }
     return doc;
+  }
+
+  nestedObject(node, src) {
+    const B = this.fieldBytes;
+    const doc = {};
+    for (const [name, child] of node.entries) {
+      doc[name] = child.kind === 'object' ? this.nestedObject(child, src) : src.latin1Slice(child.field * B, (child.field + 1) * B);
+    }
+    return doc;
+  }
+
+  // A field value of fieldBytes alphabet characters (a string) from the
+  // seed words (w0, w1, w2): an update's new value, reproducible from the
+  // operation's own seed like a document from its index.
+  value(w0, w1, w2) {
+    if (!this.valueScratch16) {
+      this.valueScratch16 = new Uint16Array(Math.ceil(this.fieldBytes / 2));
+      this.valueScratch = Buffer.from(this.valueScratch16.buffer, 0, this.fieldBytes);
+      this.valueRng = new Sfc32(0, 0, 0, 0);
+    }
+    fillPairs(this.valueRng.reseed(w0, w1, w2), this.valueScratch16, this.valueScratch16.length);
+    return this.valueScratch.latin1Slice(0, this.fieldBytes);
   }
 }
 

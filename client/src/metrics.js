@@ -1,7 +1,8 @@
 'use strict';
 // Optional Prometheus endpoint (--metrics-port). Metric names are part of
 // the lab's contract (docs/contracts.md §2); every series carries bench,
-// database and client_id.
+// database and client_id, and those counting operations also `op` (insert,
+// read, update, scan, rmw).
 const http = require('http');
 const client = require('prom-client');
 
@@ -13,12 +14,28 @@ class Metrics {
     this.registry.setDefaultLabels({ bench, database, client_id: String(clientId) });
     client.collectDefaultMetrics({ register: this.registry });
     const r = [this.registry];
-    this.ok = new client.Counter({ name: 'jsonbench_client_docs_ok_total', help: 'Documents inserted', registers: r });
-    this.errors = new client.Counter({ name: 'jsonbench_client_errors_total', help: 'Inserts that failed', registers: r });
-    this.dropped = new client.Counter({ name: 'jsonbench_client_dropped_total', help: 'Due documents dropped because the client queue was full', registers: r });
-    this.targetRate = new client.Gauge({ name: 'jsonbench_client_target_rate', help: 'Offered rate in documents/second (present while the client runs)', registers: r });
-    this.latency = new client.Histogram({ name: 'jsonbench_client_latency_seconds', help: 'Insert completion minus intended start', buckets: BUCKETS_S, registers: r });
-    this.service = new client.Histogram({ name: 'jsonbench_client_service_seconds', help: 'Insert completion minus hand-over to the driver', buckets: BUCKETS_S, registers: r });
+    const labelNames = ['op'];
+    this.ok = new client.Counter({ name: 'jsonbench_client_docs_ok_total', help: 'Operations (inserted documents for inserts) that succeeded', labelNames, registers: r });
+    this.errors = new client.Counter({ name: 'jsonbench_client_errors_total', help: 'Operations that failed', labelNames, registers: r });
+    this.dropped = new client.Counter({ name: 'jsonbench_client_dropped_total', help: 'Due operations dropped because the client queue was full', labelNames, registers: r });
+    this.targetRate = new client.Gauge({ name: 'jsonbench_client_target_rate', help: 'Offered rate in operations/second (present while the client runs)', registers: r });
+    this.latency = new client.Histogram({ name: 'jsonbench_client_latency_seconds', help: 'Operation completion minus intended start', labelNames, buckets: BUCKETS_S, registers: r });
+    this.service = new client.Histogram({ name: 'jsonbench_client_service_seconds', help: 'Operation completion minus hand-over to the driver', labelNames, buckets: BUCKETS_S, registers: r });
+  }
+
+  // The series of one operation type, created at 0 so rate() sees the start.
+  forOp(op) {
+    const m = {
+      ok: this.ok.labels({ op }),
+      errors: this.errors.labels({ op }),
+      dropped: this.dropped.labels({ op }),
+      latency: this.latency.labels({ op }),
+      service: this.service.labels({ op }),
+    };
+    m.ok.inc(0);
+    m.errors.inc(0);
+    m.dropped.inc(0);
+    return m;
   }
 
   listen(port) {

@@ -3,7 +3,7 @@
 // environment variable of the same name (--field-bytes = FIELD_BYTES) so a
 // bench.env can be passed straight through compose. A flag wins over the env.
 const {
-  BENCH_SPECS, InputError, parseValue, closest, checkDocumentSize, describeAllowed,
+  BENCH_SPECS, STAGES, InputError, parseValue, closest, checkDocumentSize, describeAllowed, checkCombination, shapeOf,
 } = require('./bench-schema');
 const { databaseOf } = require('./uri');
 
@@ -19,14 +19,22 @@ const CLIENT_SPECS = {
   RECONNECT_TIMEOUT_S: { type: 'number', gt: 0, default: '60', about: 'give up after this long without a connection' },
   METRICS_LINGER_S: { type: 'number', min: 0, default: '0', about: 'keep /metrics up this long after the run' },
   READY_TIMEOUT_S: { type: 'number', gt: 0, default: '120', about: 'wait-ready gives up after this long' },
+  STAGE: { type: 'enum', values: STAGES, default: 'run', about: 'ycsb stage: load (this client\'s share of RECORDS) or run (OPS operations)' },
+  // A client needs CLIENTS only to deal out ycsb's records; a lone `run` is client 1 of 1.
+  CLIENTS: { ...BENCH_SPECS.CLIENTS, required: false, default: '1' },
 };
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
+// What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
+// the lab passes every key to every client, and bench.env validation checks what applies).
+const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
+  'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT'];
+
 const COMMANDS = {
   init: ['URI', 'KEY', 'LAYOUT'],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
-    'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S'],
+    'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS],
   count: ['URI'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
@@ -69,10 +77,26 @@ function parseOptions(command, argv, env = process.env) {
     out[camelOf(name)] = parseValue(spec, source.value, source.where);
     if (name === 'URI') out.database = databaseOf(out.uri, source.where);
   }
-  if (command === 'run') {
-    checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}`);
-  }
+  if (command === 'run') checkRun(out);
   return out;
+}
+
+// The run's combination rules (the same as bench.env's), then the derived
+// option objects the workloads use.
+function checkRun(out) {
+  const values = {
+    WORKLOAD: out.workload, KEY: out.key, KEY_FORMAT: out.keyFormat, FIELDS: out.fields, FIELD_BYTES: out.fieldBytes,
+    SHAPE: out.shape, DEPTH: out.depth, FANOUT: out.fanout, MIX: out.mix, SCAN_MAX: out.scanMax, DIST: out.dist, DOCS: out.docs ?? null,
+  };
+  checkCombination(values, (name) => flagOf(name), () => false);
+  if (out.workload === 'insert' && out.stage !== 'run') {
+    throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
+  }
+  out.shape = shapeOf(values);
+  checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}${out.shape.name === 'nested' ? ` --shape nested --depth ${out.depth} --fanout ${out.fanout}` : ''}`);
+  out.dist = { name: out.dist };
+  if (out.dist.name === 'zipfian' || out.dist.name === 'latest') out.dist.theta = out.theta;
+  if (out.dist.name === 'hotspot') Object.assign(out.dist, { hot_set_fraction: out.hotSetFraction, hot_ops_fraction: out.hotOpsFraction });
 }
 
 function describe(name) {
@@ -85,6 +109,7 @@ function usage() {
     lines.push(`  ${cmd} ${names.map((n) => (SPECS[n].required ? `${flagOf(n)} V` : `[${flagOf(n)} V]`)).join(' ')}`);
   }
   lines.push('  validate-bench FILE');
+  lines.push('  plan [--print-env] FILE   (phases of one repetition / every bench key with defaults filled in)');
   return lines.join('\n');
 }
 

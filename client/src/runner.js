@@ -1,9 +1,15 @@
 'use strict';
-// The open-loop load: documents are due on an absolute schedule, sent one
-// at a time on one connection, and every document ends up exactly once as
-// ok, error or dropped. The loop never slows the schedule down.
+// The open-loop load: operations are due on an absolute schedule, sent one
+// at a time on one connection, and every operation ends up exactly once as
+// ok, error or dropped, counted per operation type. The loop never slows the
+// schedule down. Rate 0 (the ycsb load stage's LOAD_RATE=0) is a closed
+// loop instead: each operation as soon as the previous one settled, its
+// intended start being its hand-off (latency = service time), never dropped.
+// What an operation is comes from the workload (workloads/), which names no
+// database; the runner names neither.
 const { Schedule, queueBound } = require('./schedule');
 const { LatencyRecorder } = require('./stats');
+const { OpStats, timelineResult } = require('./op-stats');
 
 const now = () => process.hrtime.bigint();
 
@@ -22,14 +28,22 @@ const SLEEP_CELL = new Int32Array(new SharedArrayBuffer(4));
 const blockFor = (ns) => Atomics.wait(SLEEP_CELL, 0, 0, ns / 1e6);
 
 class Runner {
-  // target: connected, prepared target; gen: DocumentGenerator;
-  // keys: key generator or null; opts: parsed run options;
-  // log(line): progress output; label: how progress names the server.
-  constructor({ target, gen, keys, opts, metrics, log, label }) {
-    Object.assign(this, { target, gen, keys, opts, metrics, log, label });
-    this.schedule = new Schedule(opts.rate, opts.docs);
-    this.bound = queueBound(opts.rate);
+  // target: connected, prepared target (reconnects); workload: workloads/
+  // (opNames, total, rate, typeOf(i), build(i), exec(op), acknowledge(op));
+  // opts: parsed run options; log(line): progress output; label: how
+  // progress names the server; describe: extra result fields (workload, stage...).
+  constructor({ target, workload, opts, metrics, log, label, describe = {} }) {
+    Object.assign(this, { target, workload, opts, metrics, log, label, describe });
+    this.total = workload.total;
+    this.rate = workload.rate;
+    this.closedLoop = workload.rate === 0;
+    this.schedule = this.closedLoop ? null : new Schedule(workload.rate, workload.total);
+    this.bound = this.closedLoop ? 0 : queueBound(workload.rate);
     this.recorder = new LatencyRecorder();
+    const single = workload.opNames.length === 1;
+    this.stats = workload.opNames.map((name) => new OpStats(name, single ? this.recorder : null));
+    this.timeline = new Map();
+    this.opMetrics = metrics ? workload.opNames.map((name) => metrics.forOp(name)) : null;
     this.ok = 0;
     this.errors = 0;
     this.dropped = 0;
@@ -84,9 +98,15 @@ class Runner {
   async run() {
     this.startedAt = new Date();
     this.t0 = now();
-    if (this.metrics) this.metrics.targetRate.set(this.opts.rate);
-    const total = this.opts.docs;
+    this.t0Ms = this.startedAt.getTime();
+    if (this.metrics) this.metrics.targetRate.set(this.rate);
+    const total = this.total;
     while (this.next < total && !this.stopping && !this.gaveUp) {
+      if (this.closedLoop) {
+        await this.sendOne(this.next++);
+        this.progress();
+        continue;
+      }
       const elapsed = this.elapsedNs();
       const due = this.schedule.dueCount(elapsed);
       if (this.next >= due) {
@@ -106,30 +126,60 @@ class Runner {
   // Oldest waiting documents go first: they are the latest already.
   drop(n) {
     this.dropped += n;
+    for (let k = this.next; k < this.next + n; k++) {
+      const t = this.workload.typeOf(k);
+      this.stats[t].dropped++;
+      if (this.opMetrics) this.opMetrics[t].dropped.inc();
+    }
     this.next += n;
-    if (this.metrics) this.metrics.dropped.inc(n);
+  }
+
+  // Unix second of a moment `ns` after t0 (the timeline's bucket).
+  secondOf(ns) {
+    return Math.floor((this.t0Ms + ns / 1e6) / 1000);
   }
 
   async sendOne(i) {
-    const intended = this.schedule.intendedNs(i);
-    const op = this.target.build(this.gen, i, this.keys);
+    const w = this.workload;
+    const t = w.typeOf(i);
+    const st = this.stats[t];
+    const op = w.build(i);
     const handed = this.elapsedNs();
+    const intended = this.closedLoop ? handed : this.schedule.intendedNs(i);
     this.recorder.recordStart(handed - intended, handed - Math.max(intended, this.connectionFreeNs));
     try {
-      await this.target.send(op);
+      const docs = await w.exec(op);
       const done = this.elapsedNs();
       this.connectionFreeNs = done;
       this.ok++;
-      this.recorder.recordDone(done - intended, done - handed);
-      if (this.metrics) {
-        this.metrics.ok.inc();
-        this.metrics.latency.observe((done - intended) / 1e9);
-        this.metrics.service.observe((done - handed) / 1e9);
+      st.ok++;
+      // A read or scan resolves to the documents it returned; an insert to the driver's reply (one document).
+      st.docs += typeof docs === 'number' ? docs : 1;
+      w.acknowledge(op);
+      const latencyUs = LatencyRecorder.toUs(done - intended);
+      const serviceUs = LatencyRecorder.toUs(done - handed);
+      this.recorder.latency.recordValue(latencyUs);
+      this.recorder.service.recordValue(serviceUs);
+      if (st.latency !== this.recorder.latency) {
+        st.latency.recordValue(latencyUs);
+        st.service.recordValue(serviceUs);
+      }
+      st.at(this.secondOf(done), this.timeline);
+      st.secOk++;
+      st.secLatency.recordValue(latencyUs);
+      if (this.opMetrics) {
+        const m = this.opMetrics[t];
+        m.ok.inc();
+        m.latency.observe((done - intended) / 1e9);
+        m.service.observe((done - handed) / 1e9);
       }
     } catch (err) {
       this.errors++;
-      if (this.metrics) this.metrics.errors.inc();
-      if (this.errorSamples.length < 5) this.errorSamples.push(String(err.message || err));
+      st.errors++;
+      st.at(this.secondOf(this.elapsedNs()), this.timeline);
+      st.secErrors++;
+      if (this.opMetrics) this.opMetrics[t].errors.inc();
+      if (this.errorSamples.length < 5) this.errorSamples.push(`${st.name}: ${String(err.message || err)}`);
       if (this.target.isConnectionLost(err)) await this.reconnect(err);
       this.connectionFreeNs = this.elapsedNs();
     }
@@ -162,10 +212,10 @@ class Runner {
     }
   }
 
-  // A line every 10% of the documents (ok + errors + dropped).
+  // A line every 10% of the operations (ok + errors + dropped).
   progress() {
     const settled = this.ok + this.errors + this.dropped;
-    const total = this.opts.docs;
+    const total = this.total;
     if (settled * 10 < this.nextProgress * total) return;
     while (settled * 10 >= this.nextProgress * total) this.nextProgress++;
     const pct = Math.min(100, Math.floor((settled * 100) / total));
@@ -173,15 +223,22 @@ class Runner {
     // Only the two percentiles printed: each one scans its histogram, and at
     // high rates all eight (x4 histograms) stalled the loop ~3 ms.
     const p99 = (h) => (h.totalCount ? (h.getValueAtPercentile(99) / 1000).toFixed(2) : 'n/a');
-    this.log(`[client-${this.opts.clientId}] ${this.label} (${pct}%) - Throughput: ${(this.ok / seconds).toFixed(2)} docs/sec`
+    this.log(`[client-${this.opts.clientId}] ${this.label} (${pct}%) - Throughput: ${(this.ok / seconds).toFixed(2)} ${this.unit()}/sec`
       + ` - start lag p99: ${p99(this.recorder.startLag)} ms - latency p99: ${p99(this.recorder.latency)} ms`
       + (this.errors || this.dropped ? ` - errors: ${this.errors} - dropped: ${this.dropped}` : ''));
+  }
+
+  // What the progress and summary lines count: documents for inserts, else operations.
+  unit() {
+    return this.workload.opNames.length === 1 && this.workload.opNames[0] === 'insert' ? 'docs' : 'ops';
   }
 
   // The result document (docs/contracts.md §2).
   result({ server, database }) {
     const o = this.opts;
     const elapsedS = (this.endNs ?? this.elapsedNs()) / 1e9;
+    const operations = {};
+    for (const st of this.stats) operations[st.name] = st.result();
     const achieved = elapsedS > 0 ? this.ok / elapsedS : 0;
     return {
       bench: o.bench,
@@ -195,12 +252,14 @@ class Runner {
       field_bytes: o.fieldBytes,
       seed: o.seed,
       client_id: o.clientId,
-      target_rate: o.rate,
-      docs_target: o.docs,
+      ...this.describe,
+      target_rate: this.rate,
+      docs_target: this.total,
+      ops_target: this.total,
       docs_ok: this.ok,
       errors: this.errors,
       dropped: this.dropped,
-      not_sent: o.docs - this.ok - this.errors - this.dropped,
+      not_sent: this.total - this.ok - this.errors - this.dropped,
       queue_bound: this.bound,
       reconnects: this.reconnects,
       gave_up: this.gaveUp,
@@ -213,6 +272,8 @@ class Runner {
       interrupted: this.interrupted,
       ...this.recorder.summaries(),
       histograms: this.recorder.encoded(),
+      operations,
+      timeline: timelineResult(this.timeline, this.stats),
       client: { node: process.version, pid: process.pid },
     };
   }

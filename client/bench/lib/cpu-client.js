@@ -10,7 +10,7 @@ const { Client } = require('pg');
 const { PostgresTarget } = require('../../src/targets/postgres');
 const { PreparedInsert } = require('../../src/targets/pg-prepared-insert');
 const { DocumentGenerator } = require('../../src/docgen');
-const { keyGenerator } = require('../../src/keys');
+const { InsertWorkload } = require('../../src/workloads/insert');
 const { Runner, BLOCK_MAX_NS, TIMER_MARGIN_NS, blockFor } = require('../../src/runner');
 const { originalDocument } = require('./original-generator');
 
@@ -24,10 +24,12 @@ const rate = Number(rateArg);
 async function ours() {
   const target = new PostgresTarget(uri);
   await target.connect();
-  const opts = { rate, docs, clientId: 'bench', fields, fieldBytes, key: 'uuidv7', durability: 'relaxed', reconnectTimeoutS: 5 };
+  const opts = {
+    rate, docs, seed: 1, clientId: 'bench', fields, fieldBytes, key: 'uuidv7', durability: 'relaxed', reconnectTimeoutS: 5,
+  };
   await target.prepareInserts(opts);
-  const gen = new DocumentGenerator({ seed: 1, clientId: 'bench', fields, fieldBytes });
-  const runner = new Runner({ target, gen, keys: keyGenerator('uuidv7'), opts, metrics: null, log: () => {}, label: 'PostgreSQL' });
+  const workload = new InsertWorkload({ target, opts, total: docs, rate });
+  const runner = new Runner({ target, workload, opts, metrics: null, log: () => {}, label: 'PostgreSQL' });
   return { measure: () => runner.run(), check: () => runner.ok, close: () => target.close() };
 }
 

@@ -1,9 +1,9 @@
 'use strict';
-// `run`: offer DOCS documents at RATE docs/s, then write the result.
+// `run`: offer the workload's operations (DOCS documents at RATE docs/s for
+// the insert workload; a ycsb stage), then write the result.
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
-const { DocumentGenerator } = require('../docgen');
-const { keyGenerator } = require('../keys');
+const { createWorkload, describeWorkload } = require('../workloads');
 const { Metrics } = require('../metrics');
 const { Runner, STOP_GRACE_MS } = require('../runner');
 const { writeFileAtomic } = require('../atomic-write');
@@ -32,9 +32,16 @@ async function run(opts) {
   }
   const label = displayName(server);
   const log = (line) => console.log(line);
+  let workload;
+  try {
+    workload = createWorkload({ target, opts });
+  } catch (err) {
+    await target.close();
+    if (metrics) await metrics.close();
+    throw err;
+  }
   await target.prepareInserts(opts);
-  const gen = new DocumentGenerator({ seed: opts.seed, clientId: opts.clientId, fields: opts.fields, fieldBytes: opts.fieldBytes });
-  const runner = new Runner({ target, gen, keys: keyGenerator(opts.key), opts, metrics, log, label });
+  const runner = new Runner({ target, workload, opts, metrics, log, label, describe: describeWorkload(opts) });
 
   let finished = false;
   const finish = (why) => {
@@ -44,8 +51,9 @@ async function run(opts) {
     if (why) result.stop_reason = why;
     if (opts.result) writeFileAtomic(opts.result, `${JSON.stringify(result, null, 2)}\n`);
     log(`[client-${opts.clientId}] ${label} done: ${result.docs_ok}/${result.docs_target} ok, ${result.errors} errors, `
-      + `${result.dropped} dropped in ${result.elapsed_s.toFixed(2)} s - Throughput: ${result.achieved_rate.toFixed(2)} docs/sec`
-      + ` (target ${opts.rate}${result.target_sustained ? '' : ', target not sustained'})${result.interrupted ? ' - interrupted' : ''}`);
+      + `${result.dropped} dropped in ${result.elapsed_s.toFixed(2)} s - Throughput: ${result.achieved_rate.toFixed(2)} ${runner.unit()}/sec`
+      + ` (target ${result.target_rate === 0 ? 'back-to-back' : result.target_rate}${result.target_sustained ? '' : ', target not sustained'})${result.interrupted ? ' - interrupted' : ''}`
+      + (result.workload === 'insert' ? '' : ` - ${result.phase}: ${Object.entries(result.operations).map(([op, o]) => `${op} ${o.ok} ok/${o.errors} err`).join(', ')}`));
     return result;
   };
   const onSignal = (sig) => {
@@ -68,7 +76,7 @@ async function run(opts) {
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   if (!result) return 1; // the grace timer already wrote it
-  return result.docs_ok === opts.docs && !result.interrupted ? 0 : 1;
+  return result.docs_ok === result.docs_target && !result.interrupted ? 0 : 1;
 }
 
 module.exports = { run };

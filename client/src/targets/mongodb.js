@@ -1,7 +1,10 @@
 'use strict';
-// MongoDB target: collection jsonbench, one pooled connection, insertOne per
-// document with the write concern of the chosen durability. Also drives
-// FerretDB, which it detects and labels as a stand-in.
+// MongoDB binding: collection jsonbench, one pooled connection. Step kinds:
+// put (insertOne, build + send), get (findOne), patch (updateOne with $set
+// of one field), scan (one find, sorted by _id, whose first batch holds all n
+// documents: one round trip), writes with the write concern of the chosen
+// durability. Reads come back as raw BSON (counted, not decoded). Also
+// drives FerretDB, which it detects and labels as a stand-in.
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
 const { uuidString } = require('../keys');
 const { readMongoStats } = require('./mongodb-stats');
@@ -15,12 +18,20 @@ const DEFAULT_DB = 'jsonbench';
 const PATIENT_TIMEOUT_MS = 300000;
 const QUICK_TIMEOUT_MS = 5000;
 
+function notFound(what, key) {
+  const err = new Error(`${what}: no document with _id ${key.toString('hex')}`);
+  err.code = 'JSONBENCH_NOT_FOUND';
+  return err;
+}
+
 class MongoTarget {
-  constructor(uri, { patient = false } = {}) {
+  // monitorCommands: the driver emits commandStarted (tests count round trips).
+  constructor(uri, { patient = false, monitorCommands = false } = {}) {
     this.uri = uri;
     this.database = 'mongodb';
     this.client = null;
     this.timeoutMs = patient ? PATIENT_TIMEOUT_MS : QUICK_TIMEOUT_MS;
+    this.monitorCommands = monitorCommands;
   }
 
   async connect() {
@@ -29,6 +40,7 @@ class MongoTarget {
       retryWrites: false, // a retried insert could duplicate a driver-made ObjectId
       serverSelectionTimeoutMS: this.timeoutMs,
       connectTimeoutMS: this.timeoutMs,
+      monitorCommands: this.monitorCommands,
     });
     await this.client.connect();
     // The URI's database if it names one, else jsonbench.
@@ -79,17 +91,57 @@ class MongoTarget {
   build(gen, index, keys) {
     const doc = gen.object(index);
     if (this.withKey) {
-      const keyBytes = keys.next();
       // _id first, so the stored document starts with its key like a
-      // PostgreSQL row. Binary subtype 4 = UUID, 16 bytes, like uuid.
-      const _id = this.keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID);
-      return { _id, ...doc };
+      // PostgreSQL row.
+      return { _id: this.idOf(keys.buffer(index)), ...doc };
     }
     return doc; // the driver adds an ObjectId _id
   }
 
+  // Binary subtype 4 = UUID, 16 bytes, like PostgreSQL's uuid; or its text form.
+  idOf(keyBytes) {
+    return this.keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID);
+  }
+
   send(doc) {
     return this.collection.insertOne(doc, this.insertOptions);
+  }
+
+  refuseSequence(step) {
+    return Promise.reject(new Error(`${step}: sequence keys (driver ObjectIds) cannot be chosen by key (refused)`));
+  }
+
+  // key: 16-byte Buffer. Resolves to 1; a read that finds nothing is an error.
+  get(key) {
+    if (!this.withKey) return this.refuseSequence('get');
+    return this.collection.findOne({ _id: this.idOf(key) }, { raw: true }).then((doc) => {
+      if (!doc) throw notFound('get', key);
+      return 1;
+    });
+  }
+
+  // path: ['n1', 'attr3'] (shape.js) -> $set of "n1.attr3"; value: a string.
+  patch(key, path, value) {
+    if (!this.withKey) return this.refuseSequence('patch');
+    return this.collection.updateOne({ _id: this.idOf(key) }, { $set: { [path.join('.')]: value } }, this.insertOptions).then((r) => {
+      if (r.matchedCount !== 1) throw notFound('patch', key);
+      return 1;
+    });
+  }
+
+  // Up to n documents from `key` on, in _id order, in ONE round trip: the
+  // driver's first batch would hold 101 documents and fetch the rest with
+  // getMore, so batchSize = limit = n and singleBatch (the server closes the
+  // cursor: no getMore, no killCursors). bench-schema.js refuses a SCAN_MAX
+  // whose documents would not fit one 16 MiB batch.
+  scan(key, n) {
+    if (!this.withKey) return this.refuseSequence('scan');
+    return this.collection.find({ _id: { $gte: this.idOf(key) } }, {
+      sort: { _id: 1 }, limit: n, batchSize: n, singleBatch: true, raw: true,
+    }).toArray().then((docs) => {
+      if (docs.length === 0) throw notFound('scan', key);
+      return docs.length;
+    });
   }
 
   isConnectionLost(err) {

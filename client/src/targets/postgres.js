@@ -1,7 +1,9 @@
 'use strict';
-// PostgreSQL target: table jsonbench(id, data jsonb), one connection,
-// one single-row INSERT per document through a named prepared statement
-// (pg-prepared-insert.js).
+// PostgreSQL binding: table jsonbench(id, data jsonb), one connection.
+// Step kinds: put (one single-row INSERT per document through a named
+// prepared statement, pg-prepared-insert.js: build + send), get, patch
+// (jsonb_set of one field, in the server) and scan (one SELECT ... ORDER BY
+// id LIMIT n), each one round trip, through pg's named prepared statements.
 const { Client } = require('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
@@ -13,6 +15,23 @@ const UUID_BYTES = 16;
 // Prepared once per session (SQL PREPARE), bound by name for every insert.
 const STATEMENT = 'jsonbench_insert';
 
+// Rows come back as the server's text, unparsed: the client only counts them
+// (parsing 10 kB of JSON per document would be client work MongoDB's raw
+// reads do not do either).
+const RAW_TEXT = { getTypeParser: () => (value) => value };
+const GET = { name: 'jsonbench_get', text: `select data from ${TABLE} where id = $1`, rowMode: 'array', types: RAW_TEXT };
+// One field, changed in the server: the client never sends the whole document.
+const PATCH = { name: 'jsonbench_patch', text: `update ${TABLE} set data = jsonb_set(data, $2::text[], $3::jsonb) where id = $1` };
+const SCAN = {
+  name: 'jsonbench_scan', text: `select id, data from ${TABLE} where id >= $1 order by id limit $2`, rowMode: 'array', types: RAW_TEXT,
+};
+
+class NotFoundError extends Error {
+  constructor(what, key) {
+    super(`${what}: no document with id ${key.toString('hex')}`);
+    this.code = 'JSONBENCH_NOT_FOUND';
+  }
+}
 // DDL per key strategy. PostgreSQL has no clustered layout that stays
 // clustered under inserts, so `layout` does not change it: always a heap
 // with a B-tree primary key.
@@ -96,7 +115,7 @@ class PostgresTarget {
   // document), and nothing is copied again on the way to the socket.
   build(gen, index, keys) {
     if (!this.insert || this.insertGen !== gen) this.newInsertMessage(gen);
-    if (this.withKey) keys.nextInto(this.keyParam);
+    if (this.withKey) keys.into(index, this.keyParam);
     gen.jsonInto(index, this.jsonbParam, 1);
     return this.insert;
   }
@@ -116,7 +135,37 @@ class PostgresTarget {
     return insert.send(this.client);
   }
 
+  // key: 16-byte Buffer (sent as uuid's binary form). Resolves to 1 or
+  // rejects: a read that finds nothing is an error, not a fast success.
+  get(key) {
+    if (!this.withKey) return Promise.reject(new Error('get: sequence keys cannot be read back by key (refused)'));
+    return this.client.query({ ...GET, values: [key] }).then((r) => {
+      if (r.rows.length !== 1) throw new NotFoundError('get', key);
+      return 1;
+    });
+  }
+
+  // path: ['n1', 'attr3'] (shape.js); value: a string.
+  patch(key, path, value) {
+    if (!this.withKey) return Promise.reject(new Error('patch: sequence keys cannot be updated by key (refused)'));
+    return this.client.query({ ...PATCH, values: [key, path, `"${value}"`] }).then((r) => {
+      if (r.rowCount !== 1) throw new NotFoundError('patch', key);
+      return 1;
+    });
+  }
+
+  // Up to n documents from `key` on, in key order (uuid order is bytewise,
+  // as MongoDB's for 16-byte binary keys). At least the key's own document.
+  scan(key, n) {
+    if (!this.withKey) return Promise.reject(new Error('scan: sequence keys cannot be scanned from a key (refused)'));
+    return this.client.query({ ...SCAN, values: [key, n] }).then((r) => {
+      if (r.rows.length === 0) throw new NotFoundError('scan', key);
+      return r.rows.length;
+    });
+  }
+
   isConnectionLost(err) {
+    if (err.code === 'JSONBENCH_NOT_FOUND') return false;
     return this.broken || !err.code || LOST_CODES.test(err.code);
   }
 
@@ -159,4 +208,4 @@ class PostgresTarget {
   }
 }
 
-module.exports = { PostgresTarget, ddl };
+module.exports = { PostgresTarget, ddl, NotFoundError };

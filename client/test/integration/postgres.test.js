@@ -81,7 +81,7 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
       await target.prepareInserts({ key: 'uuidv4', durability: 'strict' });
       const gen = new DocumentGenerator({ seed: 1, clientId: 'dup', fields: 2, fieldBytes: 10 });
       // A key source that repeats itself, in the shape of keys.js generators.
-      const fixedKey = (hex) => ({ nextInto: (b) => Buffer.from(hex, 'hex').copy(b) });
+      const fixedKey = (hex) => ({ into: (index, b) => Buffer.from(hex, 'hex').copy(b) });
       const key = fixedKey('0190f3c5a1b27c3d8e4f5a6b7c8d9e0f');
       await target.send(target.build(gen, 0, key));
       const err = await target.send(target.build(gen, 1, key)).then(() => null, (e) => e);
@@ -153,7 +153,8 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
       body = await scrape().catch(() => '');
     }
     const labels = 'bench="bench9",database="postgres",client_id="5"';
-    assert.match(body, new RegExp(`jsonbench_client_docs_ok_total\\{${labels}\\} [1-9]`));
+    // Operation series carry `op` too.
+    assert.match(body, new RegExp(`jsonbench_client_docs_ok_total\\{op="insert",${labels}\\} [1-9]`));
     assert.match(body, new RegExp(`jsonbench_client_target_rate\\{${labels}\\} 100`));
     for (const m of ['jsonbench_client_errors_total', 'jsonbench_client_dropped_total', 'jsonbench_client_latency_seconds_bucket',
       'jsonbench_client_service_seconds_count', 'process_cpu_user_seconds_total']) assert.match(body, new RegExp(m));
@@ -161,7 +162,8 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
       await sleep(200);
       body = await scrape();
     }
-    assert.match(body, new RegExp(`jsonbench_client_docs_ok_total\\{${labels}\\} 200`));
+    assert.match(body, new RegExp(`jsonbench_client_docs_ok_total\\{op="insert",${labels}\\} 200`));
+    assert.match(body, new RegExp(`jsonbench_client_latency_seconds_count\\{${labels},op="insert"\\} 200`));
     const r = await run.done;
     assert.equal(r.code, 0, r.stderr);
   });

@@ -1,0 +1,31 @@
+'use strict';
+// WORKLOAD -> the workload of this client's stage, and the result fields that
+// say what was run (docs/contracts.md §2).
+const { InsertWorkload } = require('./insert');
+const { createYcsb } = require('./ycsb');
+
+function createWorkload({ target, opts }) {
+  if (opts.workload === 'ycsb') return createYcsb({ target, opts });
+  return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
+}
+
+// workload, stage, phase (the lab's phase id: <db> or <db>-load) and, for ycsb,
+// the run stage's parameters.
+function describeWorkload(opts) {
+  const out = {
+    workload: opts.workload,
+    stage: opts.stage,
+    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.database,
+    shape: opts.shape,
+  };
+  if (opts.workload !== 'ycsb') return out;
+  return {
+    ...out,
+    mix: opts.mix,
+    dist: opts.dist,
+    records: opts.records,
+    scan_max: opts.mix.scan ? opts.scanMax : null,
+  };
+}
+
+module.exports = { createWorkload, describeWorkload };
