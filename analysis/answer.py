@@ -69,6 +69,11 @@ def answer_lines(result):
         if not phases:
             continue
         lines += [f"### {_stage_title(stage, phases, config)}", ""]
+        failed = [r for r in phases if r.get("status") not in ("ok", "suspect")]
+        for r in failed:
+            lines += [f"> **{_name(r)}'s {r['phase']} phase {r.get('status')}** ({r.get('reason') or 'no reason'}): "
+                      f"its figures cover only the operations it completed "
+                      f"({r.get('errors') or 0} errors, {r.get('dropped') or 0} dropped).", ""]
         by_db = {r["database"]: r for r in phases}
         pair = [by_db[d] for d in ("mongodb", "postgres") if d in by_db]
         if len(pair) == 2:

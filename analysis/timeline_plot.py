@@ -5,7 +5,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import FuncFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, NullFormatter  # noqa: E402
 
 from .plots import COLORS, _save, _title_suffix, short_label  # noqa: E402
 
@@ -45,9 +45,11 @@ def timeline(result, runs, path, what="run phase"):
     ax_p99.set_yscale("log")  # a stall's spike and the steady state on one axis
     plain = FuncFormatter(lambda v, _: f"{v:g}")
     ax_p99.yaxis.set_major_formatter(plain)
-    ax_p99.yaxis.set_minor_formatter(plain)
     ax_p99.set_title("p99 latency per second (from the intended start), per operation type", fontsize=10)
     ax_p99.set_xlabel("seconds since the phase's window start")
+    lo, hi = ax_p99.get_ylim()
+    # minor tick labels only within about a decade (across several they overprint each other)
+    ax_p99.yaxis.set_minor_formatter(plain if lo > 0 and hi / lo < 20 else NullFormatter())
     for ax in (ax_rate, ax_p99):
         ax.grid(alpha=0.3)
         if ax.get_legend_handles_labels()[0]:
