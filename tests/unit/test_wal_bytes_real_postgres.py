@@ -83,6 +83,7 @@ def test_wal_bytes_equal_the_lsn_advance_read_independently(postgres):
     assert independent > 750 * 1900
     # the readings bracket the psql ones: nothing else runs on this server but its own background
     # records (running-xacts snapshots, a few dozen bytes each)
+    print(f"WAL: analysis {got['bytes']} B, psql LSN advance {independent} B")
     assert independent <= got["bytes"] <= independent + 8192, (got, independent)
 
 
