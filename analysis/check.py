@@ -239,7 +239,10 @@ def check_client_metrics(ctx):
     if not series:
         return Cell(MISSING, "no jsonbench_client_docs_ok_total series in Prometheus in the window")
     total = sum(float(s["value"][1]) for s in series)
-    return Cell(OK, f"{len(series)} client(s), {fmt_count(total)} docs")
+    # one series per client and operation type (label `op`): count the clients
+    clients = len({(s.get("metric") or {}).get("client_id", i) for i, s in enumerate(series)})
+    unit = "docs" if {(s.get("metric") or {}).get("op", "insert") for s in series} == {"insert"} else "ops"
+    return Cell(OK, f"{clients} client(s), {fmt_count(total)} {unit}")
 
 
 def check_documents(ctx):
