@@ -9,6 +9,7 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/lab/ulimits.sh"
+. "$LAB_ROOT/lab/plan.sh"
 . "$LAB_ROOT/lab/phase.sh"
 . "$LAB_ROOT/lab/bench.sh"
 . "$LAB_ROOT/lab/check.sh"

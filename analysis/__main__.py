@@ -14,6 +14,7 @@ def main(argv=None):
     e = sub.add_parser("export", help="phase window metrics from Prometheus -> D.metrics.json + timeseries/D.csv.gz")
     e.add_argument("--bench-dir", required=True)
     e.add_argument("--database", required=True, choices=["mongodb", "postgres"])
+    e.add_argument("--phase", help="the phase id, file prefix (default: the database; e.g. mongodb-load)")
     e.add_argument("--prometheus", required=True, help="base URL, e.g. http://127.0.0.1:9090")
     e.add_argument("--project", help="compose project (default: phase.json's project)")
     e.add_argument("--scrape-interval", type=float, default=1.0, help="seconds (default 1)")
@@ -82,8 +83,9 @@ def main(argv=None):
 def run(args):
     if args.command == "export":
         from . import export
-        out = export.export(args.bench_dir, args.database, args.prometheus, args.project, args.scrape_interval)
-        print(f"{args.bench_dir}/{args.database}.metrics.json: {len(out['gaps'])} gap(s), "
+        out = export.export(args.bench_dir, args.database, args.prometheus, args.project, args.scrape_interval,
+                            args.phase)
+        print(f"{args.bench_dir}/{args.phase or args.database}.metrics.json: {len(out['gaps'])} gap(s), "
               f"{len(out['notes'])} note(s)")
     elif args.command == "results":
         from . import results

@@ -30,8 +30,30 @@ def optional_json(path):
 
 def databases_in(bench_dir):
     """Databases with a phase file, in the lab's run order."""
+    return list(dict.fromkeys(database_of(p) for p in phases_in(bench_dir)))
+
+
+LOAD_SUFFIX = "-load"
+
+
+def database_of(phase_id):
+    """The database of a phase id (`mongodb`, `mongodb-load`: docs/contracts.md §4)."""
+    return phase_id[: -len(LOAD_SUFFIX)] if phase_id.endswith(LOAD_SUFFIX) else phase_id
+
+
+def expected_phases(databases, workload=None):
+    """The phase ids `node client plan` gives for one repetition: the insert workload one per
+    database, a workload with a load stage `<db>-load` then `<db>`."""
+    if (workload or "insert") == "insert":
+        return list(databases)
+    return [p for db in databases for p in (db + LOAD_SUFFIX, db)]
+
+
+def phases_in(bench_dir):
+    """Phase ids with a phase file, in the lab's run order (per database: load, then run)."""
     found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
-    return [d for d in DATABASES if d in found] + sorted(found - set(DATABASES))
+    known = [p for p in expected_phases(DATABASES, "with-load") if p in found]
+    return known + sorted(found - set(known))
 
 
 def client_results(bench_dir, database):

@@ -172,9 +172,9 @@ def perf_samples(path, server):
 
 
 def check_perf_samples(ctx):
-    db = ctx.run.get("database")
-    path = next((p for p in (os.path.join(ctx.bench_dir, f"{db}.perf"),
-                             os.path.join(ctx.bench_dir, f"{db}.perf.gz")) if os.path.exists(p)), None)
+    db, ph = ctx.run.get("database"), ctx.run.get("phase") or ctx.run.get("database")
+    path = next((p for p in (os.path.join(ctx.bench_dir, f"{ph}.perf"),
+                             os.path.join(ctx.bench_dir, f"{ph}.perf.gz")) if os.path.exists(p)), None)
     if path is None or os.path.getsize(path) == 0:
         # The phase manifest's own reasons only: results.json's fallback for a manifest without
         # perf.profile ("older run") says nothing about why this host recorded no profile.
@@ -183,7 +183,7 @@ def check_perf_samples(ctx):
                 return Cell(UNAVAILABLE, why)
         if str(ctx.run_env.get("PERF_RECORD_S", "")).strip() == "0":
             return Cell(UNAVAILABLE, "PERF_RECORD_S=0: no profile asked for")
-        return Cell(MISSING, f"no {db}.perf profile and no reason given")
+        return Cell(MISSING, f"no {ph}.perf profile and no reason given")
     server = SERVER_COMMS.get(db, set())
     total, own, comms = perf_samples(path, server)
     if own == 0:
@@ -192,10 +192,14 @@ def check_perf_samples(ctx):
     return Cell(OK, f"{own}/{total} {'/'.join(c for c in comms if c in server) or 'server'}")
 
 
+def _phase_id(ctx):
+    return ctx.run.get("phase") or ctx.run.get("database")
+
+
 def check_compose_labels(ctx):
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
     if metrics is None:
-        return Cell(MISSING, f"{ctx.run.get('database')}.metrics.json missing: the export found nothing")
+        return Cell(MISSING, f"{_phase_id(ctx)}.metrics.json missing: the export found nothing")
     service = ctx.run.get("service") or ctx.run.get("database")
     found = get(metrics, f"services.{service}.containers")
     if found and found is not ABSENT:
@@ -207,7 +211,7 @@ def check_compose_labels(ctx):
 def check_database_gaps(ctx):
     """Holes in the database's own cAdvisor series inside the window (D.metrics.json gaps): its
     figures are then deltas across the hole. Clients' gaps are expected (created in the window)."""
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
     if metrics is None or "gaps" not in metrics:
         return Cell(NOT_CHECKED, "not checked (no gaps in the metrics export)")
     service = ctx.run.get("service") or ctx.run.get("database")
@@ -235,11 +239,16 @@ def check_client_metrics(ctx):
     if not series:
         return Cell(MISSING, "no jsonbench_client_docs_ok_total series in Prometheus in the window")
     total = sum(float(s["value"][1]) for s in series)
-    return Cell(OK, f"{len(series)} client(s), {fmt_count(total)} docs")
+    # one series per client and operation type (label `op`): count the clients
+    clients = len({(s.get("metric") or {}).get("client_id", i) for i, s in enumerate(series)})
+    unit = "docs" if {(s.get("metric") or {}).get("op", "insert") for s in series} == {"insert"} else "ops"
+    return Cell(OK, f"{clients} client(s), {fmt_count(total)} {unit}")
 
 
 def check_documents(ctx):
-    ok, counted = ctx.run.get("docs_ok"), ctx.run.get("docs_in_db")
+    # documents the clients' acknowledged inserts leave in the database (this phase's and the
+    # database's earlier phases'); older results: the phase's acknowledged documents
+    ok, counted = ctx.run.get("docs_expected_in_db", ctx.run.get("docs_ok")), ctx.run.get("docs_in_db")
     if ok is None or counted is None:
         return Cell(MISSING, f"documents acknowledged {ok}, counted {counted}")
     if not ok:
@@ -322,7 +331,7 @@ def check_disk_devices(ctx):
         return Cell(OK, summarise(devices))
     if isinstance(reason, str) and reason:
         return Cell(UNAVAILABLE, reason)
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{ctx.run.get('database')}.metrics.json"))
+    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
     if metrics is not None and "disk_devices" not in metrics:
         return Cell(NOT_CHECKED, "not checked (the export predates the device filter)")
     return Cell(MISSING, "disk.devices is empty and no reason is given")
@@ -353,6 +362,54 @@ def summarise(v):
     if isinstance(v, dict):
         return ", ".join(f"{k}={summarise(x)}" for k, x in list(v.items())[:2] if not isinstance(x, (dict, list)))[:40] or "present"
     return str(v)[:40]
+
+
+def check_operations(ctx):
+    """runs[].operations: per op type, ok + errors = the latencies its merged histogram holds."""
+    ops = get(ctx.run, "operations")
+    if ops is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    if not ops:
+        return Cell(MISSING, "no operation counted (no client result file?)")
+    bad = [op for op, o in ops.items() if (o.get("ok") or 0) + (o.get("errors") or 0) != o.get("latency_count")]
+    if bad:
+        return Cell(MISSING, "ok + errors differ from the merged latency histogram's count for " + ", ".join(bad))
+    if not sum(o.get("ok") or 0 for o in ops.values()):
+        return Cell(MISSING, "no operation succeeded")
+    return Cell(OK, ", ".join(f"{op} {fmt_count(o['ok'])}" for op, o in ops.items())[:40])
+
+
+def check_per_op_instructions(ctx):
+    v = get(ctx.run, "per_op.instructions")
+    if v is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    if v is not None:
+        return Cell(OK, f"{v:,.0f}")
+    cell = check_instructions(ctx)  # the phase's instruction count, or why there is none
+    return cell if cell.state != OK else Cell(MISSING, "instructions counted but per_op.instructions is null")
+
+
+def check_wal(ctx, path="wal.bytes", fmt=fmt_bytes):
+    def check(c):
+        v, w = get(c.run, path), get(c.run, "wal")
+        if v is ABSENT or w is ABSENT:
+            return Cell(NOT_CHECKED, "not checked (field absent)")
+        if v is not None:
+            return Cell(OK, f"{fmt(v)} ({w.get('source')})")
+        why = (w or {}).get("reason")
+        return Cell(UNAVAILABLE, why) if why else Cell(MISSING, f"{path} is null and no reason is given")
+    return check(ctx) if ctx is not None else check
+
+
+def check_timeline(ctx):
+    tl = get(ctx.run, "timeline")
+    if tl is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    seconds = (tl or {}).get("seconds") or []
+    if seconds:
+        return Cell(OK, f"{len(seconds)} s")
+    why = (tl or {}).get("reason")
+    return Cell(UNAVAILABLE, why) if why else Cell(MISSING, "timeline has no second and no reason is given")
 
 
 @dataclass
@@ -389,6 +446,13 @@ ROWS = [
     Row("server counters reconcile", check_reconciliation),
     Row("foreign processes in cgroup", check_foreign_processes),
     Row("monitoring CPU (cAdvisor + Prometheus)", check_monitoring),
+    Row("operations per type (= latencies)", check_operations),
+    Row("CPU per operation", value_row("per_op.cpu_us", lambda v: f"{v:.3g} µs", "container_cpu_user_seconds_total")),
+    Row("instructions per operation", check_per_op_instructions),
+    Row("network per operation", value_row("per_op.net_bytes", fmt_bytes, "container_network_receive_bytes_total")),
+    Row("WAL/journal bytes", check_wal(None)),
+    Row("WAL/journal bytes per operation", check_wal(None, "per_op.wal_bytes", lambda v: f"{v:,.0f} B")),
+    Row("timeline per second", check_timeline),
 ]
 
 
@@ -402,17 +466,18 @@ def evaluate(bench_dir, prometheus=None):
     runs = results.get("runs") or []
     table = []
     ctxs = []
+    # one column per phase (the database for the insert workload; `<db>-load` and `<db>` otherwise)
+    col = lambda run: run.get("phase") or run.get("database")  # noqa: E731
     for run in runs:
-        db = run.get("database")
-        phase = benchfiles.optional_json(os.path.join(bench_dir, f"{db}.phase.json")) or {}
+        phase = benchfiles.optional_json(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
     for row in ROWS:
-        table.append((row.label, {c.run.get("database"): row.check(c) for c in ctxs}))
-    expected = str(run_env.get("DATABASES", "")).split()
-    for db in expected:
-        if db not in {c.run.get("database") for c in ctxs}:
-            table.insert(0, ("phase status", {db: Cell(MISSING, "no run in results.json")}))
-    return table, [c.run.get("database") for c in ctxs]
+        table.append((row.label, {col(c.run): row.check(c) for c in ctxs}))
+    expected = benchfiles.expected_phases(str(run_env.get("DATABASES", "")).split(), run_env.get("WORKLOAD"))
+    for ph in expected:
+        if ph not in {col(c.run) for c in ctxs}:
+            table.insert(0, ("phase status", {ph: Cell(MISSING, "no run in results.json")}))
+    return table, [col(c.run) for c in ctxs]
 
 
 def render(table, databases, bench_name=""):

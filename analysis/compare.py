@@ -8,7 +8,7 @@ import subprocess
 from . import experiment_report
 from .errors import AnalysisError
 from .fileio import read_json
-from .labels import PER_DOC, fmt, run_label
+from .labels import PER_DOC, fmt, phase_id, run_label
 
 DEFAULT_NOISE_PCT = 5.0
 
@@ -81,8 +81,8 @@ def noise_from_repeats(results_by_bench):
         if len(members) < 2:
             continue
         for field, _, _ in PER_DOC:
-            for db in {run["database"] for m in members for run in m["runs"]}:
-                vals = [run["per_doc"].get(field) for m in members for run in m["runs"] if run["database"] == db]
+            for db in {phase_id(run) for m in members for run in m["runs"]}:
+                vals = [run["per_doc"].get(field) for m in members for run in m["runs"] if phase_id(run) == db]
                 vals = [v for v in vals if v is not None]
                 if len(vals) >= 2 and sum(vals):
                     mean = sum(vals) / len(vals)
@@ -96,21 +96,21 @@ def compare(side1, side2, noise_pct=None):
     rows = []
     for bench in sorted(set(side1) & set(side2)):
         r1, r2 = side1[bench], side2[bench]
-        runs2 = {r["database"]: r for r in r2["runs"]}
+        runs2 = {phase_id(r): r for r in r2["runs"]}
         for run1 in r1["runs"]:
-            run2 = runs2.get(run1["database"])
+            run2 = runs2.get(phase_id(run1))
             if run2 is None:
                 continue
             for field, name, unit in PER_DOC:
                 a, b = run1["per_doc"].get(field), run2["per_doc"].get(field)
                 change = None if a is None or b is None or a == 0 else 100.0 * (b - a) / a
                 threshold = max(default if noise_pct is None else noise_pct,
-                                spreads.get((_config_key(r1), run1["database"], field), 0.0),
+                                spreads.get((_config_key(r1), phase_id(run1), field), 0.0),
                                 # a REPEAT bench's own 95% interval, in % of its mean
-                                (r1.get("ci_pct") or {}).get((run1["database"], field), 0.0),
-                                (r2.get("ci_pct") or {}).get((run2["database"], field), 0.0))
+                                (r1.get("ci_pct") or {}).get((phase_id(run1), field), 0.0),
+                                (r2.get("ci_pct") or {}).get((phase_id(run2), field), 0.0))
                 rows.append({
-                    "bench": bench, "database": run1["database"],
+                    "bench": bench, "database": phase_id(run1),
                     "label": run_label(run1) if run1.get("stand_in") else run_label(run2),
                     "figure": field, "name": f"{name} ({unit})", "ref1": a, "ref2": b,
                     "change_pct": change, "noise_pct": threshold,

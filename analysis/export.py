@@ -114,8 +114,10 @@ def selector(metric, project, services):
     return f'{metric}{{{PROJECT_LABEL}="{project}",{SERVICE_LABEL}=~"{alt}"}}'
 
 
-def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
-    phase_path = os.path.join(bench_dir, f"{database}.phase.json")
+def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phase_id=None):
+    """phase_id: the phase's file prefix (`mongodb-load`, ...); the database's own by default."""
+    phase_id = phase_id or database
+    phase_path = os.path.join(bench_dir, f"{phase_id}.phase.json")
     phase = read_json(phase_path)
     window = phase.get("window") or {}
     try:
@@ -210,6 +212,7 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
     result = {
         "schema_version": 1,
         "database": database,
+        "phase": phase_id,
         "project": project,
         "window": {"start": start, "end": end},
         "prometheus": prometheus_url,
@@ -233,6 +236,6 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0):
     w.writerow(["time", "metric", "service", "container", "value"])
     for t, metric, svc, key, v in sorted(rows, key=lambda r: (r[1], r[2], r[3], r[0])):
         w.writerow([f"{t:.3f}", metric, svc, key, repr(v)])
-    write_gzip_atomic(os.path.join(bench_dir, "timeseries", f"{database}.csv.gz"), buf.getvalue())
-    write_json_atomic(os.path.join(bench_dir, f"{database}.metrics.json"), result)
+    write_gzip_atomic(os.path.join(bench_dir, "timeseries", f"{phase_id}.csv.gz"), buf.getvalue())
+    write_json_atomic(os.path.join(bench_dir, f"{phase_id}.metrics.json"), result)
     return result

@@ -10,10 +10,16 @@ PER_DOC = [  # (field, heading, unit)
 ]
 
 
+def phase_id(run):
+    """The phase's file prefix (`mongodb`, `mongodb-load`); older results have only the database."""
+    return run.get("phase") or run["database"]
+
+
 def run_label(run):
+    name = run["database"] + (" load" if run.get("stage") == "load" else "")
     if run.get("stand_in"):
-        return f"{run['database']} (stand-in: {run.get('stand_in_what') or 'not the real product'})"
-    return run["database"]
+        return f"{name} (stand-in: {run.get('stand_in_what') or 'not the real product'})"
+    return name
 
 
 def fmt(v, digits=3):

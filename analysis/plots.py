@@ -1,5 +1,6 @@
 """PNG plots of one bench (matplotlib, Agg backend: no display needed)."""
 import os
+import textwrap
 
 import matplotlib
 
@@ -22,28 +23,46 @@ def _save(fig, path):
     return path
 
 
-def _title_suffix(runs):
-    marks = [run_label(r) for r in runs if r.get("stand_in")]
-    return ("\n" + "; ".join(marks)) if marks else ""
+def _title_suffix(runs, width=110):
+    """The stand-in marks, wrapped so that no line is wider than the figure."""
+    marks = list(dict.fromkeys(run_label(dict(r, stage="run")) for r in runs if r.get("stand_in")))  # per database
+    return ("\n" + "\n".join(textwrap.wrap("; ".join(marks), width))) if marks else ""
+
+
+def short_label(run):
+    """A bar's x label: short enough that two bars' labels never overlap (the stand-in's full name
+    is in the title)."""
+    return run["database"] + (" load" if run.get("stage") == "load" else "") + (" (stand-in)" if run.get("stand_in") else "")
+
+
+def _hatch(run):
+    """A load phase's bar is hatched: same database colour, told apart from its run phase."""
+    return "//" if run.get("stage") == "load" else None
 
 
 def per_doc_bars(result, path):
-    runs = result["runs"]
+    # insert costs only: a run phase of reads/updates has per_op figures instead (per_doc.reason)
+    runs = [r for r in result["runs"] if not r["per_doc"].get("reason")] or result["runs"]
     fig, axes = plt.subplots(2, 2, figsize=(10, 7))
-    labels = [run_label(r) for r in runs]
+    labels = [short_label(r) for r in runs]
     for ax, (field, title) in zip(axes.flat, BAR_FIGURES):
         values = [r["per_doc"].get(field) for r in runs]
         heights = [v if v is not None else 0 for v in values]
-        bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs])
+        bars = ax.bar(range(len(runs)), heights, color=[COLORS.get(r["database"], "#888") for r in runs],
+                      hatch=[_hatch(r) for r in runs], edgecolor="white")
         for b, v in zip(bars, values):
-            ax.annotate("n/a (not measured)" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"), (b.get_x() + b.get_width() / 2, b.get_height()),
+            if all(x is None for x in values):
+                break  # said once for the panel below
+            ax.annotate("n/a" if v is None else (f"{v:,.0f}" if abs(v) >= 100 else f"{v:.3g}"), (b.get_x() + b.get_width() / 2, b.get_height()),
                         ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(range(len(runs)), [lbl.replace(" (", "\n(") for lbl in labels], fontsize=7)
+        ax.set_xticks(range(len(runs)), [lbl.replace(" (", "\n(") for lbl in labels], fontsize=8)
         ax.set_title(title, fontsize=10)
         if all(v is None for v in values):
             ax.set_yticks([])
-    fig.suptitle(f"{result['bench']}: per-document cost{_title_suffix(runs)}", fontsize=11)
-    fig.tight_layout()
+            ax.text(0.5, 0.5, "not measured on this host (see report)", transform=ax.transAxes, ha="center", fontsize=9)
+    suffix = _title_suffix(runs)
+    fig.suptitle(f"{result['bench']}: per-document cost{suffix}", fontsize=11 if not suffix else 9)
+    fig.tight_layout()  # makes room for the suptitle's lines
     return _save(fig, path)
 
 
@@ -56,12 +75,14 @@ def memory_bars(result, path):
         xs = [k + i * width for k in range(len(kinds))]
         means = [(r["memory"][k]["mean"] or 0) / 2**20 for k, _ in kinds]
         maxes = [(r["memory"][k]["max"] or 0) / 2**20 for k, _ in kinds]
-        ax.bar(xs, means, width, label=f"{run_label(r)} mean", color=COLORS.get(r["database"], "#888"))
+        ax.bar(xs, means, width, label=f"{short_label(r)} mean", color=COLORS.get(r["database"], "#888"),
+               hatch=_hatch(r), edgecolor="white")
         ax.scatter(xs, maxes, marker="_", s=400, color="black", zorder=3, label="max" if i == 0 else None)
     ax.set_xticks([k + width * (len(runs) - 1) / 2 for k in range(len(kinds))], [n for _, n in kinds])
     ax.set_ylabel("MiB")
     ax.legend(fontsize=8)
-    ax.set_title(f"{result['bench']}: database memory over the window (bar mean, tick max){_title_suffix(runs)}", fontsize=10)
+    suffix = _title_suffix(runs, 100)
+    ax.set_title(f"{result['bench']}: database memory over the window (bar mean, tick max){suffix}", fontsize=10 if not suffix else 8)
     fig.tight_layout()
     return _save(fig, path)
 

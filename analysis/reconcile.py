@@ -60,20 +60,40 @@ def _commands_delta(start, end, names=None, exclude=()):
     return sum(b.get(k, 0) - a.get(k, 0) for k in keys)
 
 
+def _ops(clients):
+    """{op: {ok, errors}} summed over the clients (an insert-only client without `operations`
+    counts as inserts: analysis/operations.py)."""
+    from .operations import client_operations
+    out = {}
+    for c in clients:
+        for op, o in client_operations(c)[0].items():
+            cell = out.setdefault(op, {"ok": 0, "errors": 0})
+            cell["ok"] += int(o.get("ok") or 0)
+            cell["errors"] += int(o.get("errors") or 0)
+    return out
+
+
 def lab_work(clients, stats):
     """What the lab sent between the readings, from the client result files and the readings."""
     start = stats.get("start") or {}
-    docs_ok = sum(int(c.get("docs_ok") or 0) for c in clients)
+    ops = _ops(clients)
+    docs_ok = (ops.get("insert") or {}).get("ok", 0)
     errors = sum(int(c.get("errors") or 0) for c in clients)
     sessions = sum(1 + int(c.get("reconnects") or 0) for c in clients)
     run_session = start.get("run_session") or (stats.get("end") or {}).get("run_session") or {}
     reading = start.get("reading") or (stats.get("end") or {}).get("reading") or {}
     return {
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
+        # per operation type; a phase of inserts only holds {insert: ...}
+        "ops": ops,
         "statements_per_session": int(run_session.get("statements", 0)),
         "statements_per_reading": int(reading.get("statements", 0)),
         "readings": 2,
     }
+
+
+def _n(ops, op, field="ok"):
+    return int((ops.get(op) or {}).get(field) or 0)
 
 
 def _check(checks, name, expected, observed, tolerance, about, unavailable=None, low_too=False):
@@ -95,8 +115,11 @@ def _postgres(checks, w, start, end, seconds):
     sessions_in = w["client_sessions"] + 1  # the clients' sessions and the start reading's own
     startup = t["startup_transactions_per_connection"]
     per_reading = startup + w["statements_per_reading"]
+    ops = w.get("ops") or {}
+    # one transaction per operation (autocommit), two for a read-modify-write (get, then patch)
+    statements = sum(o["ok"] + o["errors"] for o in ops.values()) + _n(ops, "rmw")
     _check(checks, "transactions",
-           w["client_sessions"] * (startup + w["statements_per_session"]) + w["docs_ok"] + w["errors"] + per_reading,
+           w["client_sessions"] * (startup + w["statements_per_session"]) + statements + per_reading,
            _sum(_delta(start, end, "xact_commit"), _delta(start, end, "xact_rollback")),
            per_reading + t["transactions_fixed"] + t["transactions_per_s"] * seconds,
            "xact_commit + xact_rollback: one per insert, the sessions' start-up and set-up statements, the "
@@ -105,17 +128,26 @@ def _postgres(checks, w, start, end, seconds):
     _check(checks, "rows_written", w["docs_ok"], _delta(start, end, "user_n_tup_ins"), w["errors"],
            "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)",
            low_too=True)
-    _check(checks, "rows_changed", 0, _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")),
-           0, "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts")
-    _check(checks, "rows_read", 0, _sum(_delta(start, end, "tup_returned"), _delta(start, end, "tup_fetched")),
+    updates = _n(ops, "update") + _n(ops, "rmw")
+    _check(checks, "rows_changed", updates,
+           _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")),
+           _n(ops, "update", "errors") + _n(ops, "rmw", "errors"),
+           "pg_stat_user_tables n_tup_upd + n_tup_del: one row per acknowledged update (and read-modify-write); "
+           "the lab deletes nothing" if updates else "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts",
+           low_too=bool(updates))
+    reading = [op for op in ops if op != "insert" and ops[op]["ok"] + ops[op]["errors"]]
+    cannot = (f"the phase's own {', '.join(reading)} operations read rows: these counters cannot tell them "
+              "from foreign reads" if reading else None)
+    _check(checks, "rows_read", 0,
+           None if cannot else _sum(_delta(start, end, "tup_returned"), _delta(start, end, "tup_fetched")),
            t["rows_read_per_connection"] * (sessions_in + 1) + t["rows_read_per_s"] * seconds,
            "tup_returned + tup_fetched: the lab's inserts read no rows (tolerance: catalog reads per session "
-           "incl. the readings, autovacuum)")
+           "incl. the readings, autovacuum)", cannot)
     _check(checks, "user_table_reads", 0,
-           _sum(_delta(start, end, "user_seq_tup_read"), _delta(start, end, "user_idx_tup_fetch"),
-                _delta(start, end, "user_seq_scan"), _delta(start, end, "user_idx_scan")),
+           None if cannot else _sum(_delta(start, end, "user_seq_tup_read"), _delta(start, end, "user_idx_tup_fetch"),
+                                    _delta(start, end, "user_seq_scan"), _delta(start, end, "user_idx_scan")),
            t["user_table_reads"],
-           "pg_stat_user_tables seq_scan + seq_tup_read + idx_scan + idx_tup_fetch: inserts read no user table")
+           "pg_stat_user_tables seq_scan + seq_tup_read + idx_scan + idx_tup_fetch: inserts read no user table", cannot)
     _check(checks, "sessions", sessions_in, _delta(start, end, "sessions"), 1,
            "pg_stat_database.sessions: one per client session and the start reading (tolerance: the end reading)",
            (end.get("unavailable") or {}).get("sessions"))
@@ -149,10 +181,22 @@ def _mongodb(checks, w, start, end, seconds):
         source = "opcounters"
     _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
            f"{source}: one insert per acknowledged document (tolerance: failed inserts)", low_too=True)
-    _check(checks, "reads", 0, reads, t["reads_per_s"] * seconds,
-           f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window")
-    _check(checks, "other_writes", 0, writes, t["other_writes_fixed"] + t["other_writes_per_s"] * seconds,
-           f"{source}: update/delete/findAndModify: the lab only inserts")
+    ops = w.get("ops") or {}
+    lab_reads = _n(ops, "read") + _n(ops, "rmw") + _n(ops, "scan")
+    read_errors = _n(ops, "read", "errors") + _n(ops, "rmw", "errors") + _n(ops, "scan", "errors")
+    # a scan is one find whose first batch holds all its documents; a getMore or killCursors per
+    # scan at most is tolerated
+    _check(checks, "reads", lab_reads, reads, t["reads_per_s"] * seconds + read_errors + _n(ops, "scan"),
+           f"{source}: find/getMore/aggregate/count/distinct: one find per read, scan and read-modify-write"
+           if lab_reads else f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window",
+           low_too=bool(lab_reads))
+    lab_writes = _n(ops, "update") + _n(ops, "rmw")
+    _check(checks, "other_writes", lab_writes, writes,
+           t["other_writes_fixed"] + t["other_writes_per_s"] * seconds
+           + _n(ops, "update", "errors") + _n(ops, "rmw", "errors"),
+           f"{source}: update/delete/findAndModify: one update per update and read-modify-write"
+           if lab_writes else f"{source}: update/delete/findAndModify: the lab only inserts",
+           low_too=bool(lab_writes))
     _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"],
            commands,
            w["statements_per_reading"] + t["commands_per_connection"] * connections

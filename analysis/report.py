@@ -2,10 +2,10 @@
 import glob
 import os
 
-from . import plots, results, thp
+from . import answer, plots, results, thp, timeline_plot
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
-from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, run_label
+from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
 
 
 def load_result(bench_dir):
@@ -16,8 +16,11 @@ def load_result(bench_dir):
 
 
 def _per_doc_table(result):
-    runs = result["runs"]
+    # insert costs: the phases that only inserted (a run phase of reads/updates says why not)
+    runs = [r for r in result["runs"] if not (r.get("per_doc") or {}).get("reason")]
     ratios = result.get("ratios") or {}
+    if runs and all(r.get("stage") == "load" for r in runs):
+        ratios = result.get("load_ratios") or {}
     head = ["per document"] + [run_label(r) for r in runs]
     ratio_head = f"{ratios.get('numerator', 'mongodb')}/{ratios.get('denominator', 'postgres')}"
     if ratios.get("stand_in"):
@@ -79,7 +82,7 @@ def _monitoring_cell(r):
 def _profile_line(bench_dir, run):
     """The links to a phase's profile, with its rate: the Firefox Profiler counts 1 ms per sample,
     so its times are right only at 1000 Hz and are stated as off by a factor otherwise."""
-    db, p = run["database"], run.get("profile") or {}
+    db, p = phase_id(run), run.get("profile") or {}
     kept = next((f for f in (f"{db}.perf", f"{db}.perf.gz") if os.path.exists(os.path.join(bench_dir, f))), None)
     if not kept:
         return f"Profile: none ({p.get('reason') or 'no profile file in this folder'})."
@@ -98,7 +101,8 @@ def _profile_line(bench_dir, run):
 
 
 def stand_in_warning(runs):
-    s = [run_label(r) for r in runs if r.get("stand_in")]
+    # one mention per database, not per phase
+    s = list(dict.fromkeys(run_label(dict(r, stage="run")) for r in runs if r.get("stand_in")))
     if not s:
         return ""
     return ("> **Stand-in:** " + "; ".join(s) + ". These figures are not results of the real product; "
@@ -146,9 +150,15 @@ def bench_report(bench_dir):
         made.append(plots.per_doc_bars(result, os.path.join(plot_dir, "per_doc.png")))
         made.append(plots.memory_bars(result, os.path.join(plot_dir, "memory.png")))
     for run in result["runs"]:
-        csv_gz = os.path.join(bench_dir, "timeseries", f"{run['database']}.csv.gz")
+        csv_gz = os.path.join(bench_dir, "timeseries", f"{phase_id(run)}.csv.gz")
         if os.path.exists(csv_gz):
-            made.append(plots.timeseries_panels(result, run, csv_gz, os.path.join(plot_dir, f"timeseries-{run['database']}.png")))
+            made.append(plots.timeseries_panels(result, run, csv_gz, os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")))
+    timelines = []  # (title, file) per stage with per-second data
+    for stage, name, what in (("run", "timeline.png", "run phase"), ("load", "timeline-load.png", "load phase")):
+        staged = [r for r in result["runs"] if r.get("stage", "run") == stage]
+        if timeline_plot.has_timeline(staged):
+            made.append(timeline_plot.timeline(result, staged, os.path.join(plot_dir, name), what))
+            timelines.append((what, name))
     host = result.get("host") or {}
     hw = (host.get("hardware_counters") or {})
     lines = [f"# {result['bench']}: {result.get('description') or ''}".rstrip(": "), ""]
@@ -156,13 +166,21 @@ def bench_report(bench_dir):
     lines.append(suspect_warning(result["runs"]))
     if not result.get("complete", True):
         lines.append("> **Incomplete run:** " + "; ".join(result.get("incomplete") or []) + "\n")
-    lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", "",
-              "## Per-document cost", "", _per_doc_table(result), "",
+    lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", ""]
+    lines += answer.answer_lines(result) + answer.per_operation_tables(result)
+    if timelines:
+        lines += ["## Per second", "", "Operations per second and p99 latency per second, per operation type, "
+                  "merged over the clients: dips and spikes are stalls (checkpoints, vacuum, cache eviction).", ""]
+        lines += [f"![{what} per second](plots/{name})\n" for what, name in timelines]
+    else:
+        lines += ["## Per second", "", "No per-second timeline: "
+                  + "; ".join(sorted({(r.get("timeline") or {}).get("reason") or "none" for r in result["runs"]})), ""]
+    lines += ["## Per-document cost", "", _per_doc_table(result), "",
               "![per-document cost](plots/per_doc.png)", "", "## Runs", "", _runs_table(result), "",
               "![memory](plots/memory.png)", ""] + _reconciliation_section(result) + ["## Over time", ""]
     for run in result["runs"]:
-        if os.path.exists(os.path.join(plot_dir, f"timeseries-{run['database']}.png")):
-            lines += [f"### {run_label(run)}", "", f"![{run['database']} over time](plots/timeseries-{run['database']}.png)", ""]
+        if os.path.exists(os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")):
+            lines += [f"### {run_label(run)}", "", f"![{phase_id(run)} over time](plots/timeseries-{phase_id(run)}.png)", ""]
         lines += [_profile_line(bench_dir, run), ""]
     cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
     lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]
@@ -173,12 +191,33 @@ def bench_report(bench_dir):
               f"{host.get('compose') or '?'}, hardware counters: "
               f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", "",
               thp.describe(host.get("transparent_hugepages")), ""]
-    notes = result.get("notes") or []
+    notes = _grouped_notes(result.get("notes") or [], [phase_id(r) for r in result["runs"]])
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
     path = os.path.join(bench_dir, "report.md")
     write_text_atomic(path, "\n".join(lines))
     return result, [path] + made
+
+
+def _grouped_notes(notes, phases):
+    """A note every phase has ("client containers created in the window") is said once, naming
+    the phases it applies to, instead of once per phase."""
+    texts = {}
+    for n in notes:
+        head, sep, text = n.partition(": ")
+        if sep and head in phases:
+            texts.setdefault(text, []).append(head)
+        else:
+            texts.setdefault(n, [])
+    out = []
+    for text, heads in texts.items():
+        if not heads:
+            out.append(text)
+        elif len(heads) == len(phases) and len(phases) > 1:
+            out.append(f"every phase: {text}")
+        else:
+            out.append(f"{', '.join(heads)}: {text}")
+    return out
 
 
 def cross_report(items, out_dir):

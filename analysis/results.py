@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, monitoring, perfstat, reconcile
+from . import benchfiles, hdr, monitoring, operations as ops_mod, perfstat, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -63,12 +63,16 @@ def merged_histograms(clients, name):
     return hdr.merge(hists)
 
 
-def build_run(bench_dir, database, notes):
-    phase = benchfiles.optional_json(os.path.join(bench_dir, f"{database}.phase.json")) or {}
-    metrics = benchfiles.optional_json(os.path.join(bench_dir, f"{database}.metrics.json"))
-    count = benchfiles.optional_json(os.path.join(bench_dir, f"{database}.count.json"))
-    clients = benchfiles.client_results(bench_dir, database)
-    perf_text = benchfiles.read_text(os.path.join(bench_dir, f"{database}.perfstat.csv"))
+def build_run(bench_dir, phase_id, notes, docs_before=0):
+    """One phase's run. phase_id: the phase's file prefix (the database for the insert workload,
+    `<db>-load` / `<db>` for a workload with a load stage); docs_before: documents the database's
+    earlier phases of this bench inserted (its load phase), expected in its count too."""
+    phase = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.phase.json")) or {}
+    database = phase.get("database") or benchfiles.database_of(phase_id)
+    metrics = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.metrics.json"))
+    count = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.count.json"))
+    clients = benchfiles.client_results(bench_dir, phase_id)
+    perf_text = benchfiles.read_text(os.path.join(bench_dir, f"{phase_id}.perfstat.csv"))
     service = phase.get("service") or database
     servers = [c.get("server") or {} for _, c in clients]
 
@@ -104,9 +108,19 @@ def build_run(bench_dir, database, notes):
     }
     storage = {k: (count or {}).get(k) for k in ("table_bytes", "index_bytes", "total_bytes")}
 
-    divisor = docs_in_db if docs_in_db else docs_ok
+    # the documents this phase added: what the database holds minus what its earlier phases
+    # (a load) inserted; the insert workload has no earlier phase
+    divisor = (docs_in_db - docs_before) if docs_in_db else docs_ok
     cpu_total = None if cpu_user is None or cpu_sys is None else cpu_user + cpu_sys
     net_total = None if None in network.values() else network["rx_bytes"] + network["tx_bytes"]
+    first = clients[0][1] if clients else {}
+    workload = first.get("workload") or "insert"
+    stage = phase.get("stage") or first.get("stage") or "run"
+    operations, ops_note = ops_mod.merge(clients)
+    inserted = (operations.get("insert") or {}).get("ok") or 0
+    # per_doc is an insert cost: the phase's figures over its documents, only where it did nothing
+    # but inserts (the insert workload, a load phase); storage per document holds for every phase.
+    inserts_only = set(operations) <= {"insert"}
     per_doc = {
         "docs": divisor,
         "basis": "docs_in_db" if docs_in_db else "docs_ok",
@@ -115,19 +129,34 @@ def build_run(bench_dir, database, notes):
         "write_bytes": _div(disk["write_bytes"], divisor),
         "read_bytes": _div(disk["read_bytes"], divisor),
         "net_bytes": _div(net_total, divisor),
-        "storage_bytes": _div(storage["total_bytes"], divisor),
+        # storage is what all documents in the database take
+        "storage_bytes": _div(storage["total_bytes"], docs_in_db if docs_in_db else divisor),
     }
+    if not inserts_only:
+        per_doc.update({k: None for k in ("cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes")})
+        per_doc["reason"] = ("the phase ran " + ", ".join(operations) + ": per-document costs are insert costs; "
+                             "see per_op (storage_bytes is per document in the database)")
+    server_stats = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.server-stats.json"))
+    wal = wal_mod.wal(database, server_stats, phase_id)
+    mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
+    per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)
+    timeline = ops_mod.merge_timeline(clients, (phase.get("window") or {}).get("start"))
+    docs_expected = docs_before + (inserted if operations else (docs_ok or 0))
 
     window = phase.get("window") or {}
     start, end = window.get("start"), window.get("end")
     run_notes = list((metrics or {}).get("notes") or [])
     if metrics is None:
-        run_notes.append(f"{database}.metrics.json missing: no Prometheus figures for this phase")
+        run_notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase")
     if count is None:
-        run_notes.append(f"{database}.count.json missing: no database-side count or sizes")
-    if docs_in_db is not None and docs_ok is not None and docs_in_db != docs_ok:
+        run_notes.append(f"{phase_id}.count.json missing: no database-side count or sizes")
+    if docs_in_db is not None and clients and docs_in_db != docs_expected:
         run_notes.append(f"documents in the database ({docs_in_db}) differ from documents acknowledged "
-                         f"by the clients ({docs_ok})")
+                         f"by the clients ({docs_expected}" + (f", {docs_before} of them in earlier phases)"
+                                                                if docs_before else ")"))
+    if ops_note:
+        run_notes.append(f"operations: {ops_note}")
+    run_notes[:] = _one_created_in_window_note(run_notes)
     if instructions is None:
         why = perf.get("reason") or (f"{instructions_event}: {events[instructions_event]['status']}"
                                      if instructions_event else "no hardware counters on this host")
@@ -135,11 +164,9 @@ def build_run(bench_dir, database, notes):
     expected_clients = phase.get("clients")
     if isinstance(expected_clients, int) and expected_clients != len(clients):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
-    notes.extend(f"{database}: {n}" for n in run_notes)
+    notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
-    reconciliation = reconcile.reconcile(
-        database, benchfiles.optional_json(os.path.join(bench_dir, f"{database}.server-stats.json")),
-        [c for _, c in clients], phase)
+    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase)
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if reconciliation["verdict"] == "suspect":
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
@@ -151,6 +178,9 @@ def build_run(bench_dir, database, notes):
 
     return {
         "database": database,
+        "phase": phase_id,
+        "stage": stage,
+        "workload": workload,
         "service": service,
         "product": products[0] if len(products) == 1 else (products or None),
         "image": phase.get("image"),
@@ -166,6 +196,7 @@ def build_run(bench_dir, database, notes):
         "docs_target": _sum(c.get("docs_target") for _, c in clients),
         "docs_ok": docs_ok,
         "docs_in_db": docs_in_db,
+        "docs_expected_in_db": docs_expected if clients else None,
         "errors": _sum(c.get("errors") for _, c in clients),
         "dropped": _sum(c.get("dropped") for _, c in clients),
         "target_rate": _sum(c.get("target_rate") for _, c in clients),
@@ -200,6 +231,12 @@ def build_run(bench_dir, database, notes):
         "network": network,
         "storage": storage,
         "per_doc": per_doc,
+        # Per operation type (counts, exactly merged latency percentiles) and the phase's resources
+        # per operation; WAL/journal bytes from the server's own counters; per-second timeline.
+        "operations": operations,
+        "per_op": per_op,
+        "wal": wal,
+        "timeline": timeline,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),
         # What watching cost: cAdvisor's and Prometheus's own CPU in the window.
@@ -228,15 +265,44 @@ def _cgroup_cpu(phase):
         return None
 
 
-def ratios(runs, numerator="mongodb", denominator="postgres"):
-    by_db = {r["database"]: r for r in runs}
+def _created_in_window(note):
+    return "no sample at window start: the container was created in the window" in note
+
+
+def _one_created_in_window_note(run_notes):
+    """Every phase starts its clients inside its window, so their counters have no sample before
+    it: one note for all of them instead of one per client container."""
+    created = [n for n in run_notes if _created_in_window(n)]
+    if not created:
+        return run_notes
+    kept = [n for n in run_notes if not _created_in_window(n)]
+    return kept + [f"{len(created)} client container(s) created in the window (as every phase's clients are): "
+                   "their counters' start values are taken as 0"]
+
+
+def _ratio(a, b):
+    return (a / b) if a is not None and b else None
+
+
+def ratios(runs, numerator="mongodb", denominator="postgres", stage="run"):
+    """numerator/denominator of the phases of one stage (`run`: the insert workload's phases, a
+    workload's measured run; `load`: its load phases)."""
+    by_db = {r["database"]: r for r in runs if r.get("stage", "run") == stage}
     num, den = by_db.get(numerator), by_db.get(denominator)
     out = {"numerator": numerator, "denominator": denominator,
            "stand_in": bool((num and num["stand_in"]) or (den and den["stand_in"]))}
     for f in PER_DOC_FIELDS:
-        a = num["per_doc"][f] if num else None
-        b = den["per_doc"][f] if den else None
-        out[f] = (a / b) if a is not None and b else None
+        out[f] = _ratio(num["per_doc"][f] if num else None, den["per_doc"][f] if den else None)
+    out["per_op"] = {f: _ratio((num.get("per_op") or {}).get(f) if num else None,
+                               (den.get("per_op") or {}).get(f) if den else None)
+                     for f in ops_mod.COST_FIELDS}
+    # latency per operation type: p50 and p99 of the merged histograms
+    lat = {}
+    for op in (num or {}).get("operations") or {}:
+        a = ((num["operations"][op] or {}).get("latency_ms") or {})
+        b = (((den or {}).get("operations") or {}).get(op) or {}).get("latency_ms") or {}
+        lat[op] = {p: _ratio(a.get(p), b.get(p)) for p in ("p50", "p99")}
+    out["latency"] = lat
     return out
 
 
@@ -253,25 +319,32 @@ def build(bench_dir, lab_env=None):
     run_env = benchfiles.run_env(bench_dir)
     effective = run_env or bench
     planned = (effective.get("DATABASES") or "mongodb postgres").split()
-    present = benchfiles.databases_in(bench_dir)
+    present = benchfiles.phases_in(bench_dir)
     notes = []
-    runs = [build_run(bench_dir, db, notes) for db in present]
-    incomplete = [f"{db}: no phase file (phase never ran)" for db in planned if db not in present]
-    incomplete += [f"{r['database']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
+    runs, inserted_before = [], {}
+    for ph in present:
+        db_of = benchfiles.database_of(ph)
+        runs.append(build_run(bench_dir, ph, notes, inserted_before.get(db_of, 0)))
+        inserted_before[runs[-1]["database"]] = runs[-1]["docs_expected_in_db"] or 0
+    incomplete = [f"{ph}: no phase file (phase never ran)"
+                  for ph in benchfiles.expected_phases(planned, effective.get("WORKLOAD")) if ph not in present]
+    incomplete += [f"{r['phase']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] not in ("ok", "suspect")]
     for r in runs:
-        db = r["database"]
-        missing = [f"{db}.{k}.json" for k in ("metrics", "count")
-                   if not os.path.exists(os.path.join(bench_dir, f"{db}.{k}.json"))]
+        ph = r["phase"]
+        missing = [f"{ph}.{k}.json" for k in ("metrics", "count")
+                   if not os.path.exists(os.path.join(bench_dir, f"{ph}.{k}.json"))]
         if missing:
-            incomplete.append(f"{db}: missing " + ", ".join(missing))
+            incomplete.append(f"{ph}: missing " + ", ".join(missing))
         if isinstance(r["clients_expected"], int) and r["clients"] < r["clients_expected"]:
-            incomplete.append(f"{db}: {r['clients']} of {r['clients_expected']} client result files")
-        # Nothing lost: what the database holds must be exactly what the clients saw acknowledged.
-        if r["docs_in_db"] is not None and r["docs_ok"] is not None and r["docs_in_db"] != r["docs_ok"]:
-            incomplete.append(f"{db}: {r['docs_in_db']} documents in the database but {r['docs_ok']} "
+            incomplete.append(f"{ph}: {r['clients']} of {r['clients_expected']} client result files")
+        # Nothing lost: what the database holds must be exactly what the clients saw acknowledged
+        # (in this phase and the database's earlier phases of the bench).
+        if r["docs_in_db"] is not None and r["docs_expected_in_db"] is not None and r["docs_in_db"] != r["docs_expected_in_db"]:
+            incomplete.append(f"{ph}: {r['docs_in_db']} documents in the database but {r['docs_expected_in_db']} "
                               f"acknowledged by the clients")
-    settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in present}
+    dbs = list(dict.fromkeys(r["database"] for r in runs))
+    settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in dbs}
     result = {
         "schema_version": SCHEMA_VERSION,
         "bench": os.path.basename(os.path.abspath(bench_dir)),
@@ -288,6 +361,8 @@ def build(bench_dir, lab_env=None):
         "host": benchfiles.optional_json(os.path.join(bench_dir, "host.json")),
         "runs": runs,
         "ratios": ratios(runs),
+        # the load phases' ratios (insert costs), null for a workload without a load stage
+        "load_ratios": ratios(runs, stage="load") if any(r["stage"] == "load" for r in runs) else None,
         "notes": notes,
     }
     return result

@@ -16,6 +16,7 @@ def lines(bench_dir):
         work = (f"{fmt(cpu['instructions'])} instructions" if cpu["instructions"] is not None else
                 f"{fmt((cpu['user_s'] or 0) + (cpu['system_s'] or 0))} CPU s")
         out.append(f"{result['bench']} {run_label(r)}: {fmt(r['window']['seconds'])} s, {work}, "
-                   f"{fmt(r['achieved_rate'])} docs/s, count {fmt(r['docs_in_db'])}, "
+                   f"{fmt(r['achieved_rate'])} {'docs' if set(r.get('operations') or {'insert': 0}) == {'insert'} else 'ops'}/s, "
+                   f"count {fmt(r['docs_in_db'])}, "
                    f"size {fmt(r['storage']['total_bytes'])} B, status {_status(r)}")
     return "\n".join(out)

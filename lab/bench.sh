@@ -48,39 +48,45 @@ write_run_env() {
 }
 
 load_run_env() {
-  # Defaults first, so a bench that omits a key gets the documented default.
-  SEED=1 DURABILITY=strict KEY_FORMAT=binary DATABASES="mongodb postgres" QUIET_S=60 PERF_RECORD_S=30
-  set -a; . "$1/run.env"; set +a
-  BENCH_KEYS="KEY LAYOUT FIELDS FIELD_BYTES RATE DOCS SEED DURABILITY KEY_FORMAT"
+  # Every key with its default filled in by the client (bash repeats no default), then the plan.
+  load_bench_settings "$1/run.env" || return 2
+  read_plan "$1/run.env" || return 2
 }
 
 export_phase() {
-  if ! analysis export --bench-dir "$BENCH_DIR" --database "$1" \
+  if ! analysis export --bench-dir "$BENCH_DIR" --database "$1" --phase "$2" \
       --prometheus "$(prometheus_url)" --project "$PROJECT"; then
-    say "$1: metrics export failed; the phase's other files are kept"
+    say "$2: metrics export failed; the phase's other files are kept"
   fi
 }
 
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
-  load_run_env "$BENCH_DIR"
-  say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
+  load_run_env "$BENCH_DIR" || return 1
+  if [ "${WORKLOAD:-insert}" = insert ]; then
+    say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
+  else
+    say "starting: $DESCRIPTION (${DATABASES}; $WORKLOAD workload; phases: $(plan_phases | tr '\n' ' ' | sed 's/ $//'))"
+  fi
   analysis host-info >"$BENCH_DIR/host.json" || say "host-info failed"
   say "fresh database volumes for: $DATABASES"
   refresh_databases "$DATABASES" || { say "the databases did not become ready"; return 1; }
-  local db
+  local db line phase
   for db in $DATABASES; do
     compose config --format json | python3 "$LAB_ROOT/lab/service-settings.py" "$db" >"$BENCH_DIR/$db.settings.json"
     client_oneshot "$db" init >>"$BENCH_DIR/$db.out" 2>&1 || { say "$db: init failed (see $db.out)"; return 1; }
   done
-  for db in $DATABASES; do
+  # The plan's order: per database its load phase (if the workload has one), then its run phase,
+  # on the same volume.
+  for line in "${PLAN[@]}"; do
     [ "$INTERRUPTED" = 0 ] || break
-    run_phase "$db"
+    parse_plan_line "$line"
+    run_phase "$P_DATABASE" "$P_PHASE" "$P_STAGE" "$P_OPS" "$P_RATE" "$P_EXPECTED_S"
   done
   analysis results --bench-dir "$BENCH_DIR" --lab-env "$LAB_ROOT/.env" || say "results.json could not be written"
-  for db in $DATABASES; do
-    [ ! -s "$BENCH_DIR/$db.perf" ] || analysis flamegraph "$BENCH_DIR/$db.perf" -o "$BENCH_DIR/$db.svg" ||
-      say "$db: flame graph failed"
+  for phase in $(plan_phases); do
+    [ ! -s "$BENCH_DIR/$phase.perf" ] || analysis flamegraph "$BENCH_DIR/$phase.perf" -o "$BENCH_DIR/$phase.svg" ||
+      say "$phase: flame graph failed"
   done
   analysis report "$BENCH_DIR" --out-dir "${REPORT_OUT_DIR:-$LAB_ROOT}" || say "report failed"
   analysis summary --bench-dir "$BENCH_DIR" || true

@@ -18,9 +18,11 @@ check_bench() {
   mkdir "$bench"
   cp "$src/bench.env" "$bench/bench.env"
   write_run_env "$bench" "$@" || { remove_check; return 2; }
-  rate=$( (set -a; . "$bench/run.env"; echo "$RATE") )
-  # DOCS is per client, RATE per client: CHECK_SECONDS of load at the bench's own rate.
-  write_run_env "$bench" "$@" "DOCS=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")" \
+  local workload; read -r rate workload < <(set -a; . "$bench/run.env"; echo "$RATE ${WORKLOAD:-insert}")
+  # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
+  # CHECK_SECONDS of load at the bench's own rate.
+  local n; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
+  write_run_env "$bench" "$@" "$([ "$workload" = insert ] && echo DOCS || echo OPS)=$n" \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
@@ -29,7 +31,7 @@ check_bench() {
   # The check's bench settings were exported by load_run_env: the real run must not inherit them.
   keys=$(grep -o '^[A-Za-z_][A-Za-z0-9_]*=' "$bench/run.env" | tr -d '=' | tr '\n' ' ')
   # shellcheck disable=SC2086
-  unset $keys
+  unset $keys ${BENCH_KEYS:-}
   remove_check
   return "$rc"
 }

@@ -17,7 +17,7 @@ say() { printf '[%s %s] %s\n' "$(date +%H:%M:%S)" "${BENCH_NAME:-lab}" "$*"; }
 quiet_period() {
   local left=$1 step
   while [ "$left" -gt 0 ] && [ "$INTERRUPTED" = 0 ]; do
-    say "$PHASE_DB: quiet period, ${left}s left"
+    say "$PHASE_ID: quiet period, ${left}s left"
     step=$(( left < 10 ? left : 10 ))
     nap "$step"; left=$((left - step))
   done
@@ -39,11 +39,11 @@ wait_clients() {
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
     elapsed=$(( $(date +%s) - started ))
     if [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" != true ] && [ -z "${db_down_said:-}" ]; then
-      say "$PHASE_DB: the database container is not running; clients retry until their reconnect timeout"
+      say "$PHASE_ID: the database container is not running; clients retry until their reconnect timeout"
       db_down_said=1
     fi
     if [ "$elapsed" -ge "$next" ]; then
-      say "$PHASE_DB: ${elapsed}s elapsed, about $(( expected > elapsed ? expected - elapsed : 0 ))s remaining, $(clients_running) clients running"
+      say "$PHASE_ID: ${elapsed}s elapsed, about $(( expected > elapsed ? expected - elapsed : 0 ))s remaining, $(clients_running) clients running"
       next=$(( elapsed + PROGRESS_EVERY_S ))
     fi
     if [ "$elapsed" -gt "$limit" ]; then
@@ -63,7 +63,7 @@ collect_client_outputs() {
     if [ "$code" != 0 ] && [ "$PHASE_STATUS" = ok ]; then
       PHASE_STATUS=failed; PHASE_REASON="client-$((i + 1)) exited with code $code"
     fi
-    [ -s "$BENCH_DIR/clients/$PHASE_DB-client-$((i + 1)).json" ] ||
+    [ -s "$BENCH_DIR/clients/$PHASE_ID-client-$((i + 1)).json" ] ||
       PHASE_MISSING_CLIENTS+="${PHASE_MISSING_CLIENTS:+ }$((i + 1))"
   done
   docker rm -f "${CLIENT_IDS[@]}" >/dev/null 2>&1 || true
@@ -72,9 +72,11 @@ collect_client_outputs() {
 
 # The phase's state lives in PHASE_* globals so that finish_phase can also run from the EXIT trap
 # after an interrupt: whatever was gathered is then written out, marked interrupted.
+# run_phase DB [PHASE STAGE OPS RATE EXPECTED_S] (a line of `node client plan`): every file of the
+# phase is named after PHASE (the insert workload's phase id is the database: mongodb.out, ...).
 run_phase() {
   local db=$1 expected i
-  PHASE_DB=$db PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_OPS=${4:-} PHASE_RATE=${5:-} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
   PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
@@ -90,29 +92,29 @@ run_phase() {
   if [ -z "$PHASE_PERF_REASON" ]; then
     PHASE_EVENTS=$(perf_stat_events); perf_has_hardware_counters && PHASE_HW=true
   fi
-  say "$db: phase starts${PHASE_STAND_IN:+ (STAND-IN: $PHASE_STAND_IN)}${PHASE_PERF_REASON:+; perf off: $PHASE_PERF_REASON}"
+  say "$PHASE_ID: phase starts${PHASE_STAND_IN:+ (STAND-IN: $PHASE_STAND_IN)}${PHASE_PERF_REASON:+; perf off: $PHASE_PERF_REASON}"
 
   PHASE_STATS0=$(server_stats "$db")  # the server's own counters, just outside the window
   PHASE_START=$(now); PHASE_CPU0=$(container_cgroup_cpu_seconds "$PHASE_PID")
   PHASE_DB_STARTED_AT=$(docker inspect -f '{{.State.StartedAt}}' "$PHASE_CID")
   PHASE_ACTIVE=1
   cgroup_processes_watch_start
-  [ -n "$PHASE_PERF_REASON" ] || perf_stat_start "$PHASE_CG" "$BENCH_DIR/$db.perfstat.csv"
+  [ -n "$PHASE_PERF_REASON" ] || perf_stat_start "$PHASE_CG" "$BENCH_DIR/$PHASE_ID.perfstat.csv"
   nap "$WINDOW_GUARD_S"
 
   mkdir -p "$BENCH_DIR/clients"
   CLIENT_IDS=()
   for i in $(seq 1 "$CLIENTS"); do
     [ "$INTERRUPTED" = 0 ] || break
-    CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients")")
+    CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients" "$PHASE_ID")")
   done
-  expected=$(python3 -c "import math; print(math.ceil($DOCS / $RATE))")
+  expected=$(python3 -c "import math; print(math.ceil(${6:-$DOCS / $RATE}))")
   PHASE_PROFILE_WHY="PERF_RECORD_S=0: no profile asked for"
   [ -z "$PHASE_PERF_REASON" ] || PHASE_PROFILE_WHY="perf off: $PHASE_PERF_REASON"
   if [ -z "$PHASE_PERF_REASON" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
     PHASE_PROFILE_WHY=""
     perf_record_start "$PHASE_CG" "$(( expected > PERF_RECORD_S ? (expected - PERF_RECORD_S) / 2 : 0 ))" \
-      "$PERF_RECORD_S" "$BENCH_DIR/$db.perf"
+      "$PERF_RECORD_S" "$BENCH_DIR/$PHASE_ID.perf"
   fi
   wait_clients "$(date +%s)" "$expected"
   [ "$INTERRUPTED" = 1 ] || nap "$WINDOW_GUARD_S"
@@ -124,14 +126,14 @@ run_phase() {
 finish_phase() {
   [ "${PHASE_ACTIVE:-0}" = 1 ] || return 0
   PHASE_ACTIVE=0
-  local - db=$PHASE_DB out="$BENCH_DIR/$PHASE_DB.out" end cpu1
+  local - db=$PHASE_DB ph=$PHASE_ID out="$BENCH_DIR/$PHASE_ID.out" end cpu1
   set +e
   end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
   cgroup_processes_watch_stop
   perf_stat_stop
   if [ "$INTERRUPTED" = 0 ]; then perf_record_wait; else perf_record_cancel; fi
   local profile
-  if [ -z "${PHASE_PROFILE_WHY-unset}" ]; then profile=$(perf_profile_json "$BENCH_DIR/$db.perf")
+  if [ -z "${PHASE_PROFILE_WHY-unset}" ]; then profile=$(perf_profile_json "$BENCH_DIR/$ph.perf")
   else profile=$(perf_profile_json "" "${PHASE_PROFILE_WHY:-interrupted before the recording started}"); fi
   [ "$INTERRUPTED" = 0 ] || stop_clients
   collect_client_outputs "$out"
@@ -139,23 +141,24 @@ finish_phase() {
   [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
   [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
     { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
-  if [ -s "$BENCH_DIR/$db.perfstat.csv" ]; then
-    { echo "perf stat ($PHASE_EVENTS) on cgroup $PHASE_CG:"; cat "$BENCH_DIR/$db.perfstat.csv"; } >>"$out"
+  if [ -s "$BENCH_DIR/$ph.perfstat.csv" ]; then
+    { echo "perf stat ($PHASE_EVENTS) on cgroup $PHASE_CG:"; cat "$BENCH_DIR/$ph.perfstat.csv"; } >>"$out"
   fi
 
   # After the clients are gone and before `count`: with the reading at the start it brackets the
   # window (analysis/reconcile.py compares the deltas with what the lab sent).
   [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" start:="${PHASE_STATS0:-null}" \
-    end:="$(server_stats "$db")" >"$BENCH_DIR/$db.server-stats.json"
+    end:="$(server_stats "$db")" >"$BENCH_DIR/$ph.server-stats.json"
 
-  if client_oneshot "$db" count >"$BENCH_DIR/$db.count.json.tmp" 2>>"$out"; then
-    mv "$BENCH_DIR/$db.count.json.tmp" "$BENCH_DIR/$db.count.json"
+  if client_oneshot "$db" count >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out"; then
+    mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
   else
-    rm -f "$BENCH_DIR/$db.count.json.tmp"; say "$db: count failed (see $db.out)"
+    rm -f "$BENCH_DIR/$ph.count.json.tmp"; say "$ph: count failed (see $ph.out)"
   fi
-  docker logs "$PHASE_CID" >"$BENCH_DIR/$db.log" 2>&1
+  # the database's log since it started: a run phase's log holds its load phase's too
+  docker logs "$PHASE_CID" >"$BENCH_DIR/$ph.log" 2>&1
 
-  python3 "$LAB_ROOT/lab/json-object.py" database="$db" service="$db" project="$PROJECT" \
+  python3 "$LAB_ROOT/lab/json-object.py" database="$db" phase="$ph" stage="$PHASE_STAGE" service="$db" project="$PROJECT" \
     container_id="$PHASE_CID" image="$PHASE_IMAGE" stand_in:="$(json_string_or_null "$PHASE_STAND_IN")" \
     cgroup="$PHASE_CG" window:="{\"start\": $PHASE_START, \"end\": $end}" \
     cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
@@ -163,12 +166,12 @@ finish_phase() {
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
     perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
     cgroup_processes:="$(cgroup_processes_summary)" \
-    >"$BENCH_DIR/$db.phase.json.tmp" && mv "$BENCH_DIR/$db.phase.json.tmp" "$BENCH_DIR/$db.phase.json"
+    >"$BENCH_DIR/$ph.phase.json.tmp" && mv "$BENCH_DIR/$ph.phase.json.tmp" "$BENCH_DIR/$ph.phase.json"
 
-  say "$db: exporting the window's metrics from Prometheus"
-  export_phase "$db"
+  say "$ph: exporting the window's metrics from Prometheus"
+  export_phase "$db" "$ph"
   [ "$PHASE_STATUS" = ok ] || RUN_FAILED=1
-  say "$db: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
+  say "$ph: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
 }
 
 # A database that stopped or restarted during its phase fails the phase, whatever the clients say.
@@ -184,7 +187,7 @@ database_fault_reason() {
 }
 
 # `node client server-stats` as one JSON line, or null (the reason goes to D.out).
-server_stats() { client_oneshot "$1" server-stats 2>>"$BENCH_DIR/$1.out" | grep -m1 '^{' || echo null; }
+server_stats() { client_oneshot "$1" server-stats 2>>"$BENCH_DIR/${PHASE_ID:-$1}.out" | grep -m1 '^{' || echo null; }
 
 json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }
 json_list() { python3 -c 'import json,sys; print(json.dumps([e for e in sys.argv[1].split(",") if e]))' "$1"; }

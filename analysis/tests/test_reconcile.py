@@ -35,7 +35,8 @@ def test_clean_postgres_phase_is_ok_and_counts_the_labs_work_exactly():
     r = reconcile.reconcile("postgres", stats, clients)
     assert r["verdict"] == "ok" and r["reasons"] == []
     assert r["lab_work"] == {"clients": 2, "client_sessions": 2, "docs_ok": 400, "errors": 0,
-                             "statements_per_session": 3, "statements_per_reading": 2, "readings": 2}
+                             "statements_per_session": 3, "statements_per_reading": 2, "readings": 2,
+                             "ops": {"insert": {"ok": 400, "errors": 0}}}
     # 400 inserts + 2 sessions x (start-up + show, set, prepare) + the start reading (start-up, show, select)
     assert r["expected"]["transactions"] == 411
     assert r["observed"]["transactions"] - r["expected"]["transactions"] <= r["tolerance"]["transactions"]

@@ -1,0 +1,143 @@
+"""The first lines of a bench's report.md: the answer, per operation: which database spent how
+much more CPU, WAL/journal, network and storage, and at what latency. Then the per-operation
+tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc)."""
+from .labels import fmt, fmt_bytes, phase_id
+
+FIGURES = [  # (where, field, what, unit)
+    ("per_op", "cpu_us", "CPU", "µs"),
+    ("per_op", "wal_bytes", "WAL/journal", "B"),
+    ("per_op", "net_bytes", "network", "B"),
+]
+
+
+def _name(run):
+    return run["database"] + (" (stand-in)" if run.get("stand_in") else "")
+
+
+def _mix_text(mix):
+    return " / ".join(f"{op} {w}" for op, w in (mix or {}).items())
+
+
+def _basis(phases):
+    r = phases[0]
+    p = r.get("per_op") or {}
+    if p.get("op"):
+        return f"per {p['op']}"
+    mix = p.get("mix") or next((x.get("per_op", {}).get("mix") for x in phases if x.get("per_op", {}).get("mix")), None)
+    return f"per operation of the mix ({_mix_text(mix) or ', '.join(r.get('operations') or {})}; not split by type)"
+
+
+def _why_null(run, where, field):
+    if field == "wal_bytes":
+        return (run.get("wal") or {}).get("reason") or "no WAL figure"
+    if field == "cpu_us":
+        return "no CPU figure (see the notes)"
+    return "not measured (see the notes)"
+
+
+def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
+    """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)`, or what is missing and why."""
+    if a is not None and b is not None and a > 0 and b > 0:
+        (hi_run, hi), (lo_run, lo) = sorted(((a_run, a), (b_run, b)), key=lambda x: -x[1])
+        verb = "used" if what.startswith("storage") else "spent"
+        return (f"**{what}**: {_name(hi_run)} {verb} **{hi / lo:.2f}x** the {what} of {_name(lo_run)} "
+                f"({fmt(hi)} vs {fmt(lo)} {unit})")
+    parts = []
+    for run, v, why in ((a_run, a, why_a), (b_run, b, why_b)):
+        parts.append(f"{_name(run)} {fmt(v)} {unit}" if v is not None else f"{_name(run)} n/a ({why})")
+    return f"**{what}**: " + "; ".join(parts)
+
+
+def _stage_title(stage, phases, config):
+    workload = phases[0].get("workload") or "insert"
+    if stage == "load":
+        records = config.get("RECORDS") or max((r.get("docs_in_db") or 0 for r in phases), default=0) or "?"
+        return f"Load phase (inserts of {records} records, reported as insert costs)"
+    if workload == "insert":
+        return "Inserts"
+    return f"Run phase ({workload}, mix {_mix_text((phases[0].get('per_op') or {}).get('mix')) or ', '.join(phases[0].get('operations') or {})})"
+
+
+def answer_lines(result):
+    runs = result.get("runs") or []
+    config = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
+    lines = ["## The answer", ""]
+    if not runs:
+        return lines + ["No phase ran: nothing to compare.", ""]
+    for stage in ("load", "run"):
+        phases = [r for r in runs if r.get("stage", "run") == stage]
+        if not phases:
+            continue
+        lines += [f"### {_stage_title(stage, phases, config)}", ""]
+        failed = [r for r in phases if r.get("status") not in ("ok", "suspect")]
+        for r in failed:
+            lines += [f"> **{_name(r)}'s {r['phase']} phase {r.get('status')}** ({r.get('reason') or 'no reason'}): "
+                      f"its figures cover only the operations it completed "
+                      f"({r.get('errors') or 0} errors, {r.get('dropped') or 0} dropped).", ""]
+        by_db = {r["database"]: r for r in phases}
+        pair = [by_db[d] for d in ("mongodb", "postgres") if d in by_db]
+        if len(pair) == 2:
+            a, b = pair
+            lines.append(f"Resources {_basis(phases)}:")
+            lines.append("")
+            for where, field, what, unit in FIGURES:
+                lines.append("- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b,
+                                             (b.get(where) or {}).get(field), _why_null(a, where, field),
+                                             _why_null(b, where, field)))
+            lines.append("- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
+                                         b["per_doc"].get("storage_bytes"), "no count/size after the phase",
+                                         "no count/size after the phase"))
+        else:
+            r = pair[0] if pair else phases[0]
+            lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
+        lines += ["", "Latency from the intended start, per operation type (merged over the clients):", ""]
+        ops = list(dict.fromkeys(op for r in pair or phases for op in (r.get("operations") or {})))
+        for op in ops:
+            cells = []
+            p99 = {}
+            for r in pair or phases:
+                o = (r.get("operations") or {}).get(op)
+                if not o:
+                    cells.append(f"{_name(r)} none")
+                    continue
+                lat = o.get("latency_ms") or {}
+                p99[_name(r)] = lat.get("p99")
+                cells.append(f"{_name(r)} p50 {fmt(lat.get('p50'))} / p99 {fmt(lat.get('p99'))} ms "
+                             f"({fmt(o.get('ok'))} ok, {fmt(o.get('errors'))} errors)")
+            vals = [(n, v) for n, v in p99.items() if v]
+            tail = ""
+            if len(vals) == 2:
+                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])
+                tail = f"; p99 **{hv / lv:.2f}x** higher on {hn}"
+            lines.append(f"- **{op}**: " + "; ".join(cells) + tail)
+        lines.append("")
+    return lines
+
+
+def per_operation_tables(result):
+    runs = result.get("runs") or []
+    if not any(r.get("operations") for r in runs):
+        return []
+    lines = ["## Per operation", "", "Counts and latency per operation type (milliseconds; HdrHistograms merged "
+             "exactly across the clients):", "",
+             "| phase | operation | ok | errors | dropped | p50 | p90 | p99 | p99.9 | max | mean |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        for op, o in (r.get("operations") or {}).items():
+            lat = o.get("latency_ms") or {}
+            lines.append(f"| {phase_id(r)}{' (stand-in)' if r.get('stand_in') else ''} | {op} | {fmt(o.get('ok'))} | "
+                         f"{fmt(o.get('errors'))} | {fmt(o.get('dropped'))} | "
+                         + " | ".join(fmt(lat.get(k)) for k in ("p50", "p90", "p99", "p999", "max", "mean")) + " |")
+    lines += ["", "The database's resources per successful operation of each phase (in a mix: per operation of "
+              "the mix, the resources cannot be split by type). WAL/journal bytes are the server's own counter "
+              "between readings just outside the window.", "",
+              "| phase | per | operations | CPU µs | instructions | network B | WAL/journal (phase) | WAL B |",
+              "|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        p, w = r.get("per_op") or {}, r.get("wal") or {}
+        per = p.get("op") or ("op of the mix " + _mix_text(p.get("mix"))).strip()
+        wal_total = (f"{fmt_bytes(w.get('bytes'))} ({w.get('source')})" if w.get("bytes") is not None
+                     else f"n/a ({w.get('reason')})")
+        lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {fmt(p.get('cpu_us'))} | "
+                     f"{fmt(p.get('instructions'))} | {fmt(p.get('net_bytes'))} | {wal_total} | {fmt(p.get('wal_bytes'))} |")
+    return lines + [""]

@@ -1,0 +1,50 @@
+# The phases of a bench and its settings, as the client computes them (docs/contracts.md §1):
+# `node client plan FILE` gives the phases, `node client plan --print-env FILE` every bench key
+# with its default filled in. Bash only reads them. Sourced by runme.sh.
+
+# Every bench key, defaults filled in, exported; BENCH_KEYS = their names (all go to the clients:
+# a workload needs e.g. CLIENTS and RECORDS to derive which records each client owns).
+load_bench_settings() {
+  local file=$1 env_text
+  env_text=$(node "$LAB_ROOT/client" plan --print-env "$file") ||
+    { echo "runme.sh: node client plan --print-env $file failed" >&2; return 2; }
+  set -a; eval "$env_text"; set +a
+  BENCH_KEYS=$(printf '%s\n' "$env_text" | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' | tr '\n' ' ')
+}
+
+# PLAN: one line per phase of one repetition, in run order:
+#   phase=<id> database=<db> stage=<load|run> ops=<per client> rate=<per client> expected_s=<s>
+read_plan() {
+  local file=$1 out
+  out=$(node "$LAB_ROOT/client" plan "$file") || { echo "runme.sh: node client plan $file failed" >&2; return 2; }
+  mapfile -t PLAN < <(printf '%s\n' "$out" | grep -v '^[[:space:]]*$')
+  [ "${#PLAN[@]}" -gt 0 ] || { echo "runme.sh: node client plan $file printed no phase" >&2; return 2; }
+  local line; for line in "${PLAN[@]}"; do parse_plan_line "$line" || return 2; done
+}
+
+# Sets P_PHASE P_DATABASE P_STAGE P_OPS P_RATE P_EXPECTED_S from one plan line; refuses anything
+# else than the contract's words (the values end up in file names and arithmetic).
+parse_plan_line() {
+  local word key value
+  P_PHASE="" P_DATABASE="" P_STAGE="" P_OPS="" P_RATE="" P_EXPECTED_S=""
+  for word in $1; do
+    key=${word%%=*} value=${word#*=}
+    case $key in
+      phase) [[ $value =~ ^[a-z][a-z0-9-]*$ ]] && P_PHASE=$value ;;
+      database) [[ $value =~ ^(mongodb|postgres)$ ]] && P_DATABASE=$value ;;
+      stage) [[ $value =~ ^(load|run)$ ]] && P_STAGE=$value ;;
+      ops) [[ $value =~ ^[0-9]+$ ]] && P_OPS=$value ;;
+      rate) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_RATE=$value ;;
+      expected_s) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_EXPECTED_S=$value ;;
+    esac
+  done
+  if [ -z "$P_PHASE" ] || [ -z "$P_DATABASE" ] || [ -z "$P_STAGE" ] || [ -z "$P_OPS" ] || [ -z "$P_RATE" ] ||
+    [ -z "$P_EXPECTED_S" ]; then
+    echo "runme.sh: node client plan printed a line that is not 'phase=<id> database=<mongodb|postgres>" \
+      "stage=<load|run> ops=<int> rate=<number> expected_s=<number>': '$1'" >&2
+    return 2
+  fi
+}
+
+# Phase ids of the plan, in run order (file prefixes: <id>.out, <id>.phase.json, ...).
+plan_phases() { local line; for line in "${PLAN[@]}"; do parse_plan_line "$line" && echo "$P_PHASE"; done; }
