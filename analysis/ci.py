@@ -26,6 +26,8 @@ def summarise(values, confidence=CONFIDENCE):
         out["reason"] = "one value: no interval (REPEAT >= 2 gives one)"
         return out
     stdev = math.sqrt(sum((v - mean) ** 2 for v in kept) / (n - 1))
+    if stdev <= 1e-12 * abs(mean):
+        stdev = 0.0  # equal values: rounding noise of the mean, not a spread
     half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * stdev / math.sqrt(n)
     out["stdev"] = stdev
     out["ci"] = {"low": mean - half, "high": mean + half, "half_width": half, "confidence": confidence}
