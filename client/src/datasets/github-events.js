@@ -17,8 +17,8 @@ const { Sfc32, mix32, hashString } = require('../prng');
 
 // Daily counts of GH Archive on 2013-01-03 (published by coderstats.net,
 // "GitHub in 2013: Event Types and Commits"), minus the types the Events
-// API no longer emits (Follow, Gist, Download); ReleaseEvent (absent that
-// day, it did not exist yet) gets a small weight of our own.
+// API no longer emits (Follow, Gist, Download); ReleaseEvent (none in that
+// day's counts) gets a small weight of our own.
 const TYPE_WEIGHTS = Object.freeze({
   PushEvent: 78656,
   CreateEvent: 29179,
