@@ -12,10 +12,6 @@ OP_FIELDS = ("ok", "errors", "dropped", "docs")
 COST_FIELDS = ("cpu_us", "instructions", "net_bytes", "wal_bytes")
 
 
-def _decode_all(items, what):
-    return [hdr.decode(encoded, where) for where, encoded in items if encoded]
-
-
 def _summary(hist):
     out = hdr.summary_ms(hist)
     out["mean"] = None if hist is None or hist.get_total_count() == 0 else hist.get_mean_value() / 1000.0

@@ -81,7 +81,7 @@ run_bench() {
   for line in "${PLAN[@]}"; do
     [ "$INTERRUPTED" = 0 ] || break
     parse_plan_line "$line"
-    run_phase "$P_DATABASE" "$P_PHASE" "$P_STAGE" "$P_OPS" "$P_RATE" "$P_EXPECTED_S"
+    run_phase "$P_DATABASE" "$P_PHASE" "$P_STAGE" "$P_EXPECTED_S"
   done
   analysis results --bench-dir "$BENCH_DIR" --lab-env "$LAB_ROOT/.env" || say "results.json could not be written"
   for phase in $(plan_phases); do

@@ -72,11 +72,12 @@ collect_client_outputs() {
 
 # The phase's state lives in PHASE_* globals so that finish_phase can also run from the EXIT trap
 # after an interrupt: whatever was gathered is then written out, marked interrupted.
-# run_phase DB [PHASE STAGE OPS RATE EXPECTED_S] (a line of `node client plan`): every file of the
-# phase is named after PHASE (the insert workload's phase id is the database: mongodb.out, ...).
+# run_phase DB [PHASE STAGE EXPECTED_S] (from a line of `node client plan`; the client derives its
+# operations and rate from the bench keys and STAGE): every file of the phase is named after PHASE
+# (the insert workload's phase id is the database: mongodb.out, ...).
 run_phase() {
   local db=$1 expected i
-  PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_OPS=${4:-} PHASE_RATE=${5:-} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
   PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
@@ -108,7 +109,7 @@ run_phase() {
     [ "$INTERRUPTED" = 0 ] || break
     CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients" "$PHASE_ID")")
   done
-  expected=$(python3 -c "import math; print(math.ceil(${6:-$DOCS / $RATE}))")
+  expected=$(python3 -c "import math; print(math.ceil(${4:-$DOCS / $RATE}))")
   PHASE_PROFILE_WHY="PERF_RECORD_S=0: no profile asked for"
   [ -z "$PHASE_PERF_REASON" ] || PHASE_PROFILE_WHY="perf off: $PHASE_PERF_REASON"
   if [ -z "$PHASE_PERF_REASON" ] && [ "$PERF_RECORD_S" -gt 0 ]; then

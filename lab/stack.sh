@@ -79,15 +79,13 @@ client_oneshot() {
 }
 
 # Starts one detached client container and prints its id. PHASE (default: the database) names
-# the container and the result file; the phase's stage, ops and rate (from `node client plan`)
-# go along as STAGE, PHASE_OPS, PHASE_RATE when run_phase has them.
+# the container and the result file; the phase's stage goes along as STAGE when run_phase has it
+# (the client derives the phase id, its operations and its rate from STAGE and the bench keys).
 client_start() {
   local db=$1 i=$2 results_dir=$3 phase=${4:-$1}
   local args; mapfile -t args < <(client_env_args)
-  local stage_args=(-e "PHASE=$phase")
+  local stage_args=()
   [ -z "${PHASE_STAGE:-}" ] || stage_args+=(-e "STAGE=$PHASE_STAGE")
-  [ -z "${PHASE_OPS:-}" ] || stage_args+=(-e "PHASE_OPS=$PHASE_OPS")
-  [ -z "${PHASE_RATE:-}" ] || stage_args+=(-e "PHASE_RATE=$PHASE_RATE")
   URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
