@@ -116,17 +116,23 @@ def prometheus_url():
     return f"http://{BIND_ADDRESS}:{PORTS['PROMETHEUS_PORT']}"
 
 
+def runme(workdir, *args, log):
+    """`./runme.sh --no-branch --no-check ARGS` to the end; its output is kept in workdir/log."""
+    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", *args],
+                          cwd=LAB_ROOT, env=lab_env(), capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=1800)
+    (workdir / log).write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
+    print(proc.stdout[-6000:])
+    print(proc.stderr[-6000:])
+    return proc
+
+
 @pytest.fixture(scope="session")
 def lab_run(workdir):
     """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each."""
     remove_project()
     bench = make_bench(workdir, "bench-e2e", docs=600, perf_s=3)
-    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)],
-                          cwd=LAB_ROOT, env=lab_env(), capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=1800)
-    (workdir / "runme.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
-    print(proc.stdout[-6000:])
-    print(proc.stderr[-6000:])
+    proc = runme(workdir, str(bench), log="runme.log")
     yield Run(bench, proc)
     remove_project()
 

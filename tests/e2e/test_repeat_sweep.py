@@ -10,17 +10,9 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project
+from conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project, runme
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
-
-
-def runme(workdir, *args, log):
-    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", *args], cwd=LAB_ROOT,
-                          env=lab_env(), capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=1800)
-    (workdir / log).write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
-    print(proc.stdout[-4000:], proc.stderr[-4000:])
-    return proc
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from conftest import LAB_ROOT, lab_env, remove_project
+from conftest import LAB_ROOT, remove_project, runme
 
 CLIENTS, RECORDS, OPS = 2, 400, 300
 YCSB_BENCH = f"""\
@@ -34,12 +34,7 @@ def ycsb_run(workdir):
     bench = workdir / "bench-e2e-ycsb"
     bench.mkdir()
     (bench / "bench.env").write_text(YCSB_BENCH)
-    proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)],
-                          cwd=LAB_ROOT, env=lab_env(), capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, timeout=1800)
-    (workdir / "runme-ycsb.log").write_text(proc.stdout + "\n--- stderr ---\n" + proc.stderr)
-    print(proc.stdout[-6000:])
-    print(proc.stderr[-6000:])
+    proc = runme(workdir, str(bench), log="runme-ycsb.log")
     results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
     yield bench, proc, results
     remove_project()
