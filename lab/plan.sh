@@ -13,7 +13,8 @@ load_bench_settings() {
 }
 
 # PLAN: one line per phase of one repetition, in run order:
-#   phase=<id> database=<db> stage=<load|run> ops=<per client> rate=<per client> expected_s=<s>
+#   phase=<id> database=<db> stage=<load|run|query> ops=<per client> rate=<per client> expected_s=<s>
+#   clients=<n> query=<name|->
 read_plan() {
   local file=$1 out
   out=$(node "$LAB_ROOT/client" plan "$file") || { echo "runme.sh: node client plan $file failed" >&2; return 2; }
@@ -22,26 +23,30 @@ read_plan() {
   local line; for line in "${PLAN[@]}"; do parse_plan_line "$line" || return 2; done
 }
 
-# Sets P_PHASE P_DATABASE P_STAGE P_OPS P_RATE P_EXPECTED_S from one plan line; refuses anything
+# Sets P_PHASE P_DATABASE P_STAGE P_OPS P_RATE P_EXPECTED_S P_CLIENTS P_QUERY (empty for -) from one
+# plan line; refuses anything
 # else than the contract's words (the values end up in file names and arithmetic).
 parse_plan_line() {
   local word key value
-  P_PHASE="" P_DATABASE="" P_STAGE="" P_OPS="" P_RATE="" P_EXPECTED_S=""
+  local query_given=""
+  P_PHASE="" P_DATABASE="" P_STAGE="" P_OPS="" P_RATE="" P_EXPECTED_S="" P_CLIENTS="" P_QUERY=""
   for word in $1; do
     key=${word%%=*} value=${word#*=}
     case $key in
       phase) [[ $value =~ ^[a-z][a-z0-9-]*$ ]] && P_PHASE=$value ;;
       database) [[ $value =~ ^(mongodb|postgres)$ ]] && P_DATABASE=$value ;;
-      stage) [[ $value =~ ^(load|run)$ ]] && P_STAGE=$value ;;
+      stage) [[ $value =~ ^(load|run|query)$ ]] && P_STAGE=$value ;;
       ops) [[ $value =~ ^[0-9]+$ ]] && P_OPS=$value ;;
       rate) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_RATE=$value ;;
       expected_s) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_EXPECTED_S=$value ;;
+      clients) [[ $value =~ ^[1-9][0-9]*$ ]] && P_CLIENTS=$value ;;
+      query) [[ $value =~ ^(-|[a-z0-9][a-z0-9-]*)$ ]] && query_given=1 && P_QUERY=${value#-} ;;
     esac
   done
   if [ -z "$P_PHASE" ] || [ -z "$P_DATABASE" ] || [ -z "$P_STAGE" ] || [ -z "$P_OPS" ] || [ -z "$P_RATE" ] ||
-    [ -z "$P_EXPECTED_S" ]; then
+    [ -z "$P_EXPECTED_S" ] || [ -z "$P_CLIENTS" ] || [ -z "$query_given" ] || { [ "$P_STAGE" = query ] && [ -z "$P_QUERY" ]; }; then
     echo "runme.sh: node client plan printed a line that is not 'phase=<id> database=<mongodb|postgres>" \
-      "stage=<load|run> ops=<int> rate=<number> expected_s=<number>': '$1'" >&2
+      "stage=<load|run|query> ops=<int> rate=<number> expected_s=<number> clients=<int> query=<name|->': '$1'" >&2
     return 2
   fi
 }

@@ -10,10 +10,11 @@ const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
 const DATABASES = ['mongodb', 'postgres'];
-const WORKLOADS = ['insert', 'ycsb'];
+const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events'];
+const MODELS = ['event', 'bucket', 'native'];
 const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
 const SHAPES = ['flat', 'nested'];
-const STAGES = ['load', 'run'];
+const STAGES = ['load', 'run', 'query'];
 const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
@@ -25,6 +26,14 @@ const MIX_PRESETS = {
 };
 
 const ycsb = (v) => v.WORKLOAD === 'ycsb';
+// Workloads of generated documents of FIELDS x FIELD_BYTES (insert, ycsb); tsbs and events bring
+// their own data sets (client/src/datasets/, docs/datasets.md).
+const docs = (v) => v.WORKLOAD === 'insert' || v.WORKLOAD === 'ycsb';
+const tsbs = (v) => v.WORKLOAD === 'tsbs';
+const events = (v) => v.WORKLOAD === 'events';
+const queries = (v) => tsbs(v) || events(v);
+const generatedEvents = (v) => events(v) && !v.DATASET;
+const ISO_SECOND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 
 // type: text | enum | int | number | list (space-separated subset of values) | mix
 // min: inclusive lower bound; gt / lt: exclusive bounds.
@@ -34,11 +43,14 @@ const BENCH_SPECS = {
   DESCRIPTION: { type: 'text', required: true, about: 'one line for reports and branch names' },
   KEY: { type: 'enum', values: KEYS, required: true, about: 'primary key strategy' },
   LAYOUT: { type: 'enum', values: LAYOUTS, required: true, about: 'MongoDB layout (PostgreSQL is always heap)' },
-  FIELDS: { type: 'int', min: 1, required: true, about: 'fields per document' },
-  FIELD_BYTES: { type: 'int', min: 1, required: true, about: 'characters per field' },
-  CLIENTS: { type: 'int', min: 1, required: true, about: 'clients per database phase' },
-  RATE: { type: 'number', gt: 0, required: true, about: 'documents/second per client' },
-  DOCS: { type: 'int', min: 1, requiredIf: (v) => !ycsb(v), appliesIf: (v) => !ycsb(v), appliesAbout: 'WORKLOAD=insert (WORKLOAD=ycsb uses OPS per client and RECORDS)', about: 'documents per client (insert workload)' },
+  FIELDS: { type: 'int', min: 1, requiredIf: docs, appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'fields per document' },
+  FIELD_BYTES: { type: 'int', min: 1, requiredIf: docs, appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'characters per field' },
+  CLIENTS: { type: 'int', min: 1, required: true, about: 'clients per database phase (a query phase has one)' },
+  RATE: {
+    type: 'number', gt: 0, requiredIf: (v) => !events(v), appliesIf: (v) => !events(v), appliesAbout: 'WORKLOAD=insert, ycsb or tsbs (events loads at LOAD_RATE)',
+    about: 'per client: documents/s (insert), operations/s (ycsb run stage), events/s (tsbs ingest)',
+  },
+  DOCS: { type: 'int', min: 1, requiredIf: (v) => v.WORKLOAD === 'insert', appliesIf: (v) => v.WORKLOAD === 'insert', appliesAbout: 'WORKLOAD=insert (ycsb uses OPS and RECORDS, tsbs HOSTS/INTERVAL_S/SPAN_S, events EVENTS or DATASET)', about: 'documents per client (insert workload)' },
   SEED: { type: 'int', min: 0, default: '1', about: 'document generator seed' },
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
@@ -50,7 +62,7 @@ const BENCH_SPECS = {
     type: 'mix', default: 'A', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'ycsb run-stage operation mix',
   },
   RECORDS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'records loaded before the run (all clients together)' },
-  LOAD_RATE: { type: 'number', min: 0, default: '0', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' },
+  LOAD_RATE: { type: 'number', min: 0, default: '0', appliesIf: (v) => ycsb(v) || events(v), appliesAbout: 'WORKLOAD=ycsb or events', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' },
   OPS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'operations per client in the run stage' },
   DIST: { type: 'enum', values: DISTS, default: 'zipfian', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'key choice' },
   THETA: {
@@ -69,10 +81,36 @@ const BENCH_SPECS = {
     type: 'int', min: 1, default: '100', appliesIf: (v) => ycsb(v) && Boolean(v.MIX.scan),
     appliesAbout: 'WORKLOAD=ycsb with scan in MIX', about: 'scan length is uniform in 1..SCAN_MAX',
   },
-  SHAPE: { type: 'enum', values: SHAPES, default: 'flat', about: 'document shape' },
+  SHAPE: { type: 'enum', values: SHAPES, default: 'flat', appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'document shape' },
   DEPTH: { type: 'int', min: 1, default: '3', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: levels of objects' },
   FANOUT: { type: 'int', min: 1, default: '2', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: children per object' },
   REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
+  // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
+  // c of CLIENTS (0-based) ingests the hosts with id % CLIENTS == c.
+  MODEL: { type: 'enum', values: MODELS, default: 'event', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'ingest model: a document per event, a bucket document per host and hour filled by in-place updates, or a native time-series collection (MongoDB) / plain table with columns (PostgreSQL)' },
+  HOSTS: { type: 'int', min: 1, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'hosts of the data set' },
+  INTERVAL_S: { type: 'number', gt: 0, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds between two events of a host (whole milliseconds)' },
+  SPAN_S: { type: 'int', min: 1, default: '3600', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds of data: a host has an event at START + k*INTERVAL_S for every k*INTERVAL_S < SPAN_S' },
+  START: {
+    type: 'text', default: '2016-01-01T00:00:00Z', pattern: ISO_SECOND, patternAbout: 'a UTC date-time on a whole second, as 2016-01-01T00:00:00Z',
+    appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'time of the first event',
+  },
+  // Analytical queries over GitHub-archive-like events (WORKLOAD=events): generated, or a user's file.
+  EVENTS: { type: 'int', min: 1, default: '100000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'events generated (all clients together)' },
+  REPOS: { type: 'int', min: 1, max: 10000000, default: '10000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct repositories, Zipf-distributed' },
+  ACTORS: { type: 'int', min: 1, max: 10000000, default: '20000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct actors, Zipf-distributed' },
+  SKEW: { type: 'number', min: 0, lt: 5, default: '1', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'Zipf exponent of repositories and actors (0 = uniform)' },
+  DATASET: {
+    type: 'text', pattern: /^[^\s'"$`\\]+\.ndjson(\.gz)?$/, patternAbout: 'a path (relative to the bench folder, or absolute) ending in .ndjson or .ndjson.gz, without spaces or quotes',
+    appliesIf: events, appliesAbout: 'WORKLOAD=events', about: "a file of the user's own events, one JSON object per line, loaded instead of generated ones",
+  },
+  // Query phases (tsbs, events): after the data is in, one measured window per query type.
+  QUERIES: {
+    type: 'text', default: 'none', pattern: /^[a-z0-9 -]+$/, patternAbout: 'none, all, or space-separated query names of the workload (client/src/queries/)',
+    appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query types to run, each in its own window, after the data is loaded',
+  },
+  QUERY_RUNS: { type: 'int', min: 1, default: '20', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'executions of each query type (K), by one client' },
+  QUERY_RATE: { type: 'number', min: 0, default: '1', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query executions per second (0 = back to back)' },
 };
 
 class InputError extends Error {}
@@ -232,7 +270,7 @@ function validateBenchText(text, file) {
     const entry = entries.get(name);
     return entry ? `${file}:${entry.line}` : file;
   }, (name) => entries.has(name));
-  checkDocumentSize({
+  if (docs(values)) checkDocumentSize({
     fields: values.FIELDS, fieldBytes: values.FIELD_BYTES, keyFormat: values.KEY_FORMAT, shape: shapeOf(values),
   }, `${file}: FIELDS=${values.FIELDS}, FIELD_BYTES=${values.FIELD_BYTES}${values.SHAPE === 'nested' ? `, SHAPE=nested DEPTH=${values.DEPTH} FANOUT=${values.FANOUT}` : ''}`);
   return values;
@@ -252,7 +290,8 @@ function checkCombination(values, where, given) {
     }
     if (spec.appliesIf && given(name) && !spec.appliesIf(values)) {
       throw new InputError(`${where(name)}: ${name} applies only with ${spec.appliesAbout}; this file has `
-        + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''} SHAPE=${values.SHAPE}: remove ${name}`);
+        + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''}${docs(values) ? ` SHAPE=${values.SHAPE}` : ''}`
+        + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
   }
   if (values.WORKLOAD === 'ycsb' && values.KEY === 'sequence') {
@@ -266,6 +305,7 @@ function checkCombination(values, where, given) {
         + `DEPTH=${values.DEPTH} FANOUT=${values.FANOUT} (FANOUT^DEPTH); allowed: FIELDS >= ${leaves}, or a smaller DEPTH/FANOUT`);
     }
   }
+  if (queries(values)) values.QUERIES = checkQueries(values, where);
   if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
     // A scan's documents must fit MongoDB's first batch (16 MiB) for it to be one round trip.
     const docBytes = maxDocumentBytes(values.FIELDS, values.FIELD_BYTES, values.KEY_FORMAT, shapeOf(values));
@@ -276,8 +316,26 @@ function checkCombination(values, where, given) {
   }
 }
 
+// QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).
+function checkQueries(values, where) {
+  const { queryNames } = require('./queries');
+  const known = queryNames(values.WORKLOAD);
+  const text = Array.isArray(values.QUERIES) ? values.QUERIES.join(' ') : values.QUERIES;
+  if (text === 'none') return [];
+  if (text === 'all') return known;
+  const asked = text.split(/\s+/).filter(Boolean);
+  for (const name of asked) {
+    if (!known.includes(name)) {
+      throw new InputError(`${where('QUERIES')}: QUERIES: unknown query ${name} for WORKLOAD=${values.WORKLOAD}; allowed: none, all, `
+        + `or space-separated names from: ${known.join(', ')}`);
+    }
+  }
+  if (new Set(asked).size !== asked.length) throw new InputError(`${where('QUERIES')}: QUERIES names a query twice: ${text}`);
+  return known.filter((n) => asked.includes(n));
+}
+
 module.exports = {
-  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
+  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
   InputError, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
   checkCombination, shapeOf, formatMix,
 };

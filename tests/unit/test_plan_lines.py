@@ -10,25 +10,31 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def parse(line):
     r = subprocess.run(["bash", "-c", f'. "{ROOT}/lab/plan.sh"; parse_plan_line "$1" && '
-                       'echo "$P_PHASE|$P_DATABASE|$P_STAGE|$P_OPS|$P_RATE|$P_EXPECTED_S"', "_", line],
+                       'echo "$P_PHASE|$P_DATABASE|$P_STAGE|$P_OPS|$P_RATE|$P_EXPECTED_S|$P_CLIENTS|$P_QUERY"', "_", line],
                        capture_output=True, text=True)
     return r.returncode, r.stdout.strip(), r.stderr
 
 
 def test_a_contract_line_is_read():
-    assert parse("phase=mongodb-load database=mongodb stage=load ops=500 rate=0 expected_s=12.5")[:2] == \
-        (0, "mongodb-load|mongodb|load|500|0|12.5")
-    assert parse("phase=postgres database=postgres stage=run ops=1000 rate=15 expected_s=67")[:2] == \
-        (0, "postgres|postgres|run|1000|15|67")
+    assert parse("phase=mongodb-load database=mongodb stage=load ops=500 rate=0 expected_s=12.5 clients=8 query=-")[:2] == \
+        (0, "mongodb-load|mongodb|load|500|0|12.5|8|")
+    assert parse("phase=postgres database=postgres stage=run ops=1000 rate=15 expected_s=67 clients=2 query=-")[:2] == \
+        (0, "postgres|postgres|run|1000|15|67|2|")
+    assert parse("phase=postgres-q-lastpoint database=postgres stage=query ops=20 rate=0 expected_s=100 clients=1 "
+                 "query=lastpoint")[:2] == (0, "postgres-q-lastpoint|postgres|query|20|0|100|1|lastpoint")
 
 
 @pytest.mark.parametrize("line", [
-    "phase=x database=oracle stage=run ops=1 rate=1 expected_s=1",         # unknown database
-    "phase=../etc database=postgres stage=run ops=1 rate=1 expected_s=1",  # not a file prefix
-    "phase=p database=postgres stage=warmup ops=1 rate=1 expected_s=1",    # unknown stage
-    "phase=p database=postgres stage=run ops=-1 rate=1 expected_s=1",
-    "phase=p database=postgres stage=run ops=1 rate=fast expected_s=1",
-    "phase=p database=postgres stage=run ops=1 rate=1",                     # a word missing
+    "phase=x database=oracle stage=run ops=1 rate=1 expected_s=1 clients=1 query=-",         # unknown database
+    "phase=../etc database=postgres stage=run ops=1 rate=1 expected_s=1 clients=1 query=-",  # not a file prefix
+    "phase=p database=postgres stage=warmup ops=1 rate=1 expected_s=1 clients=1 query=-",    # unknown stage
+    "phase=p database=postgres stage=run ops=-1 rate=1 expected_s=1 clients=1 query=-",
+    "phase=p database=postgres stage=run ops=1 rate=fast expected_s=1 clients=1 query=-",
+    "phase=p database=postgres stage=run ops=1 rate=1 clients=1 query=-",   # a word missing
+    "phase=p database=postgres stage=run ops=1 rate=1 expected_s=1 query=-",  # clients missing
+    "phase=p database=postgres stage=run ops=1 rate=1 expected_s=1 clients=0 query=-",
+    "phase=p database=postgres stage=query ops=1 rate=1 expected_s=1 clients=1 query=-",  # a query phase names its query
+    "phase=p database=postgres stage=query ops=1 rate=1 expected_s=1 clients=1 query=../x",
     "",
 ])
 def test_anything_else_is_refused_naming_the_line(line):

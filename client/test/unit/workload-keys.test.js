@@ -54,7 +54,7 @@ const BAD = [
   [INSERT_ENV, 'MIX=A\n', /f:9: MIX applies only with WORKLOAD=ycsb; this file has WORKLOAD=insert .*remove MIX/],
   [INSERT_ENV, 'RECORDS=5\n', /f:9: RECORDS applies only with WORKLOAD=ycsb/],
   [INSERT_ENV, 'DEPTH=2\n', /f:9: DEPTH applies only with SHAPE=nested/],
-  [YCSB_ENV, 'DOCS=5\n', /f:9: DOCS applies only with WORKLOAD=insert \(WORKLOAD=ycsb uses OPS per client and RECORDS\)/],
+  [YCSB_ENV, 'DOCS=5\n', /f:9: DOCS applies only with WORKLOAD=insert \(ycsb uses OPS and RECORDS/],
   [YCSB_ENV, 'MIX=G\n', /f:9: MIX: invalid value "G"; allowed: one of A, B, C, E, F .* with op in read, update, insert, scan, rmw/],
   [YCSB_ENV, 'MIX=read=50,delete=50\n', /MIX: invalid value "read=50,delete=50"/],
   [YCSB_ENV, 'MIX=read=50,read=50\n', /MIX: invalid value "read=50,read=50".*each at most once/],
@@ -102,8 +102,8 @@ test('plan: the insert workload has one phase per database, named as today', () 
   withFile(INSERT_ENV, (file) => {
     const r = cli(['plan', file]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, 'phase=mongodb database=mongodb stage=run ops=1000 rate=50 expected_s=20\n'
-      + 'phase=postgres database=postgres stage=run ops=1000 rate=50 expected_s=20\n');
+    assert.equal(r.stdout, 'phase=mongodb database=mongodb stage=run ops=1000 rate=50 expected_s=20 clients=4 query=-\n'
+      + 'phase=postgres database=postgres stage=run ops=1000 rate=50 expected_s=20 clients=4 query=-\n');
   });
 });
 
@@ -111,14 +111,14 @@ test('plan: ycsb has a load then a run phase per database; load ops = the most r
   withFile(`${YCSB_ENV}RECORDS=10\nOPS=300\nLOAD_RATE=2\nDATABASES=postgres\n`, (file) => {
     const r = cli(['plan', file]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, 'phase=postgres-load database=postgres stage=load ops=3 rate=2 expected_s=1.5\n'
-      + 'phase=postgres database=postgres stage=run ops=300 rate=50 expected_s=6\n');
+    assert.equal(r.stdout, 'phase=postgres-load database=postgres stage=load ops=3 rate=2 expected_s=1.5 clients=4 query=-\n'
+      + 'phase=postgres database=postgres stage=run ops=300 rate=50 expected_s=6 clients=4 query=-\n');
   });
   withFile(`${YCSB_ENV}RECORDS=1000\n`, (file) => {
     const lines = cli(['plan', file]).stdout.trim().split('\n');
     assert.deepEqual(lines.map((l) => /phase=(\S+)/.exec(l)[1]), ['mongodb-load', 'mongodb', 'postgres-load', 'postgres']);
     // LOAD_RATE=0: back-to-back, an upper estimate of 10 ms per insert.
-    assert.match(lines[0], /stage=load ops=250 rate=0 expected_s=2.5$/);
+    assert.match(lines[0], /stage=load ops=250 rate=0 expected_s=2.5 clients=\d+ query=-$/);
   });
 });
 
@@ -155,4 +155,35 @@ test('run: ycsb options parse into the workload objects; the insert workload has
   assert.throws(() => parseOptions('run', [], { ...env, KEY: 'sequence' }), /--key: KEY=sequence cannot be used with WORKLOAD=ycsb/);
   assert.throws(() => parseOptions('run', [], { ...env, FIELDS: '1' }), /--fields: FIELDS=1 is fewer than the 2 leaf objects/);
   assert.equal(parseOptions('run', [], { ...env, WORKLOAD: 'insert', STAGE: 'run', DOCS: '5' }).clients, 3);
+});
+
+test('plan: tsbs ingests in its run phase (events of client 1), then one single-client phase per query', () => {
+  // 10 hosts over 3 clients: client 1 owns hosts 0, 3, 6, 9; 3600 s / 10 s = 360 ticks.
+  withFile('DESCRIPTION=t\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=3\nRATE=10\nWORKLOAD=tsbs\nDATABASES=postgres\nQUERIES=lastpoint high-cpu-1\nQUERY_RUNS=4\nQUERY_RATE=2\n', (file) => {
+    const r = cli(['plan', file]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'phase=postgres database=postgres stage=run ops=1440 rate=10 expected_s=144 clients=3 query=-\n'
+      + 'phase=postgres-q-high-cpu-1 database=postgres stage=query ops=4 rate=2 expected_s=2 clients=1 query=high-cpu-1\n'
+      + 'phase=postgres-q-lastpoint database=postgres stage=query ops=4 rate=2 expected_s=2 clients=1 query=lastpoint\n');
+  });
+});
+
+test('plan: events loads then queries; bad QUERIES, RATE with events and FIELDS with tsbs are refused naming the key', () => {
+  withFile('DESCRIPTION=e\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nWORKLOAD=events\nEVENTS=11\nDATABASES=mongodb\nQUERIES=all\n', (file) => {
+    const lines = cli(['plan', file]).stdout.trim().split('\n');
+    assert.equal(lines[0], 'phase=mongodb-load database=mongodb stage=load ops=6 rate=0 expected_s=0.06 clients=2 query=-');
+    assert.deepEqual(lines.slice(1).map((l) => /query=(\S+)/.exec(l)[1]), ['olap-a', 'olap-b', 'olap-c', 'olap-d', 'olap-lookup']);
+  });
+  for (const [extra, want] of [
+    ['WORKLOAD=events\nQUERIES=olap-z\n', /:6: QUERIES: unknown query olap-z for WORKLOAD=events; allowed: none, all, or space-separated names from: olap-a/],
+    ['WORKLOAD=events\nRATE=5\n', /:6: RATE applies only with WORKLOAD=insert, ycsb or tsbs/],
+    ['WORKLOAD=tsbs\nRATE=5\nFIELDS=3\n', /:7: FIELDS applies only with WORKLOAD=insert or ycsb/],
+    ['WORKLOAD=tsbs\nRATE=5\nSTART=2016-01-01\n', /:7: START: invalid value "2016-01-01"; allowed: a UTC date-time on a whole second/],
+  ]) {
+    withFile(`DESCRIPTION=e\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\n${extra}`, (file) => {
+      const r = cli(['plan', file]);
+      assert.equal(r.status, 2, r.stdout);
+      assert.match(r.stderr, want);
+    });
+  }
 });

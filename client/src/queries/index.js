@@ -1,0 +1,22 @@
+'use strict';
+// The query sets a workload declares, by WORKLOAD (docs/contracts.md §2, "Query sets").
+// Each set module exports `queries`: { name: definition } in the order the phases run;
+// a definition gives both databases' forms, its parameters and how its answer is digested.
+// The names are the contract with bench.env's QUERIES key and the lab's phase ids
+// (<db>-q-<name>), so they never change once shipped.
+const NAMES = {
+  // TSBS devops query types (client/src/datasets/tsbs-query-params.js gives their parameters).
+  tsbs: ['single-groupby-1-1-1', 'single-groupby-1-1-12', 'single-groupby-1-8-1', 'single-groupby-5-1-1',
+    'single-groupby-5-1-12', 'single-groupby-5-8-1', 'double-groupby-1', 'double-groupby-5', 'double-groupby-all',
+    'high-cpu-1', 'high-cpu-all', 'groupby-orderby-limit', 'lastpoint'],
+  // The OnGres OLAP queries A-D over GitHub-archive events, and a join-like lookup.
+  events: ['olap-a', 'olap-b', 'olap-c', 'olap-d', 'olap-lookup'],
+};
+
+function queryNames(workload) {
+  const names = NAMES[workload];
+  if (!names) throw new Error(`no query set for WORKLOAD=${workload}`);
+  return [...names];
+}
+
+module.exports = { queryNames };
