@@ -34,7 +34,7 @@ say "analysis and dashboards: pytest"
 (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q tests/unit tests/input analysis/tests grafana/tests) || failed+=(analysis)
 
 say "end to end: the lab on a real Docker engine"
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -x tests/e2e "$@") || failed+=(e2e)
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -x --durations=12 tests/e2e "$@") || failed+=(e2e)
 
 if [ ${#failed[@]} -gt 0 ]; then
   say "FAILED suites: ${failed[*]}"
