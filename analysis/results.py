@@ -122,7 +122,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
     inserted = sum((operations.get(op) or {}).get("ok") or 0 for op in ("insert", "bucket"))
     # per_doc is an insert cost: the phase's figures over its documents, only where it did nothing
     # but inserts (the insert workload, a load phase); storage per document holds for every phase.
-    inserts_only = set(operations) <= {"insert"}
+    # tsbs: a bucket upsert ingests one event, as an insert does in the other models (docs = events)
+    inserts_only = set(operations) <= ({"insert", "bucket"} if workload == "tsbs" else {"insert"})
     per_doc = {
         "docs": divisor,
         "basis": "docs_in_db" if docs_in_db else "docs_ok",
