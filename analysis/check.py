@@ -418,6 +418,19 @@ class Row:
     check: Callable[[Ctx], Cell]
 
 
+def check_ingest(ctx):
+    """tsbs: storage per event and per host-hour (analysis/ingest.py), or the reason."""
+    ing = ctx.run.get("ingest")
+    if not ing:
+        return Cell(NOT_CHECKED, "not checked (not a tsbs ingest phase)")
+    per_event, per_hh = ing.get("storage_bytes_per_event"), ing.get("storage_bytes_per_host_hour")
+    if per_event is not None and per_hh is not None:
+        return Cell(OK, f"{per_event:,.0f} B/event, {fmt_bytes(per_hh)}/host-hour ({ing.get('model')})")
+    if ing.get("reason"):
+        return Cell(UNAVAILABLE, ing["reason"])
+    return Cell(MISSING, "ingest storage per event is null and no reason is given")
+
+
 ROWS = [
     Row("phase status", check_phase),
     Row("CPU user", value_row("cpu.user_s", fmt_seconds, "container_cpu_user_seconds_total")),
@@ -453,6 +466,7 @@ ROWS = [
     Row("WAL/journal bytes", check_wal(None)),
     Row("WAL/journal bytes per operation", check_wal(None, "per_op.wal_bytes", lambda v: f"{v:,.0f} B")),
     Row("timeline per second", check_timeline),
+    Row("storage per event / host-hour (tsbs)", check_ingest),
 ]
 
 

@@ -1,11 +1,11 @@
 """The numeric figures of one bench's results.json, read generically so that new fields come along:
-every number of a run's `per_doc`, `per_op`, `wal` and `latency_ms`, and the latency of each
+every number of a run's `per_doc`, `per_op`, `wal`, `latency_ms` and `ingest` (tsbs), and the latency of each
 operation type (`operations.<op>.latency_ms`), keyed by a dotted path ("per_doc.cpu_us").
 Used by `repeat` (statistics over repetitions) and `sweep` (figures against a swept value)."""
 
 import re
 
-SECTIONS = ("per_doc", "per_op", "wal", "latency_ms")
+SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest")
 USABLE_STATUS = ("ok", "suspect")  # a failed or interrupted phase's figures cover part of the work
 
 
@@ -68,6 +68,8 @@ _NAMES = {
     "per_doc.docs": "documents", "latency_ms.p50": "latency p50 (ms)", "latency_ms.p99": "latency p99 (ms)",
     "wal.bytes": "WAL/journal bytes",
     "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
+    "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions (/op)",
+    "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
 }
 
 
@@ -85,5 +87,5 @@ def headline(paths):
     """The figures a report's answer gives: per document / per operation, WAL, latency p50 and p99
     (overall and per operation type); the tables give every figure."""
     return [p for p in order(paths)
-            if ((p.startswith(("per_doc.", "per_op.", "wal.")) and p != "per_doc.docs")
+            if ((p.startswith(("per_doc.", "per_op.", "wal.", "ingest.storage_bytes_per_")) and p not in ("per_doc.docs", "per_op.ops"))
                 or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p))]

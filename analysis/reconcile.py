@@ -82,8 +82,13 @@ def lab_work(clients, stats):
     sessions = sum(1 + int(c.get("reconnects") or 0) for c in clients)
     run_session = start.get("run_session") or (stats.get("end") or {}).get("run_session") or {}
     reading = start.get("reading") or (stats.get("end") or {}).get("reading") or {}
+    # tsbs MODEL=bucket: an upsert per event; the first of each host-hour creates its bucket row,
+    # the others update it (the clients count the host-hours they ingested)
+    buckets_created = sum(int((c.get("tsbs") or {}).get("host_hours") or 0) for c in clients
+                          if (c.get("tsbs") or {}).get("model") == "bucket")
     return {
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
+        **({"buckets_created": buckets_created} if buckets_created else {}),
         # per operation type; a phase of inserts only holds {insert: ...}
         "ops": ops,
         "statements_per_session": int(run_session.get("statements", 0)),
@@ -125,13 +130,15 @@ def _postgres(checks, w, start, end, seconds):
            "xact_commit + xact_rollback: one per insert, the sessions' start-up and set-up statements, the "
            "start reading (tolerance: the end reading, autovacuum)")
     # user tables only: pg_stat_database's tup_inserted also counts TOAST chunks and catalog rows
-    _check(checks, "rows_written", w["docs_ok"], _delta(start, end, "user_n_tup_ins"), w["errors"],
-           "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)",
+    created = w.get("buckets_created") or 0
+    _check(checks, "rows_written", w["docs_ok"] + created, _delta(start, end, "user_n_tup_ins"), w["errors"],
+           "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)"
+           + ("; tsbs buckets: one per host-hour ingested" if created else ""),
            low_too=True)
-    updates = _n(ops, "update") + _n(ops, "rmw")
+    updates = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket") - created
     _check(checks, "rows_changed", updates,
            _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")),
-           _n(ops, "update", "errors") + _n(ops, "rmw", "errors"),
+           _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
            "pg_stat_user_tables n_tup_upd + n_tup_del: one row per acknowledged update (and read-modify-write); "
            "the lab deletes nothing" if updates else "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts",
            low_too=bool(updates))
@@ -190,10 +197,11 @@ def _mongodb(checks, w, start, end, seconds):
            f"{source}: find/getMore/aggregate/count/distinct: one find per read, scan and read-modify-write"
            if lab_reads else f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window",
            low_too=bool(lab_reads))
-    lab_writes = _n(ops, "update") + _n(ops, "rmw")
+    # a tsbs bucket upsert is one update command (upsert: true), whether it creates or appends
+    lab_writes = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket")
     _check(checks, "other_writes", lab_writes, writes,
            t["other_writes_fixed"] + t["other_writes_per_s"] * seconds
-           + _n(ops, "update", "errors") + _n(ops, "rmw", "errors"),
+           + _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
            f"{source}: update/delete/findAndModify: one update per update and read-modify-write"
            if lab_writes else f"{source}: update/delete/findAndModify: the lab only inserts",
            low_too=bool(lab_writes))

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, monitoring, operations as ops_mod, perfstat, reconcile, wal as wal_mod
+from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -117,10 +117,13 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
     workload = first.get("workload") or "insert"
     stage = phase.get("stage") or first.get("stage") or "run"
     operations, ops_note = ops_mod.merge(clients)
-    inserted = (operations.get("insert") or {}).get("ok") or 0
+    # what the phase added to the database's count: inserted documents; tsbs's bucket upserts
+    # each add one event (count = events held, analysis/ingest.py)
+    inserted = sum((operations.get(op) or {}).get("ok") or 0 for op in ("insert", "bucket"))
     # per_doc is an insert cost: the phase's figures over its documents, only where it did nothing
     # but inserts (the insert workload, a load phase); storage per document holds for every phase.
-    inserts_only = set(operations) <= {"insert"}
+    # tsbs: a bucket upsert ingests one event, as an insert does in the other models (docs = events)
+    inserts_only = set(operations) <= ({"insert", "bucket"} if workload == "tsbs" else {"insert"})
     per_doc = {
         "docs": divisor,
         "basis": "docs_in_db" if docs_in_db else "docs_ok",
@@ -230,6 +233,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         "disk": disk,
         "network": network,
         "storage": storage,
+        # WORKLOAD=tsbs: the model, events and host-hours ingested, storage per event and per host-hour
+        "ingest": ingest_mod.ingest(clients, count, storage["total_bytes"]) if workload == "tsbs" else None,
         "per_doc": per_doc,
         # Per operation type (counts, exactly merged latency percentiles) and the phase's resources
         # per operation; WAL/journal bytes from the server's own counters; per-second timeline.

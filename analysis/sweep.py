@@ -20,8 +20,32 @@ def _number(text):
     return int(text) if re.fullmatch(r"-?[0-9]+", text) else float(text)
 
 
+def _value(text):
+    """A point's value: a number, or the text of an enum value (a category)."""
+    try:
+        return _number(text)
+    except ValueError:
+        return text
+
+
+def categorical(values):
+    return any(isinstance(v, str) for v in values)
+
+
+def _category_order(sweep_dir, found):
+    """An enum sweep's points in the order the sweep gave them (runme.sh writes sweep-KEY/values),
+    else in name order."""
+    path = os.path.join(sweep_dir, "values")
+    given = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            given = [line.strip() for line in f if line.strip()]
+    rank = {v: i for i, v in enumerate(given)}
+    return sorted(found, key=lambda p: (rank.get(str(p[0]), len(rank)), str(p[0])))
+
+
 def points(sweep_dir):
-    """[(value, folder name, path)] sorted by value."""
+    """[(value, folder name, path)] sorted by value (numbers), or in the given order (categories)."""
     m = SWEEP_DIR.match(os.path.basename(os.path.normpath(sweep_dir)))
     if not m:
         raise AnalysisError(f"{sweep_dir}: not a sweep folder (its name is sweep-KEY, e.g. bench1/sweep-FIELD_BYTES)")
@@ -31,12 +55,12 @@ def points(sweep_dir):
         path = os.path.join(sweep_dir, name)
         if not (os.path.isdir(path) and name.startswith(key + "=")):
             continue
-        try:
-            found.append((_number(name[len(key) + 1:]), name, path))
-        except ValueError:
-            raise AnalysisError(f"{path}: the value after {key}= is not a number")
+        found.append((_value(name[len(key) + 1:]), name, path))
     if not found:
         raise AnalysisError(f"{sweep_dir}: no point folder {key}=<value>")
+    if categorical([v for v, _, _ in found]):
+        # an enum sweep (e.g. MODEL): every value is a category, numbers-looking ones too
+        return key, _category_order(sweep_dir, [(name[len(key) + 1:], name, path) for _, name, path in found])
     return key, sorted(found)
 
 
@@ -95,6 +119,7 @@ def build(sweep_dir):
         "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "key": key,
         "values": [v for v, _, _ in pts],
+        "categorical": categorical([v for v, _, _ in pts]),
         "confidence": ci.CONFIDENCE,
         "complete": not incomplete,
         "incomplete": incomplete,
@@ -184,6 +209,9 @@ def report(result):
     main = figures.headline(shown)
     lines += ["## The answer", ""] + answer_lines(result, main) + ["## Plots", ""]
     lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
+    if result.get("absent"):
+        lines += ["Not in plots/categories.png (n/a), and why:", ""]
+        lines += [f"- {a['run']} at {key}={a['value']}, {figures.name(a['figure'])}: {a['reason']}" for a in result["absent"]] + [""]
     for p in main:
         lines += [f"## {figures.name(p)} against {key}", "", figure_table(result, p), ""]
     lines += ["## Points", ""]

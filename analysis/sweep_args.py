@@ -1,6 +1,7 @@
 """`sweep-args KEY=v1,v2,... --specs FILE`: checks a `--sweep` argument against the bench keys (the
-client's schema, client/src/bench-schema.js, given as JSON {KEY: {type, allowed}}) before anything
-starts, and prints the key and the values, one per line. Whether each value is one the key accepts
+client's schema, client/src/bench-schema.js, given as JSON {KEY: {type, allowed, values}}) before anything
+starts, and prints the key and the values, one per line. A numeric key is swept as numbers; an enum
+key (e.g. MODEL=event,bucket,native) as categories, in the order given. Whether each value is one the key accepts
 (its bounds, the document size limit) is left to `node client validate-bench`, run by runme.sh on
 each point's settings, so the rules live in one place.
 
@@ -12,6 +13,7 @@ import re
 from .errors import AnalysisError
 
 NUMERIC = ("int", "number")
+ENUM = "enum"
 NUMBER = re.compile(r"^-?([0-9]+(\.[0-9]*)?|\.[0-9]+)$")
 EXAMPLE = "e.g. --sweep FIELD_BYTES=50,100,200,400,1000"
 
@@ -19,21 +21,25 @@ EXAMPLE = "e.g. --sweep FIELD_BYTES=50,100,200,400,1000"
 def parse(arg, specs):
     """-> (key, [value strings]); AnalysisError naming the key and what is allowed otherwise."""
     numeric = [k for k, s in specs.items() if s.get("type") in NUMERIC]
+    enums = [k for k, s in specs.items() if s.get("type") == ENUM]
+    sweepable = f"keys that can be swept (numeric): {', '.join(numeric)}; enum keys, swept as categories: {', '.join(enums)}"
     if "=" not in arg:
-        raise AnalysisError(f"--sweep {arg!r}: expected KEY=v1,v2,... ({EXAMPLE}); numeric keys: {', '.join(numeric)}")
+        raise AnalysisError(f"--sweep {arg!r}: expected KEY=v1,v2,... ({EXAMPLE}); {sweepable}")
     key, _, raw = arg.partition("=")
     key = key.strip()
     if key not in specs:
-        hint = difflib.get_close_matches(key.upper(), numeric, n=1)
+        hint = difflib.get_close_matches(key.upper(), numeric + enums, n=1)
         raise AnalysisError(f"--sweep {key}: unknown bench key{f' (did you mean {hint[0]}?)' if hint else ''}; "
-                            f"keys that can be swept (numeric): {', '.join(numeric)}")
+                            f"{sweepable}")
     spec = specs[key]
-    if spec.get("type") not in NUMERIC:
-        raise AnalysisError(f"--sweep {key}: {key} is not numeric ({spec.get('allowed')}); "
-                            f"keys that can be swept (numeric): {', '.join(numeric)}")
+    if spec.get("type") not in NUMERIC and spec.get("type") != ENUM:
+        raise AnalysisError(f"--sweep {key}: {key} is neither numeric nor an enum ({spec.get('allowed')}); "
+                            f"{sweepable}")
     values = [v.strip() for v in raw.split(",")]
     if any(v == "" for v in values):
         raise AnalysisError(f"--sweep {key}={raw}: an empty value; give {key}=v1,v2,... with {key} {spec.get('allowed')}")
+    if spec.get("type") == ENUM:
+        return key, _categories(key, raw, values, spec)
     for v in values:
         if not NUMBER.match(v):
             raise AnalysisError(f"--sweep {key}={raw}: {v!r} is not a number; {key} takes {spec.get('allowed')}")
@@ -48,6 +54,19 @@ def parse(arg, specs):
         raise AnalysisError(f"--sweep {key}={raw}: a sweep needs at least two values ({EXAMPLE}); "
                             f"for one value use --set {key}={values[0]}")
     return key, values
+
+
+def _categories(key, raw, values, spec):
+    allowed = spec.get("values") or []
+    for v in values:
+        if v not in allowed:
+            raise AnalysisError(f"--sweep {key}={raw}: {v!r} is not a value of {key}; {key} takes {spec.get('allowed')}")
+    if len(set(values)) != len(values):
+        raise AnalysisError(f"--sweep {key}={raw}: a value is given twice")
+    if len(values) < 2:
+        raise AnalysisError(f"--sweep {key}={raw}: a sweep needs at least two values ({EXAMPLE}); "
+                            f"for one value use --set {key}={values[0]}")
+    return values
 
 
 def run(arg, specs_path):

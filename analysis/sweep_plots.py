@@ -67,8 +67,16 @@ def make(result, sweep_dir):
     os.makedirs(plot_dir, exist_ok=True)
     made = []
     values = result["values"]
-    log_x = min(values) > 0 and max(values) / min(values) >= 10
-    toast_x = _toast_x(result, sweep_dir)
+    # an enum sweep (MODEL=event,bucket,native): categories at 0..n-1, in the order given, and one
+    # figure with the categories side by side (sweep_categories.py)
+    categories = any(isinstance(v, str) for v in values)
+    if categories:
+        from . import sweep_categories
+        path, result["absent"] = sweep_categories.make(result, sweep_dir, plot_dir)
+        made.append(path)
+    at = {v: i for i, v in enumerate(values)} if categories else {v: v for v in values}
+    log_x = not categories and min(values) > 0 and max(values) / min(values) >= 10
+    toast_x = None if categories else _toast_x(result, sweep_dir)
     for name, title, candidates in PLOTS:
         paths = _choose(result, name, candidates)
         if paths is None:
@@ -80,7 +88,7 @@ def make(result, sweep_dir):
                 pts = [s for s in series.get(p, []) if s.get("mean") is not None]
                 if not pts:
                     continue
-                xs = [s["value"] for s in pts]
+                xs = [at[s["value"]] for s in pts]
                 ys = [s["mean"] for s in pts]
                 err = [s["ci"]["half_width"] if s.get("ci") else 0 for s in pts]
                 label = k + (f" {p.split('.')[-1]}" if len(paths) > 1 else "")
@@ -94,7 +102,7 @@ def make(result, sweep_dir):
                        label=f"FIELD_BYTES ≈ {toast_x:.0f}: ~2 KB of fields, PostgreSQL's TOAST threshold")
         if log_x:
             ax.set_xscale("log")
-        ax.set_xticks(values, [str(v) for v in values])
+        ax.set_xticks([at[v] for v in values], [str(v) for v in values])
         ax.minorticks_off() if log_x else None
         ax.set_xlabel(result["key"])
         ax.set_ylabel(", ".join(figures.name(p) for p in paths))

@@ -22,7 +22,7 @@ check_bench() {
   # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
   # CHECK_SECONDS of load at the bench's own rate.
   local n; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
-  write_run_env "$bench" "$@" "$([ "$workload" = insert ] && echo DOCS || echo OPS)=$n" \
+  write_run_env "$bench" "$@" "$(check_size "$workload" "$n" "$bench/run.env")" \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
@@ -34,6 +34,18 @@ check_bench() {
   unset $keys ${BENCH_KEYS:-}
   remove_check
   return "$rc"
+}
+
+# check_size WORKLOAD N RUN_ENV: the KEY=VALUE that gives client 1 about N operations: DOCS
+# (insert), OPS (ycsb), or for tsbs the SPAN_S in which client 1's hosts (ceil(HOSTS/CLIENTS))
+# produce N events (HOSTS, CLIENTS, INTERVAL_S as the client reads them, defaults filled in).
+check_size() {
+  case $1 in
+    insert) echo "DOCS=$2" ;;
+    tsbs) (eval "$(node "$LAB_ROOT/client" plan --print-env "$3" | grep -E '^(HOSTS|CLIENTS|INTERVAL_S)=')"
+           python3 -c "import math; h = math.ceil($HOSTS / $CLIENTS); print('SPAN_S=%d' % max(1, math.ceil(math.ceil($2 / h) * $INTERVAL_S)))") ;;
+    *) echo "OPS=$2" ;;
+  esac
 }
 
 # Before anything starts: DIR's bench.env and the --set overrides, validated without writing into DIR.

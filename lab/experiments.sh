@@ -12,10 +12,10 @@ EXPERIMENT_PENDING=()
 
 repeat_of() { (set -a; . "$1/run.env"; echo "${REPEAT:-1}"); }
 
-# The bench keys as JSON {KEY: {type, allowed}}, read from the client's schema (one place for them).
+# The bench keys as JSON {KEY: {type, allowed, values (enum)}}, read from the client's schema (one place for them).
 bench_key_specs() {
   node -e 'const s = require(process.argv[1]); const o = {};
-    for (const [k, v] of Object.entries(s.BENCH_SPECS)) o[k] = { type: v.type, allowed: s.describeAllowed(v) };
+    for (const [k, v] of Object.entries(s.BENCH_SPECS)) o[k] = { type: v.type, allowed: s.describeAllowed(v), values: v.values };
     console.log(JSON.stringify(o));' "$LAB_ROOT/client/src/bench-schema.js"
 }
 
@@ -39,7 +39,8 @@ sweep_validate() {
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-sweep.XXXXXX")
   for v in "${SWEEP_VALUES[@]}"; do
     { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; echo "$SWEEP_KEY=$v"; } >"$tmp/run.env"
-    if ! msg=$(node "$LAB_ROOT/client" validate-bench "$tmp/run.env" 2>&1); then
+    # shellcheck disable=SC2046
+    if ! msg=$(node "$LAB_ROOT/client" validate-bench $(standins_flag) "$tmp/run.env" 2>&1); then
       rm -rf -- "$tmp"
       msg=$(sed -E "s#^error: ##; s#^$tmp/run.env(:[0-9]+)?: ##" <<<"$msg")
       echo "runme.sh: --sweep $SWEEP_KEY=$v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
@@ -58,6 +59,9 @@ experiment_prepare() {
   if [ -z "$SWEEP_KEY" ]; then clean_results "$dir"; write_run_env "$dir" "$@"; return; fi
   sweep=$(sweep_dir_of "$dir")
   rm -rf -- "$sweep"
+  mkdir -p "$sweep"
+  # the values in the order given: an enum sweep's categories are shown in this order (analysis sweep)
+  printf '%s\n' "${SWEEP_VALUES[@]}" >"$sweep/values"
   for v in "${SWEEP_VALUES[@]}"; do
     point="$sweep/$SWEEP_KEY=$v"
     mkdir -p "$point"

@@ -200,13 +200,19 @@ def test_report_command_regenerates_repeat_and_sweep_folders(tmp_path, fixture_d
 SPECS = {"FIELDS": {"type": "int", "allowed": "an integer >= 1"},
          "FIELD_BYTES": {"type": "int", "allowed": "an integer >= 1"},
          "RATE": {"type": "number", "allowed": "a number > 0"},
-         "KEY": {"type": "enum", "allowed": "one of uuidv7, uuidv4, sequence"}}
+         "KEY": {"type": "enum", "allowed": "one of uuidv7, uuidv4, sequence", "values": ["uuidv7", "uuidv4", "sequence"]},
+         "MODEL": {"type": "enum", "allowed": "one of event, bucket, native", "values": ["event", "bucket", "native"]},
+         "DESCRIPTION": {"type": "text", "allowed": "non-empty text on one line"}}
 
 
 @pytest.mark.parametrize("arg, message", [
     ("FIELD_BYTES", "expected KEY=v1,v2,..."),
-    ("FIELD_BYTE=1,2", "unknown bench key (did you mean FIELD_BYTES?); keys that can be swept (numeric): FIELDS, FIELD_BYTES, RATE"),
-    ("KEY=1,2", "KEY is not numeric (one of uuidv7, uuidv4, sequence)"),
+    ("FIELD_BYTE=1,2", "unknown bench key (did you mean FIELD_BYTES?); keys that can be swept (numeric): FIELDS, FIELD_BYTES, RATE; "
+     "enum keys, swept as categories: KEY, MODEL"),
+    ("DESCRIPTION=a,b", "DESCRIPTION is neither numeric nor an enum (non-empty text on one line)"),
+    ("KEY=1,2", "'1' is not a value of KEY; KEY takes one of uuidv7, uuidv4, sequence"),
+    ("MODEL=event,event", "a value is given twice"),
+    ("MODEL=bucket", "at least two values"),
     ("FIELD_BYTES=50,abc", "'abc' is not a number; FIELD_BYTES takes an integer >= 1"),
     ("FIELD_BYTES=50,2.5", "'2.5' is not an integer; FIELD_BYTES takes an integer >= 1"),
     ("FIELD_BYTES=50,,100", "an empty value"),
@@ -223,6 +229,10 @@ def test_sweep_args_refuses_bad_input(arg, message):
 def test_sweep_args_accepts_numbers():
     assert sweep_args.parse("RATE=0.5,2", SPECS) == ("RATE", ["0.5", "2"])
     assert sweep_args.parse("FIELD_BYTES=50,100,200,400,1000", SPECS)[1] == ["50", "100", "200", "400", "1000"]
+
+
+def test_sweep_args_accepts_enum_values_as_categories_in_the_order_given():
+    assert sweep_args.parse("MODEL=native,event,bucket", SPECS) == ("MODEL", ["native", "event", "bucket"])
 
 
 def test_compare_reads_a_repeat_bench_by_its_means_and_its_interval(tmp_path, fixture_dir):

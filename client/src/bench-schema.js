@@ -298,6 +298,10 @@ function checkCombination(values, where, given) {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=ycsb: reads and updates need keys the client `
       + 'can regenerate, and sequence keys are made by the database; allowed with ycsb: uuidv7, uuidv4');
   }
+  if (values.WORKLOAD === 'tsbs' && values.KEY === 'sequence') {
+    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=tsbs: an event's key is derived from (SEED, client, `
+      + 'index) so both databases hold the same keys (MODEL=bucket keys buckets by host and hour, MODEL=native has none); allowed with tsbs: uuidv7, uuidv4');
+  }
   if (values.SHAPE === 'nested') {
     const leaves = leafCount(shapeOf(values));
     if (values.FIELDS < leaves) {

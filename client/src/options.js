@@ -29,13 +29,15 @@ const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
-  'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT'];
+  'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT',
+  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
 
 const COMMANDS = {
-  init: ['URI', 'KEY', 'LAYOUT'],
+  // WORKLOAD and MODEL: tsbs's ingest model decides the table/collection (targets/*-models.js)
+  init: ['URI', 'KEY', 'LAYOUT', 'WORKLOAD', 'MODEL'],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS],
-  count: ['URI'],
+  count: ['URI', 'WORKLOAD', 'MODEL'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
 };
@@ -87,12 +89,14 @@ function checkRun(out) {
   const values = {
     WORKLOAD: out.workload, KEY: out.key, KEY_FORMAT: out.keyFormat, FIELDS: out.fields, FIELD_BYTES: out.fieldBytes,
     SHAPE: out.shape, DEPTH: out.depth, FANOUT: out.fanout, MIX: out.mix, SCAN_MAX: out.scanMax, DIST: out.dist, DOCS: out.docs ?? null,
+    QUERIES: 'none', // the query phases are the lab's (bench.env validation checks QUERIES)
   };
   checkCombination(values, (name) => flagOf(name), () => false);
   if (out.workload === 'insert' && out.stage !== 'run') {
     throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
   }
   out.shape = shapeOf(values);
+  if (out.workload === 'tsbs') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
   checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}${out.shape.name === 'nested' ? ` --shape nested --depth ${out.depth} --fanout ${out.fanout}` : ''}`);
   out.dist = { name: out.dist };
   if (out.dist.name === 'zipfian' || out.dist.name === 'latest') out.dist.theta = out.theta;

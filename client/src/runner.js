@@ -253,6 +253,8 @@ class Runner {
       seed: o.seed,
       client_id: o.clientId,
       ...this.describe,
+      // what only the end of the run knows (tsbs: host-hours ingested)
+      ...(this.workload.resultFields ? this.workload.resultFields() : {}),
       target_rate: this.rate,
       docs_target: this.total,
       ops_target: this.total,

@@ -9,7 +9,8 @@ NUMERIC = "keys that can be swept (numeric): FIELDS, FIELD_BYTES, CLIENTS, RATE,
 
 @pytest.mark.parametrize("sweep, fragments", [
     ("FIELD_BYTE=50,100", ["--sweep FIELD_BYTE: unknown bench key (did you mean FIELD_BYTES?)", NUMERIC]),
-    ("LAYOUT=1,2", ["--sweep LAYOUT: LAYOUT is not numeric (one of clustered, heap)", NUMERIC]),
+    ("DESCRIPTION=a,b", ["--sweep DESCRIPTION: DESCRIPTION is neither numeric nor an enum", NUMERIC]),
+    ("LAYOUT=1,2", ["--sweep LAYOUT=1,2: '1' is not a value of LAYOUT; LAYOUT takes one of clustered, heap"]),
     ("FIELD_BYTES=50,big", ["'big' is not a number; FIELD_BYTES takes an integer >= 1"]),
     ("RATE=5,x", ["'x' is not a number; RATE takes a number > 0"]),
     ("FIELD_BYTES=50,1.5", ["'1.5' is not an integer; FIELD_BYTES takes an integer >= 1"]),

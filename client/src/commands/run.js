@@ -40,7 +40,9 @@ async function run(opts) {
     if (metrics) await metrics.close();
     throw err;
   }
-  await target.prepareInserts(opts);
+  // A workload with its own storage model (tsbs) prepares its statement; the others insert documents.
+  if (workload.prepare) await workload.prepare(opts);
+  else await target.prepareInserts(opts);
   const runner = new Runner({ target, workload, opts, metrics, log, label, describe: describeWorkload(opts) });
 
   let finished = false;

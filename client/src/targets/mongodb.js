@@ -8,6 +8,7 @@
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
 const { uuidString } = require('../keys');
 const { readMongoStats } = require('./mongodb-stats');
+const models = require('./mongodb-models');
 
 const COLLECTION = 'jsonbench';
 const DEFAULT_DB = 'jsonbench';
@@ -67,10 +68,13 @@ class MongoTarget {
     return { user: users[0].user, database: users[0].db };
   }
 
-  async init(key, layout) {
+  // storage (optional): a time-series ingest model's storage (mongodb-models.js); server: who
+  // answers (a refusal names it).
+  async init(key, layout, storage, server) {
     await this.db.collection(COLLECTION).drop().catch((err) => {
       if (err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
     });
+    if (storage) return models.createModelCollection(this.db, COLLECTION, storage, layout, server);
     const options = layout === 'clustered'
       ? { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'jsonbench_clustered' } }
       : {};
@@ -83,6 +87,28 @@ class MongoTarget {
     this.insertOptions = { writeConcern: { w: 1, journal: durability === 'strict' } };
     this.withKey = key !== 'sequence';
     this.keyFormat = keyFormat;
+  }
+
+  // Instead of prepareInserts, for a time-series ingest model (mongodb-models.js).
+  prepareModel(storage) {
+    this.prepareInserts({ key: 'uuidv7', durability: storage.durability, keyFormat: storage.keyFormat });
+    this.withKey = storage.model !== 'native';
+    this.storage = storage;
+  }
+
+  // The models' steps, one round trip each: a keyed document, a bucket upsert ($setOnInsert of
+  // the head, $push of the entry: one update command) and a time-series insert.
+  insertDocument(key, doc) {
+    return this.collection.insertOne({ _id: this.idOf(key), ...doc }, this.insertOptions);
+  }
+
+  upsertAppend(key, head, field, entry) {
+    return this.collection.updateOne({ _id: this.idOf(key) }, { $setOnInsert: head, $push: { [field]: entry } },
+      { ...this.insertOptions, upsert: true }).then(models.upsertResult);
+  }
+
+  insertSeries(doc) {
+    return this.collection.insertOne(doc, this.insertOptions);
   }
 
   // Builds the document for `index` (generation is client work, kept out of
@@ -154,12 +180,19 @@ class MongoTarget {
     await this.db.command({ ping: 1 });
   }
 
-  async count() {
+  // storage (optional): a time-series ingest model: documents = events held (bucket: summed
+  // over the buckets' arrays), rows = documents in the collection.
+  async count(storage) {
     const coll = this.db.collection(COLLECTION);
-    const documents = await coll.countDocuments({});
+    const documents = storage ? await models.countEvents(coll, storage) : await coll.countDocuments({});
     const stats = await this.db.command({ collStats: COLLECTION });
+    const model = storage ? {
+      rows: storage.model === 'bucket' ? await coll.countDocuments({}) : documents,
+      model: storage.model,
+    } : {};
     return {
       documents,
+      ...model,
       table_bytes: Number(stats.storageSize),
       index_bytes: Number(stats.totalIndexSize),
       total_bytes: Number(stats.storageSize) + Number(stats.totalIndexSize),

@@ -7,6 +7,7 @@
 const { Client } = require('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
+const models = require('./postgres-models');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.
@@ -85,9 +86,10 @@ class PostgresTarget {
     return { user: rows[0].user, database: rows[0].database };
   }
 
-  async init(key) {
+  // storage (optional): a time-series ingest model's storage (postgres-models.js).
+  async init(key, layout, storage) {
     await this.client.query(`drop table if exists ${TABLE}`);
-    const sql = ddl(key);
+    const sql = storage ? models.ddlOf(storage) : ddl(key);
     await this.client.query(sql);
     return sql;
   }
@@ -101,6 +103,36 @@ class PostgresTarget {
       : `insert into ${TABLE} (data) values ($1)`;
     this.paramTypes = this.withKey ? ['uuid', 'jsonb'] : ['jsonb'];
     return this.prepareSession();
+  }
+
+  // Instead of prepareInserts, for a time-series ingest model (postgres-models.js): its one
+  // statement, prepared under the insert's name (the session sends as many statements as before).
+  prepareModel(storage) {
+    const st = models.statementOf(storage);
+    this.storage = storage;
+    this.durability = storage.durability;
+    this.withKey = storage.model !== 'native';
+    this.insertSql = st.sql;
+    this.paramTypes = st.types;
+    return this.prepareSession();
+  }
+
+  // The models' steps, one round trip each: a keyed document (json: its text), a bucket upsert
+  // that appends `entry` to the array `field` of the document `key` (created as insertJson by its
+  // first entry), a row of the time-series table.
+  insertDocument(key, doc, json) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return models.execute(this.client, models.eventValues(key, json));
+  }
+
+  upsertAppend(key, head, field, entry, { insertJson, entryJson }) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return models.execute(this.client, models.bucketValues(key, insertJson, entryJson));
+  }
+
+  insertSeries(doc, series) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return models.execute(this.client, models.seriesValues(doc, series));
   }
 
   // Writes document `index` into the insert message (generation is client
@@ -174,7 +206,8 @@ class PostgresTarget {
     await this.connect();
   }
 
-  async count() {
+  async count(storage) {
+    if (storage) return this.countModel(storage);
     const { rows } = await this.client.query(
       `select count(*)::bigint as documents,
               pg_table_size('${TABLE}') as table_bytes,
@@ -189,6 +222,22 @@ class PostgresTarget {
       index_bytes: Number(r.index_bytes),
       total_bytes: Number(r.total_bytes),
       note: 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
+    };
+  }
+
+  // documents = the events held (bucket: summed over the buckets' arrays); rows = table rows.
+  async countModel(storage) {
+    const { rows } = await this.client.query(models.countQuery(storage));
+    const r = rows[0];
+    return {
+      documents: Number(r.documents),
+      rows: Number(r.rows),
+      model: storage.model,
+      table_bytes: Number(r.table_bytes),
+      index_bytes: Number(r.index_bytes),
+      total_bytes: Number(r.total_bytes),
+      note: `documents = events${storage.model === 'bucket' ? ' (sum of jsonb_array_length of the buckets\' events), rows = buckets' : ', rows = table rows'}; `
+        + 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
     };
   }
 

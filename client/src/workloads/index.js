@@ -3,9 +3,11 @@
 // say what was run (docs/contracts.md §2).
 const { InsertWorkload } = require('./insert');
 const { createYcsb } = require('./ycsb');
+const { TsbsIngest } = require('./tsbs');
 
 function createWorkload({ target, opts }) {
   if (opts.workload === 'ycsb') return createYcsb({ target, opts });
+  if (opts.workload === 'tsbs') return new TsbsIngest({ target, opts });
   return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
 }
 
@@ -18,6 +20,8 @@ function describeWorkload(opts) {
     phase: opts.stage === 'load' ? `${opts.database}-load` : opts.database,
     shape: opts.shape,
   };
+  // tsbs: which ingest model ran (the rest of its figures come at the end: workload.resultFields)
+  if (opts.workload === 'tsbs') return { ...out, model: opts.model, shape: null };
   if (opts.workload !== 'ycsb') return out;
   return {
     ...out,

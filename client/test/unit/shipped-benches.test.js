@@ -11,8 +11,17 @@ const { phases } = require('../../src/commands/plan');
 const ROOT = path.resolve(__dirname, '../../..');
 const shipped = fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'bench.env'))).sort();
 
+test('tsbs-ingest: 100 hosts x 10 s x 3 h, client 1 ingests its 25 hosts\' 27,000 events at 50/s', () => {
+  const v = validateBenchText(fs.readFileSync(path.join(ROOT, 'tsbs-ingest', 'bench.env'), 'utf8'), 'tsbs-ingest/bench.env');
+  assert.equal(v.WORKLOAD, 'tsbs');
+  assert.equal(v.MODEL, 'event');
+  const [first] = phases(v);
+  assert.deepEqual({ ops: first.ops, rate: first.rate, clients: first.clients }, { ops: 27000, rate: 50, clients: 4 });
+  assert.equal(first.expected_s, 540);
+});
+
 test('the repository ships the original study and the YCSB benches', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested']) {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -24,6 +33,9 @@ for (const name of shipped) {
     const p = phases(v);
     if (v.WORKLOAD === 'ycsb') {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
+    } else if (v.WORKLOAD === 'tsbs' && v.QUERIES.length === 0) {
+      // the ingest is each database's run phase
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.map((db) => `${db}:run`));
     } else {
       assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
     }

@@ -1,0 +1,77 @@
+"""Time-series ingest figures of one phase (WORKLOAD=tsbs; results.json runs[] `ingest`): which
+model ran, the events and host-hours ingested, and the storage per event and per host-hour.
+
+Events: what the database holds (`count`: documents = events; the bucket model sums its buckets'
+arrays), else the clients' acknowledged operations. Host-hours: distinct (host, UTC hour) pairs of
+the acknowledged events, summed over the clients (each client owns its own hosts, so the sets are
+disjoint). Storage: the database's own total (table + indexes, `storage.total_bytes`) over them.
+Per-event CPU, WAL and network are `per_op` (one event = one operation)."""
+
+
+def _div(a, b):
+    return None if a is None or not b else a / b
+
+
+def ingest(clients, count, storage_total):
+    """clients: [(path, client result)]; count: the phase's count.json or None."""
+    tsbs = [c.get("tsbs") for _, c in clients if isinstance(c.get("tsbs"), dict)]
+    if not tsbs:
+        return None
+    models = sorted({t.get("model") for t in tsbs if t.get("model")})
+    acked = sum(int(o.get("ok") or 0) for _, c in clients for o in (c.get("operations") or {}).values())
+    events = (count or {}).get("documents")
+    basis = "events in the database (count)" if events is not None else "events acknowledged by the clients"
+    if events is None:
+        events = acked
+    host_hours = sum(int(t.get("host_hours") or 0) for t in tsbs)
+    reasons = []
+    if storage_total is None:
+        reasons.append("no storage figure (count.json missing or without total_bytes)")
+    if not host_hours:
+        reasons.append("no host-hour ingested")
+    return {
+        "model": models[0] if len(models) == 1 else (models or None),
+        "events": events,
+        "events_basis": basis,
+        "events_acknowledged": acked,
+        "events_planned": sum(int(t.get("events") or 0) for t in tsbs),
+        "host_hours": host_hours,
+        "hosts": sum(int(t.get("hosts") or 0) for t in tsbs),
+        # bucket: one row per host-hour; event/native: one per event
+        "rows": (count or {}).get("rows"),
+        "storage_bytes_per_event": _div(storage_total, events),
+        "storage_bytes_per_host_hour": _div(storage_total, host_hours),
+        "reason": "; ".join(reasons) or None,
+    }
+
+
+def report_lines(result):
+    """report.md's "Time-series ingest" section, right after the answer: per phase the model, the
+    events and host-hours, the per-event costs (per_op: one event = one operation) and the storage
+    per event and per host-hour; [] for other workloads."""
+    from .labels import fmt, fmt_bytes, run_label
+    runs = [r for r in result.get("runs") or [] if r.get("ingest")]
+    if not runs:
+        return []
+    head = ["per event"] + [run_label(r) for r in runs]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    cells = [
+        ("model", lambda r: str(r["ingest"].get("model"))),
+        ("events in the database / acknowledged", lambda r: f"{fmt(r['ingest'].get('events'))} / {fmt(r['ingest'].get('events_acknowledged'))}"),
+        ("host-hours / rows or documents", lambda r: f"{fmt(r['ingest'].get('host_hours'))} / {fmt(r['ingest'].get('rows'))}"),
+        ("CPU (µs/event)", lambda r: fmt((r.get("per_op") or {}).get("cpu_us"))),
+        ("WAL/journal (B/event)", lambda r: fmt((r.get("per_op") or {}).get("wal_bytes"))
+         if (r.get("per_op") or {}).get("wal_bytes") is not None else f"n/a ({(r.get('wal') or {}).get('reason') or 'no WAL figure'})"),
+        ("network (B/event)", lambda r: fmt((r.get("per_op") or {}).get("net_bytes"))),
+        ("latency p50 / p99 (ms)", lambda r: f"{fmt((r.get('latency_ms') or {}).get('p50'))} / {fmt((r.get('latency_ms') or {}).get('p99'))}"),
+        ("storage (B/event)", lambda r: fmt(r["ingest"].get("storage_bytes_per_event"))),
+        ("storage per host-hour", lambda r: fmt_bytes(r["ingest"].get("storage_bytes_per_host_hour"))),
+    ]
+    for name, get in cells:
+        rows.append("| " + " | ".join([name] + [get(r) for r in runs]) + " |")
+    reasons = [f"{run_label(r)}: {r['ingest']['reason']}" for r in runs if r["ingest"].get("reason")]
+    return (["## Time-series ingest", "",
+             "One event = one operation (per-event costs are `per_op`); storage is the database's table/collection "
+             "plus indexes over the events it holds and over the distinct host-hours ingested "
+             "(results.json `runs[].ingest`).", "", "\n".join(rows), ""]
+            + ([f"Missing: {'; '.join(reasons)}.", ""] if reasons else []))

@@ -1,0 +1,122 @@
+'use strict';
+// PostgreSQL storage of the time-series ingest models (docs/contracts.md §2, "storage models"):
+//   event  - jsonbench(id uuid primary key, data jsonb): one row per event, data = its JSON text;
+//   bucket - the same table, one row per bucket; an event is ONE statement:
+//            INSERT (the bucket as its first event creates it) ON CONFLICT (id) DO UPDATE
+//            SET data = jsonb_set(data, '{events}', data->'events' || entry) (PostgreSQL writes a
+//            new version of the whole row, TOAST included, on every append: the cost measured);
+//   native - a plain table with a column per tag (text) and per field (bigint), no key, no index.
+// Each model has one statement, prepared once per session (SQL PREPARE, like the insert workload's),
+// and executed as one pre-serialized Bind/Execute/Sync message on pg's own connection (the
+// submittable of pg-prepared-insert.js's kind), one round trip per event.
+const { serialize } = require('pg-protocol');
+
+const TABLE = 'jsonbench';
+const STATEMENT = 'jsonbench_insert'; // the name the insert workload's statement has too
+const JSONB_BINARY_VERSION = 1;
+
+const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;
+
+function ddlOf({ model, series }) {
+  if (model === 'native') {
+    const cols = [`${quoteIdent(series.timeField)} timestamptz not null`,
+      ...series.metaColumns.map((c) => `${quoteIdent(c)} text`),
+      ...series.valueColumns.map((c) => `${quoteIdent(c)} bigint`)];
+    return `create table ${TABLE} (${cols.join(', ')})`;
+  }
+  return `create table ${TABLE} (id uuid primary key, data jsonb not null)`;
+}
+
+// { types, sql } of the model's one statement.
+function statementOf({ model, series, arrayField }) {
+  if (model === 'native') {
+    const cols = [series.timeField, ...series.metaColumns, ...series.valueColumns];
+    return {
+      types: ['timestamptz', ...series.metaColumns.map(() => 'text'), ...series.valueColumns.map(() => 'bigint')],
+      sql: `insert into ${TABLE} (${cols.map(quoteIdent).join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+    };
+  }
+  if (model === 'bucket') {
+    const path = `'{${arrayField}}'`;
+    return {
+      types: ['uuid', 'jsonb', 'jsonb'],
+      sql: `insert into ${TABLE} (id, data) values ($1, $2) on conflict (id) do update `
+        + `set data = jsonb_set(${TABLE}.data, ${path}, (${TABLE}.data -> '${arrayField}') || $3)`,
+    };
+  }
+  return { types: ['uuid', 'jsonb'], sql: `insert into ${TABLE} (id, data) values ($1, $2)` };
+}
+
+// jsonb in its binary wire form: version byte 1, then the JSON text (parsed by the server exactly
+// like the text form).
+function jsonbParam(json) {
+  const text = Buffer.from(json, 'utf8');
+  const b = Buffer.allocUnsafe(1 + text.length);
+  b[0] = JSONB_BINARY_VERSION;
+  text.copy(b, 1);
+  return b;
+}
+
+// Runs the prepared statement once: resolves to the rows it affected (from the command tag).
+class StatementSubmittable {
+  constructor(message, resolve, reject) {
+    Object.assign(this, { message, resolve, reject, rows: null });
+  }
+
+  submit(connection) {
+    connection.stream.write(this.message);
+    return null;
+  }
+
+  handleError(err) { this.reject(err); }
+
+  handleReadyForQuery() { this.resolve(this.rows); }
+
+  // "INSERT 0 1": the last number is the rows inserted or updated.
+  handleCommandComplete(msg) { this.rows = Number(/([0-9]+)$/.exec(msg.text || '')?.[1] ?? NaN); }
+
+  handleEmptyQuery() {}
+
+  handleRowDescription() {}
+
+  handleDataRow() {}
+
+  handlePortalSuspended() {}
+
+  handleCopyInResponse(connection) { connection.sendCopyFail('jsonbench inserts never copy'); }
+
+  handleCopyData() {}
+}
+
+function execute(client, values) {
+  const message = Buffer.concat([serialize.bind({ statement: STATEMENT, values }), serialize.execute(), serialize.sync()]);
+  return new Promise((resolve, reject) => client.query(new StatementSubmittable(message, resolve, reject))).then((rows) => {
+    if (rows !== 1) throw new Error(`${STATEMENT}: expected 1 row written, the server said ${rows}`);
+    return 1;
+  });
+}
+
+// The model's parameters for one event.
+const eventValues = (key, json) => [key, jsonbParam(json)];
+const bucketValues = (key, insertJson, entryJson) => [key, jsonbParam(insertJson), jsonbParam(entryJson)];
+function seriesValues(doc, series) {
+  const out = [doc[series.timeField].toISOString()];
+  const meta = doc[series.metaField];
+  for (const c of series.metaColumns) out.push(meta[c] === undefined || meta[c] === null ? null : String(meta[c]));
+  for (const c of series.valueColumns) out.push(doc[c] === undefined || doc[c] === null ? null : String(doc[c]));
+  return out;
+}
+
+// The events a table holds (bucket: the sum of the buckets' arrays, each bucket also counted as a
+// row) and its sizes, as `count` reports them.
+function countQuery({ model, arrayField }) {
+  const events = model === 'bucket' ? `coalesce(sum(jsonb_array_length(data -> '${arrayField}')), 0)` : 'count(*)';
+  return `select ${events}::bigint as documents, count(*)::bigint as rows,
+                 pg_table_size('${TABLE}') as table_bytes, pg_indexes_size('${TABLE}') as index_bytes,
+                 pg_total_relation_size('${TABLE}') as total_bytes
+            from ${TABLE}`;
+}
+
+module.exports = {
+  ddlOf, statementOf, execute, eventValues, bucketValues, seriesValues, countQuery, jsonbParam, STATEMENT, TABLE,
+};

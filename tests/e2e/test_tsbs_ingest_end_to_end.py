@@ -1,0 +1,97 @@
+"""A short time-series ingest bench (WORKLOAD=tsbs, MODEL=bucket) through ./runme.sh on the real
+stack: per database one ingest phase of 2 clients x 250 events at 10 events/s (hosts 0, 2 and
+1, 3; 120 s apart over 15,000 s: 5 hours, 20 host-hours; buckets of at most 30 events: the FerretDB
+stand-in rewrites a whole bucket per append, ~30 ms of CPU with 60-event buckets), the buckets counted back (events = the sum
+of the buckets' arrays = the acknowledged upserts), per-event figures (per_op) and storage per
+event and per host-hour in results.json, and the report's time-series section."""
+import json
+
+import pytest
+
+from conftest import remove_project, runme
+
+CLIENTS, HOSTS, RATE, SPAN_S, INTERVAL_S = 2, 4, 10, 15000, 120
+EVENTS = HOSTS * (SPAN_S // INTERVAL_S)
+HOST_HOURS = HOSTS * 5
+TSBS_BENCH = f"""\
+DESCRIPTION="end-to-end tsbs bucket ingest"
+KEY=uuidv7
+LAYOUT=clustered
+CLIENTS={CLIENTS}
+RATE={RATE}
+WORKLOAD=tsbs
+MODEL=bucket
+HOSTS={HOSTS}
+INTERVAL_S={INTERVAL_S}
+SPAN_S={SPAN_S}
+SEED=3
+QUIET_S=0
+PERF_RECORD_S=0
+"""
+
+
+@pytest.fixture(scope="module")
+def tsbs_run(workdir):
+    remove_project()
+    bench = workdir / "bench-e2e-tsbs"
+    bench.mkdir()
+    (bench / "bench.env").write_text(TSBS_BENCH)
+    proc = runme(workdir, str(bench), log="runme-tsbs.log")
+    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
+    yield bench, proc, results
+    remove_project()
+
+
+def test_ingest_phase_per_database_counts_back_every_event(tsbs_run):
+    bench, proc, results = tsbs_run
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert results["complete"], results["incomplete"]
+    assert [r["phase"] for r in results["runs"]] == ["mongodb", "postgres"]
+    for r in results["runs"]:
+        assert r["status"] == "ok", (r["phase"], r["reason"])
+        assert r["workload"] == "tsbs" and r["stage"] == "run"
+        assert list(r["operations"]) == ["bucket"]
+        assert r["operations"]["bucket"]["ok"] == EVENTS and r["operations"]["bucket"]["errors"] == 0
+        count = json.loads((bench / f"{r['phase']}.count.json").read_text())
+        # the database's own count: the buckets' arrays hold exactly the acknowledged events
+        assert count["model"] == "bucket" and count["documents"] == EVENTS and count["rows"] == HOST_HOURS
+        assert r["docs_in_db"] == EVENTS == r["docs_expected_in_db"]
+        for i in range(1, CLIENTS + 1):
+            c = json.loads((bench / "clients" / f"{r['phase']}-client-{i}.json").read_text())
+            assert c["model"] == "bucket" and c["tsbs"]["model"] == "bucket"
+            assert c["tsbs"]["host_ids"] == [i - 1, i + 1] and c["tsbs"]["host_hours"] == HOST_HOURS // 2
+
+
+def test_per_event_and_per_host_hour_figures(tsbs_run):
+    _, _, results = tsbs_run
+    for r in results["runs"]:
+        ing = r["ingest"]
+        assert ing["model"] == "bucket" and ing["events"] == EVENTS and ing["host_hours"] == HOST_HOURS
+        total = r["storage"]["total_bytes"]
+        assert total > 0
+        assert ing["storage_bytes_per_event"] == pytest.approx(total / EVENTS)
+        assert ing["storage_bytes_per_host_hour"] == pytest.approx(total / HOST_HOURS)
+        p = r["per_op"]
+        assert p["ops"] == EVENTS and p["op"] == "bucket" and p["cpu_us"] > 0 and p["net_bytes"] > 0
+        # a bucket upsert ingests one event: per_doc (documents = events) is the same figure
+        assert r["per_doc"]["docs"] == EVENTS and r["per_doc"]["cpu_us"] == pytest.approx(p["cpu_us"])
+    pg = next(r for r in results["runs"] if r["database"] == "postgres")
+    # each append rewrites the bucket row: more WAL per event than the ~200 B event itself
+    assert pg["per_op"]["wal_bytes"] > 200
+    assert pg["reconciliation"]["verdict"] == "ok", pg["reconciliation"]["reasons"]
+    assert pg["reconciliation"]["checks"]["rows_written"]["observed"] == HOST_HOURS
+    mg = next(r for r in results["runs"] if r["database"] == "mongodb")
+    if mg["stand_in"]:
+        assert mg["per_op"]["wal_bytes"] is None and "FerretDB" in mg["wal"]["reason"]
+    else:
+        assert mg["per_op"]["wal_bytes"] > 0
+
+
+def test_report_has_the_time_series_section(tsbs_run):
+    bench, _, results = tsbs_run
+    text = (bench / "report.md").read_text()
+    assert "## Time-series ingest" in text
+    section = text.split("## Time-series ingest", 1)[1].split("\n## ", 1)[0]
+    assert "| model | bucket | bucket |" in section
+    assert "| storage (B/event) |" in section and "| storage per host-hour |" in section
+    assert f"| host-hours / rows or documents | {HOST_HOURS} / {HOST_HOURS} | {HOST_HOURS} / {HOST_HOURS} |" in section
