@@ -44,7 +44,7 @@ lab_compose() { docker compose --project-directory "$LAB_ROOT" $(compose_files) 
 # The variant's Prometheus scrapes the variant's cAdvisor.
 VARIANT_YML=$WORK/prometheus.variant.yml
 sed -E 's/\bcadvisor:8080\b/cadvisor-variant:8080/' "${VARIANT_PROMETHEUS_YML:-$LAB_ROOT/prometheus/prometheus.yml}" >"$VARIANT_YML"
-chmod a+r "$VARIANT_YML"; chmod a+rx "$WORK"
+chmod a+r "$VARIANT_YML"  # Prometheus runs as nobody
 VARIANT=0
 [ -z "${VARIANT_CADVISOR_FLAGS:-}${VARIANT_CADVISOR_ENV:-}${VARIANT_PROMETHEUS_FLAGS:-}${VARIANT_PROMETHEUS_ENV:-}${VARIANT_PROMETHEUS_YML:-}" ] || VARIANT=1
 if [ "$VARIANT" = 1 ] && ! grep -q 'cadvisor-variant:8080' "$VARIANT_YML"; then
