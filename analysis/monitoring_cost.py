@@ -3,7 +3,8 @@ both edges of each round -> CPU seconds per second of window (= share of one cor
 best (lowest) of the rounds, and a met/MISSED line for cAdvisor + Prometheus against the target.
 
 Input lines (tab-separated): round, service, start|end, unix time, cgroup CPU seconds (or null).
-Services ending in -baseline are the pre-issue-9 pair that ran side by side under the same load.
+Services ending in -baseline are the pre-issue-9 pair that ran side by side under the same load;
+-variant, the lab's pair plus one change under evaluation (named by --variant).
 """
 import argparse
 import sys
@@ -11,7 +12,9 @@ from collections import defaultdict
 
 from .errors import AnalysisError
 
-PAIRS = {"lab": ("cadvisor", "prometheus"), "baseline": ("cadvisor-baseline", "prometheus-baseline")}
+PAIRS = {"lab": ("cadvisor", "prometheus"), "baseline": ("cadvisor-baseline", "prometheus-baseline"),
+         "variant": ("cadvisor-variant", "prometheus-variant")}
+LABELS = {"lab": "lab (this configuration)", "baseline": "baseline (before issue 9)", "variant": "variant (lab + change)"}
 
 
 def parse(lines, name="samples"):
@@ -52,14 +55,15 @@ def verdicts(rates, target):
     return res
 
 
-def render(rates, res, target, load, database):
+def render(rates, res, target, load, database, variant=""):
     lines = [f"monitoring cost under {load}; % of one core (CPU seconds per second of window, from each "
              f"container's own cgroup), best of {max((len(v) for v in rates.values()), default=0)} round(s)"]
     for pair, v in res.items():
-        label = "lab (this configuration)" if pair == "lab" else "baseline (before issue 9)"
-        lines.append(f"  {label:28s} cAdvisor {100 * v['cadvisor']:.2f}%  Prometheus {100 * v['prometheus']:.2f}%  "
+        lines.append(f"  {LABELS[pair]:28s} cAdvisor {100 * v['cadvisor']:.2f}%  Prometheus {100 * v['prometheus']:.2f}%  "
                      f"together {100 * v['together']:.2f}%  (rounds: "
                      + ", ".join(f"{100 * x:.2f}%" for x in v["rounds"]) + ")")
+    if "variant" in res and variant:
+        lines.append(f"  variant = lab + {variant.strip()}")
     if database in rates:
         lines.append(f"  {database:28s} {100 * min(rates[database]):.2f}% (the measured database, for scale)")
     lab = res.get("lab")
@@ -77,6 +81,7 @@ def main(argv=None):
     ap.add_argument("--target", type=float, default=0.02)
     ap.add_argument("--load", default="the load")
     ap.add_argument("--database", default="")
+    ap.add_argument("--variant", default="", help="what the -variant pair changes (printed with its line)")
     a = ap.parse_args(argv)
     try:
         with open(a.samples) as f:
@@ -85,7 +90,7 @@ def main(argv=None):
         print(f"monitoring_cost: {e}", file=sys.stderr)
         return 2
     res = verdicts(rates, a.target)
-    print(render(rates, res, a.target, a.load, a.database))
+    print(render(rates, res, a.target, a.load, a.database, a.variant))
     return 0 if res.get("lab", {}).get("met") else 1
 
 

@@ -7,7 +7,10 @@
 #
 #   lab/bench-monitoring-cost.sh [DATABASE]        (default postgres)
 # Env: CLIENTS (8) RATE (15 docs/s per client) WINDOW_S (30) ROUNDS (3) WARMUP_S (15)
-#      BASELINE=0 to measure the lab's pair alone; TARGET (0.02 cores); the lab's usual
+#      BASELINE=0 to measure the lab's pair alone; TARGET (0.02 cores); VARIANT_CADVISOR_FLAGS,
+#      VARIANT_CADVISOR_ENV, VARIANT_PROMETHEUS_FLAGS, VARIANT_PROMETHEUS_ENV, VARIANT_PROMETHEUS_YML:
+#      a third pair, the lab's plus that change, measured in the same rounds (a change is judged
+#      side by side, never across runs: the host is shared); the lab's usual
 #      COMPOSE_PROJECT_NAME, ports and JSONBENCH_STANDINS. Leaves the lab's monitoring running (as
 #      runme.sh does) and removes the clients, the baseline pair and its volume.
 set -Eeuo pipefail
@@ -38,9 +41,19 @@ PROJECT=$(project_name)
 
 # The lab's compose plus the baseline pair (derived from the lab's own resolved services).
 lab_compose() { docker compose --project-directory "$LAB_ROOT" $(compose_files) --env-file "$LAB_ROOT/.env" "$@"; }
+# The variant's Prometheus scrapes the variant's cAdvisor.
+VARIANT_YML=$WORK/prometheus.variant.yml
+sed -E 's/\bcadvisor:8080\b/cadvisor-variant:8080/' "${VARIANT_PROMETHEUS_YML:-$LAB_ROOT/prometheus/prometheus.yml}" >"$VARIANT_YML"
+chmod a+r "$VARIANT_YML"  # Prometheus runs as nobody
+VARIANT=0
+[ -z "${VARIANT_CADVISOR_FLAGS:-}${VARIANT_CADVISOR_ENV:-}${VARIANT_PROMETHEUS_FLAGS:-}${VARIANT_PROMETHEUS_ENV:-}${VARIANT_PROMETHEUS_YML:-}" ] || VARIANT=1
+if [ "$VARIANT" = 1 ] && ! grep -q 'cadvisor-variant:8080' "$VARIANT_YML"; then
+  echo "bench-monitoring-cost.sh: ${VARIANT_PROMETHEUS_YML:-prometheus/prometheus.yml} has no target cadvisor:8080 to point at cadvisor-variant" >&2
+  exit 2
+fi
 lab_compose config --format json |
   python3 "$LAB_ROOT/lab/monitoring-cost/baseline_services.py" "$LAB_ROOT/lab/monitoring-cost/prometheus.baseline.yml" \
-  >"$BASE_OVERRIDE"
+    "$VARIANT_YML" >"$BASE_OVERRIDE"
 compose() { lab_compose -f "$BASE_OVERRIDE" "$@"; }
 
 cleanup() {
@@ -48,6 +61,10 @@ cleanup() {
   [ ${#CLIENT_IDS[@]} -eq 0 ] || docker rm -f "${CLIENT_IDS[@]}" >/dev/null 2>&1
   compose rm --stop --force --volumes cadvisor-baseline prometheus-baseline >/dev/null 2>&1
   docker volume rm "${PROJECT}_prometheus-baseline-data" >/dev/null 2>&1
+  if [ "$VARIANT" = 1 ]; then
+    compose rm --stop --force --volumes cadvisor-variant prometheus-variant >/dev/null 2>&1
+    docker volume rm "${PROJECT}_prometheus-variant-data" >/dev/null 2>&1
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -55,6 +72,7 @@ trap 'exit 130' INT TERM
 
 PAIRS="cadvisor prometheus"
 [ "$BASELINE" = 0 ] || PAIRS+=" cadvisor-baseline prometheus-baseline"
+[ "$VARIANT" = 0 ] || PAIRS+=" cadvisor-variant prometheus-variant"
 compose build client >&2
 say "monitoring up: $PAIRS"
 # Recreated: a running Prometheus does not reread its bind-mounted configuration.
@@ -87,5 +105,7 @@ done
 say "containers on this engine: $(docker ps -q | wc -l), of this lab: $(docker ps -q --filter "label=com.docker.compose.project=$PROJECT" | wc -l)"
 running=$(docker inspect -f '{{.State.Running}}' "${CLIENT_IDS[@]}" | grep -c true || true)
 [ "$running" = "$CLIENTS" ] || say "warning: only $running of $CLIENTS clients still ran at the end: the load was lower"
+variant=""
+[ "$VARIANT" = 0 ] || variant=$(env | grep '^VARIANT_' | sort | tr '\n' ' ')
 (cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis.monitoring_cost --target "$TARGET" --database "$DB" \
-  --load "$CLIENTS clients x $RATE docs/s on $DB" "$samples")
+  --load "$CLIENTS clients x $RATE docs/s on $DB" --variant "$variant" "$samples")

@@ -72,6 +72,17 @@ def test_cost_is_best_round_of_the_pair_with_a_verdict(tmp_path, capsys):
     assert "MISSED: cAdvisor + Prometheus 1.50%" in capsys.readouterr().out
 
 
+def test_cost_variant_pair_is_shown_with_its_change_and_does_not_decide(tmp_path, capsys):
+    f = tmp_path / "s.tsv"
+    f.write_text(SAMPLES + "1\tcadvisor-variant\tstart\t100.0\t1.0\n1\tprometheus-variant\tstart\t100.0\t1.0\n"
+                 "1\tcadvisor-variant\tend\t110.0\t1.05\n1\tprometheus-variant\tend\t110.0\t1.01\n")
+    assert monitoring_cost.main([str(f), "--target", "0.01", "--variant", "VARIANT_CADVISOR_FLAGS=--x=1 "]) == 1
+    out = capsys.readouterr().out
+    assert "variant (lab + change)       cAdvisor 0.50%  Prometheus 0.10%  together 0.60%" in out
+    assert "  variant = lab + VARIANT_CADVISOR_FLAGS=--x=1\n" in out
+    assert "MISSED: cAdvisor + Prometheus 1.50%" in out  # the verdict is the lab's own pair
+
+
 def test_cost_input_errors_name_the_file_and_line(tmp_path):
     f = tmp_path / "bad.tsv"
     f.write_text("1\tcadvisor\tmiddle\t1\t2\n")
