@@ -13,6 +13,7 @@ const HANDLERS = {
   count: () => require('./commands/count').count,
   'server-stats': () => require('./commands/server-stats').serverStats,
   'wait-ready': () => require('./commands/wait-ready').waitReady,
+  explain: () => require('./commands/explain').explain,
 };
 
 async function main(argv) {

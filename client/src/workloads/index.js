@@ -5,6 +5,8 @@ const { InsertWorkload } = require('./insert');
 const { createYcsb } = require('./ycsb');
 
 function createWorkload({ target, opts }) {
+  if (opts.stage === 'query') return new (require('./query').QueryWorkload)({ target, opts });
+  if (opts.workload === 'events') return require('./events').createEvents({ target, opts });
   if (opts.workload === 'ycsb') return createYcsb({ target, opts });
   return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
 }
@@ -15,7 +17,7 @@ function describeWorkload(opts) {
   const out = {
     workload: opts.workload,
     stage: opts.stage,
-    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.database,
+    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.stage === 'query' ? `${opts.database}-q-${opts.query}` : opts.database,
     shape: opts.shape,
   };
   if (opts.workload !== 'ycsb') return out;
