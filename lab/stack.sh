@@ -63,12 +63,24 @@ database_uri() {
 client_env_args() {
   local k
   # BENCH_KEYS is unset before a bench is loaded (wait-ready in lab/bench-monitoring-cost.sh).
-  for k in ${BENCH_KEYS:-}; do printf -- '-e\n%s\n' "$k"; done
+  for k in ${BENCH_KEYS:-}; do [ "$k" = DATASET ] || printf -- '-e\n%s\n' "$k"; done
+  dataset_args
+  # The query of a query phase (run and the explain one-shot read QUERY).
+  [ -z "${PHASE_QUERY:-}" ] || printf -- '-e\nQUERY=%s\n' "$PHASE_QUERY"
   # How long a client keeps reconnecting to a lost database (the client's default when unset).
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
   [ -z "${READY_TIMEOUT_S:-}" ] || printf -- '-e\nREADY_TIMEOUT_S\n'
   printf -- '-e\nURI\n-e\nBENCH\n'
+}
+
+# A DATASET file (WORKLOAD=events) is mounted read-only into the client container at
+# /dataset/<name>, and DATASET points there. A relative DATASET is relative to the bench folder.
+dataset_args() {
+  [ -n "${DATASET:-}" ] || return 0
+  local host=$DATASET
+  [ "${host#/}" != "$host" ] || host="$BENCH_DIR/$host"
+  printf -- '-v\n%s:/dataset/%s:ro\n-e\nDATASET=/dataset/%s\n' "$host" "$(basename "$host")" "$(basename "$host")"
 }
 
 # One-shot client command (wait-ready, init, count) against a database; prints its stdout.
