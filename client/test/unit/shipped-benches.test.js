@@ -11,8 +11,8 @@ const { phases } = require('../../src/commands/plan');
 const ROOT = path.resolve(__dirname, '../../..');
 const shipped = fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'bench.env'))).sort();
 
-test('the repository ships the original study and the YCSB benches', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested']) {
+test('the repository ships the original study, the YCSB benches and the OnGres query bench', () => {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'events-olap']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -22,7 +22,12 @@ for (const name of shipped) {
     const file = path.join(ROOT, name, 'bench.env');
     const v = validateBenchText(fs.readFileSync(file, 'utf8'), `${name}/bench.env`);
     const p = phases(v);
-    if (v.WORKLOAD === 'ycsb') {
+    if (v.WORKLOAD === 'events') {
+      // a load per database, then one query phase (one client, QUERY_RUNS executions) per query type
+      const q = v.QUERIES.map((n) => `-q-${n}:query`);
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}-load:load`, ...q.map((s) => `${db}${s}`)]));
+      assert.ok(p.filter((x) => x.stage === 'query').every((x) => x.clients === 1 && x.ops === v.QUERY_RUNS));
+    } else if (v.WORKLOAD === 'ycsb') {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
     } else {
       assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
