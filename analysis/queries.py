@@ -16,7 +16,7 @@ each execution's answer digest and the first normalised rows of each answer. Her
 """
 import os
 
-PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "cpu_us", "instructions", "net_bytes", "read_bytes",
+PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "instructions", "net_bytes", "read_bytes",
                     "write_bytes")
 QUERY_PREFIX = "-q-"
 
@@ -43,6 +43,7 @@ def run_query(run, clients, bench_dir):
     answered = int(q.get("answered") or 0)
     op = (run.get("operations") or {}).get(name) or {}
     lat = op.get("latency_ms") or run.get("latency_ms") or {}
+    svc = op.get("service_ms") or run.get("service_ms") or {}
     cpu = run.get("cpu") or {}
     cpu_s = None if cpu.get("user_s") is None or cpu.get("system_s") is None else cpu["user_s"] + cpu["system_s"]
     net = run.get("network") or {}
@@ -62,6 +63,9 @@ def run_query(run, clients, bench_dir):
         "latency_p50_ms": lat.get("p50") if answered else None,
         "latency_p99_ms": lat.get("p99") if answered else None,
         "latency_max_ms": lat.get("max") if answered else None,
+        # service: from hand-off to answer (latency also holds lateness behind the schedule)
+        "service_p50_ms": svc.get("p50") if answered else None,
+        "service_p99_ms": svc.get("p99") if answered else None,
         "cpu_us": _div(cpu_s, answered, 1e6),
         "instructions": _div(cpu.get("instructions"), answered),
         "net_bytes": _div(net_b, answered),
@@ -167,6 +171,7 @@ def compare(runs, numerator="mongodb", denominator="postgres"):
 # figures.py paths of the per-query figures (a query run's per_op and its operation's latency).
 def _repeat_paths(name):
     return {"latency_p50_ms": f"operations.{name}.latency_ms.p50", "latency_p99_ms": f"operations.{name}.latency_ms.p99",
+            "service_p50_ms": None, "service_p99_ms": None,
             "cpu_us": "per_op.cpu_us", "instructions": "per_op.instructions", "net_bytes": "per_op.net_bytes"}
 
 
@@ -193,7 +198,8 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
                 ": the databases' answers differ; no ratio"
         elif all(s == "ok" for s in statuses):
             entry["status"] = "ok"
-            entry["ratio"] = {f: pair.get(p) for f, p in _repeat_paths(name).items()}
+            # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
+            entry["ratio"] = {f: (pair.get(p) if p else None) for f, p in _repeat_paths(name).items()}
         else:
             entry["status"] = "incomplete"
             entry["reason"] = "not every repetition compared this query: " + ", ".join(map(str, statuses))
@@ -202,6 +208,7 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
 
 
 _ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p99_ms"),
+         ("service time p50 (ms)", "service_p50_ms"), ("service time p99 (ms)", "service_p99_ms"),
          ("CPU per query (µs)", "cpu_us"), ("instructions per query", "instructions"),
          ("network per query (B)", "net_bytes"), ("disk read per query (B)", "read_bytes"),
          ("disk write per query (B)", "write_bytes"))
