@@ -57,7 +57,15 @@ const methods = {
       : { find: COLLECTION, filter: form.find, projection: form.projection, sort: form.sort, limit: form.limit };
     for (const k of Object.keys(cmd)) if (cmd[k] === undefined) delete cmd[k];
     const plan = await this.db.command({ explain: cmd, verbosity: 'executionStats' });
-    return { command: { explain: cmd, verbosity: 'executionStats' }, plan };
+    const out = { command: { explain: cmd, verbosity: 'executionStats' }, plan };
+    // FerretDB 1.x answers explain without running the pipeline (so even one it would refuse to
+    // run): the SQLite/PostgreSQL plan of the scan it pushes down, and whether it pushed the filter,
+    // sort and limit down. No executionStats.
+    if ((plan.serverInfo && plan.serverInfo.ferretdbVersion) || plan.ferretdbVersion) {
+      out.note = 'FerretDB explain: the backend plan of the scan it pushes down and the pushdown flags; the pipeline is '
+        + 'not executed (no executionStats), so this plan is given even for a pipeline FerretDB refuses to run';
+    }
+    return out;
   },
 
   // FerretDB answers a stage or operator it lacks with NotImplemented (code 238).
