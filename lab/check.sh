@@ -18,12 +18,17 @@ check_bench() {
   mkdir "$bench"
   cp "$src/bench.env" "$bench/bench.env"
   write_run_env "$bench" "$@" || { remove_check; return 2; }
-  local workload; read -r rate workload < <(set -a; . "$bench/run.env"; echo "$RATE ${WORKLOAD:-insert}")
+  local workload dataset; read -r rate workload dataset < <(set -a; . "$bench/run.env"; echo "${RATE:-0} ${WORKLOAD:-insert} ${DATASET:-}")
   # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
-  # CHECK_SECONDS of load at the bench's own rate.
-  local n; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
-  write_run_env "$bench" "$@" "$([ "$workload" = insert ] && echo DOCS || echo OPS)=$n" \
-    QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
+  # CHECK_SECONDS of load at the bench's own rate. events (no RATE): a small generated set (a
+  # DATASET is what it is) and 2 executions per query.
+  local n sizes; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
+  case $workload in
+    insert) sizes=("DOCS=$n") ;;
+    events) sizes=(QUERY_RUNS=2); [ -n "$dataset" ] || sizes+=(EVENTS=2000) ;;
+    *) sizes=("OPS=$n") ;;
+  esac
+  write_run_env "$bench" "$@" "${sizes[@]}" QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
   RUN_FAILED=0  # the check's own verdict below decides
