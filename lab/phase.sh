@@ -86,6 +86,10 @@ run_phase() {
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
   PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
 
+  # Before a query phase, outside the window: PostgreSQL's VACUUM (ANALYZE) after the load, so
+  # autovacuum does not change the plans mid-window (MongoDB: nothing). Then the quiet period.
+  [ -z "$PHASE_QUERY" ] || client_oneshot "$db" settle >>"$BENCH_DIR/$PHASE_ID.out" 2>&1 ||
+    say "$PHASE_ID: settle failed (see $PHASE_ID.out)"
   quiet_period "$QUIET_S"
   [ "$INTERRUPTED" = 0 ] || return 0
 

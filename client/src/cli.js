@@ -14,6 +14,7 @@ const HANDLERS = {
   'server-stats': () => require('./commands/server-stats').serverStats,
   'wait-ready': () => require('./commands/wait-ready').waitReady,
   explain: () => require('./commands/explain').explain,
+  settle: () => require('./commands/settle').settle,
 };
 
 async function main(argv) {

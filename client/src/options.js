@@ -45,6 +45,8 @@ const COMMANDS = {
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
   explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE'],
+  // VACUUM (ANALYZE) on PostgreSQL after a load, before the query phases; nothing on MongoDB.
+  settle: ['URI'],
   count: ['URI'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],

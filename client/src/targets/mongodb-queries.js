@@ -68,6 +68,11 @@ const methods = {
     return out;
   },
 
+  // After a load, before the query phases (commands/settle.js): MongoDB keeps no planner statistics.
+  async settle() {
+    return 'nothing (MongoDB keeps no planner statistics)';
+  },
+
   // FerretDB answers a stage or operator it lacks with NotImplemented (code 238).
   isUnsupported(err) {
     return Boolean(err) && (err.code === 238 || err.codeName === 'NotImplemented' || /not implemented/i.test(String(err.message)));

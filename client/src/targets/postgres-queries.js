@@ -56,6 +56,13 @@ const methods = {
     return { command: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${form.text}`, values: form.values, plan: r.rows[0]['QUERY PLAN'] };
   },
 
+  // After a load, before the query phases (commands/settle.js).
+  async settle() {
+    const sql = `vacuum (analyze) ${TABLE}`;
+    await this.client.query(sql);
+    return sql;
+  },
+
   // PostgreSQL refuses no form of ours for lack of a feature (0A000 would be one).
   isUnsupported(err) {
     return err && err.code === '0A000';

@@ -56,6 +56,13 @@ test.describe('OnGres queries over generated events: PostgreSQL jsonb vs FerretD
     if (fdb) await fdb.cleanup();
   });
 
+  test('settle: VACUUM (ANALYZE) on PostgreSQL (statistics for the planner), nothing on MongoDB', async () => {
+    assert.equal(await pgt.settle(), 'vacuum (analyze) jsonbench');
+    const { rows } = await pgt.client.query("select last_analyze is not null as analyzed, last_vacuum is not null as vacuumed from pg_stat_user_tables where relname = 'jsonbench'");
+    assert.deepEqual(rows[0], { analyzed: true, vacuumed: true });
+    assert.match(await mgt.settle(), /^nothing/);
+  });
+
   test('both hold exactly the generated events (count back)', async () => {
     assert.equal((await pgt.count()).documents, OPTS.events);
     assert.equal((await mgt.count()).documents, OPTS.events);
