@@ -115,3 +115,9 @@ test('DATASET: olap-lookup says it has no parameters without the generator', () 
   assert.throws(() => set.queries['olap-lookup'].params(data, 0), /with DATASET it has none/);
   assert.deepEqual(set.queries['olap-d'].params(data, 1).type, 'IssuesEvent');
 });
+
+test('WORKLOAD=events refuses KEY=sequence, naming the key and the allowed values', () => {
+  const { validateBenchText } = require('../../src/bench-schema');
+  assert.throws(() => validateBenchText('DESCRIPTION=x\nWORKLOAD=events\nKEY=sequence\nLAYOUT=heap\nCLIENTS=1\n', 'b.env'),
+    /b\.env:3: KEY=sequence cannot be used with WORKLOAD=events.*allowed with events: uuidv7, uuidv4/);
+});
