@@ -229,6 +229,9 @@ def report_lines(result, numerator="mongodb", denominator="postgres"):
              "databases; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
              "query are the window's resources (its idle guard seconds included) over the answered executions. "
              "A ratio is shown only when both databases gave the same answers.", ""]
+    for db, stmts in (result.get("indexes") or {}).items():
+        lines += [f"Indexes on {db} (declared once by the query set, created before the load): "
+                  + "; ".join(f"`{x}`" for x in stmts), ""]
     for name, q in qs.items():
         dbs = q.get("databases") or {}
         cols = [db for db in (numerator, denominator) if db in dbs] + [db for db in dbs if db not in (numerator, denominator)]
@@ -261,3 +264,18 @@ def report_lines(result, numerator="mongodb", denominator="postgres"):
                 lines += [f"{db} ({side.get('rows')} rows, digest {_short(side.get('digest'))}):", "", "```",
                           *[str(r) for r in (side.get("answer") or [])[:20]], "```", ""]
     return lines
+
+
+def indexes(bench_dir, databases):
+    """{database: [the DDL / createIndex call `init` ran for each declared index]} from the `index: `
+    lines `node client init` prints into <db>.out; None when no database created any."""
+    out = {}
+    for db in databases:
+        try:
+            with open(os.path.join(bench_dir, f"{db}.out"), encoding="utf-8", errors="replace") as f:
+                lines = [ln.strip()[len("index: "):] for ln in f if ln.strip().startswith("index: ")]
+        except FileNotFoundError:
+            continue
+        if lines:
+            out[db] = lines
+    return out or None

@@ -372,6 +372,8 @@ def build(bench_dir, lab_env=None):
     if any(r.get("stage") == "query" for r in runs):
         # per query type, the databases side by side: answers' digests, equal or not, cost ratios
         result["queries"] = queries_mod.compare(runs)
+    # the indexes a query set declared, as each database created them (init)
+    result["indexes"] = queries_mod.indexes(bench_dir, dbs)
     return result
 
 

@@ -111,3 +111,6 @@ def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_ru
     report = (bench / "report.md").read_text()
     assert "## Queries" in report and "### olap-a" in report and "### olap-lookup" in report
     assert "(postgres-q-olap-a.plan.json)" in report and "**unsupported**" in report
+    # the set's indexes, declared once, as each database created them
+    assert "create index jsonbench_type on jsonbench ((data #>> '{type}'))" in results["indexes"]["postgres"]
+    assert 'createIndex({"repo.name":1}, {"name": "jsonbench_repo_name"})' in results["indexes"]["mongodb"]
