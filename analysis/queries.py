@@ -279,3 +279,25 @@ def indexes(bench_dir, databases):
         if lines:
             out[db] = lines
     return out or None
+
+
+def repeat_report_lines(summary):
+    """The REPEAT report's "Queries" section from repeat_summary's output (None: no section)."""
+    if not summary:
+        return []
+    lines = ["## Queries", "", "Per query: were both databases' answers equal in every repetition, and the "
+             "mongodb/postgres ratio per query with its 95% interval (only when they all were).", "",
+             "| query | answers equal per repetition | status | latency p50 | CPU per query | network per query |",
+             "|---|---|---|---|---|---|"]
+
+    def cell(s):
+        if not s or s.get("mean") is None:
+            return "n/a"
+        ci = s.get("ci")
+        return f"{s['mean']:.3f}x" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else " (one value)")
+    for name, q in summary.items():
+        r = q.get("ratio") or {}
+        eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])
+        lines.append(f"| {name} | {eq} | {q['status']}" + (f": {q['reason']}" if q.get("reason") else "")
+                     + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us'))} | {cell(r.get('net_bytes'))} |")
+    return lines + [""]

@@ -224,6 +224,7 @@ def report(result):
         lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". The statistics use the repetitions "
                   "that finished (n says how many).", ""]
     lines += ["## The answer", ""] + answer_lines(result)
+    lines += queries.repeat_report_lines(result.get("queries"))
     lines += ["An interval that includes 1 means these repetitions cannot tell the two databases apart on that "
               "figure: the difference is within the run-to-run noise.", "",
               "## Every figure (mean ± half-width of the 95% confidence interval)", "", figures_table(result), "",

@@ -97,3 +97,10 @@ def test_results_json_and_report_from_a_bench_folder(tmp_path):
     assert "## Queries" in report and "ANSWERS DIFFER" in report
     assert "['r/1', 4]" in report and "['r/1', 5]" in report
     assert "(postgres-q-olap-a.plan.json)" in report
+
+
+def test_repeat_report_section():
+    ok = {"queries": {"olap-a": {"status": "ok", "answers_equal": True}}}
+    ratios = {"mongodb-q-olap-a/postgres-q-olap-a": {"per_op.cpu_us": {"mean": 2.0, "ci": {"low": 1.5, "high": 2.5}}}}
+    text = "\n".join(queries.repeat_report_lines(queries.repeat_summary([ok, ok], ratios)))
+    assert "| olap-a | yes, yes | ok | n/a | 2.000x [1.500, 2.500] | n/a |" in text
