@@ -424,8 +424,9 @@ def check_query(ctx):
     return Cell(MISSING, f"query {q.get('name')}: status {q.get('status')}, no digest ({q.get('reason') or 'no reason given'})")
 
 
-# A query the server refused has no operation and no per-query figure: those rows say why.
-_REFUSED_ROWS = ("operations per type (= latencies)", "CPU per operation", "instructions per operation",
+# A query the server refused has no operation and no per-query figure (and its database may have
+# done too little to count a CPU tick): those rows say why.
+_REFUSED_ROWS = ("CPU user", "CPU system", "operations per type (= latencies)", "CPU per operation", "instructions per operation",
                  "network per operation", "WAL/journal bytes per operation")
 
 

@@ -21,11 +21,11 @@ check_bench() {
   local workload dataset; read -r rate workload dataset < <(set -a; . "$bench/run.env"; echo "${RATE:-0} ${WORKLOAD:-insert} ${DATASET:-}")
   # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
   # CHECK_SECONDS of load at the bench's own rate. events (no RATE): a small generated set (a
-  # DATASET is what it is) and 2 executions per query.
+  # DATASET is what it is) and 10 executions per query (enough for the database's CPU to count).
   local n sizes; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
   case $workload in
     insert) sizes=("DOCS=$n") ;;
-    events) sizes=(QUERY_RUNS=2); [ -n "$dataset" ] || sizes+=(EVENTS=2000) ;;
+    events) sizes=(QUERY_RUNS=10); [ -n "$dataset" ] || sizes+=(EVENTS=5000) ;;
     *) sizes=("OPS=$n") ;;
   esac
   write_run_env "$bench" "$@" "${sizes[@]}" QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }

@@ -98,10 +98,13 @@ client_start() {
   local args; mapfile -t args < <(client_env_args)
   local stage_args=()
   [ -z "${PHASE_STAGE:-}" ] || stage_args+=(-e "STAGE=$PHASE_STAGE")
+  # /metrics stays up this long after the run for the last scrape; a query client may run for
+  # well under a second, so it stays long enough for DNS discovery (1 s) plus a first scrape (2 s).
+  local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=5
   URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
-    -e METRICS_PORT=9464 -e METRICS_LINGER_S=3 "${stage_args[@]}" "${args[@]}" client run
+    -e METRICS_PORT=9464 -e METRICS_LINGER_S="$linger" "${stage_args[@]}" "${args[@]}" client run
 }
 
 # Host ports published by this lab's running containers: they may stay in use across runs.
