@@ -98,9 +98,11 @@ client_start() {
   local args; mapfile -t args < <(client_env_args)
   local stage_args=()
   [ -z "${PHASE_STAGE:-}" ] || stage_args+=(-e "STAGE=$PHASE_STAGE")
-  # /metrics stays up this long after the run for the last scrape; a query client may run for
-  # well under a second, so it stays long enough for DNS discovery (1 s) plus a first scrape (2 s).
-  local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=5
+  # /metrics stays up this long after the run for the last scrape. A query client may run for well
+  # under a second: a new target reaches Prometheus's scrape manager up to 5 s after DNS discovery
+  # (1 s; its discovery manager batches updates every 5 s), then waits up to one interval (2 s) for
+  # its first scrape: 8 s, so its series exist (Grafana, `check`); the window is that much longer.
+  local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=8
   URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
