@@ -36,17 +36,26 @@ def databases_in(bench_dir):
 LOAD_SUFFIX = "-load"
 
 
+QUERY_INFIX = "-q-"
+
+
 def database_of(phase_id):
-    """The database of a phase id (`mongodb`, `mongodb-load`: docs/contracts.md §4)."""
+    """The database of a phase id (`mongodb`, `mongodb-load`, `mongodb-q-<query>`: docs/contracts.md §4)."""
+    if QUERY_INFIX in phase_id:
+        return phase_id.split(QUERY_INFIX, 1)[0]
     return phase_id[: -len(LOAD_SUFFIX)] if phase_id.endswith(LOAD_SUFFIX) else phase_id
 
 
-def expected_phases(databases, workload=None):
+def expected_phases(databases, workload=None, queries=None):
     """The phase ids `node client plan` gives for one repetition: the insert workload one per
-    database, a workload with a load stage `<db>-load` then `<db>`."""
-    if (workload or "insert") in ("insert", "tsbs"):  # tsbs: its ingest is each database's run phase
+    database, a workload with a load stage `<db>-load` then `<db>`; events `<db>-load`, tsbs `<db>`,
+    each followed by `<db>-q-<query>` per name of QUERIES (the names as run.env has them; `all`
+    is the set's every name, which only the client knows: then no query phase is expected here)."""
+    if (workload or "insert") == "insert":
         return list(databases)
-    return [p for db in databases for p in (db + LOAD_SUFFIX, db)]
+    names = [] if not queries or queries.strip() in ("none", "all") else queries.split()
+    first = {"events": (LOAD_SUFFIX,), "tsbs": ("",)}.get(workload, (LOAD_SUFFIX, ""))
+    return [p for db in databases for p in [db + f for f in first] + [f"{db}{QUERY_INFIX}{n}" for n in names]]
 
 
 def phases_in(bench_dir):

@@ -412,6 +412,31 @@ def check_timeline(ctx):
     return Cell(UNAVAILABLE, why) if why else Cell(MISSING, "timeline has no second and no reason is given")
 
 
+def check_query(ctx):
+    """runs[].query of a query phase: the answers' digest over the K executions, or why there is none."""
+    q = get(ctx.run, "query")
+    if q is ABSENT:
+        return Cell(NOT_CHECKED, "not checked (field absent)")
+    if q.get("status") == "unsupported":
+        return Cell(UNAVAILABLE, q.get("reason") or "the server refused the query")
+    if q.get("digest"):
+        return Cell(OK, f"{q['answered']}/{q['executions']} answered, {q['digest'][:10]}")
+    return Cell(MISSING, f"query {q.get('name')}: status {q.get('status')}, no digest ({q.get('reason') or 'no reason given'})")
+
+
+# A query the server refused has no operation and no per-query figure (and its database may have
+# done too little to count a CPU tick): those rows say why.
+_REFUSED_ROWS = ("CPU user", "CPU system", "operations per type (= latencies)", "CPU per operation", "instructions per operation",
+                 "network per operation", "WAL/journal bytes per operation")
+
+
+def _refused(run, label, cell):
+    q = run.get("query") or {}
+    if cell.state == MISSING and q.get("status") == "unsupported" and label in _REFUSED_ROWS:
+        return Cell(UNAVAILABLE, f"{q.get('name')}: {q.get('reason')}")
+    return cell
+
+
 @dataclass
 class Row:
     label: str
@@ -467,6 +492,7 @@ ROWS = [
     Row("WAL/journal bytes per operation", check_wal(None, "per_op.wal_bytes", lambda v: f"{v:,.0f} B")),
     Row("timeline per second", check_timeline),
     Row("storage per event / host-hour (tsbs)", check_ingest),
+    Row("query answers digested", check_query),
 ]
 
 
@@ -486,7 +512,7 @@ def evaluate(bench_dir, prometheus=None):
         phase = benchfiles.optional_json(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
     for row in ROWS:
-        table.append((row.label, {col(c.run): row.check(c) for c in ctxs}))
+        table.append((row.label, {col(c.run): _refused(c.run, row.label, row.check(c)) for c in ctxs}))
     expected = benchfiles.expected_phases(str(run_env.get("DATABASES", "")).split(), run_env.get("WORKLOAD"))
     for ph in expected:
         if ph not in {col(c.run) for c in ctxs}:

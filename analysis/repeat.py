@@ -9,7 +9,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, experiment_schema, figures
+from . import benchfiles, ci, experiment_schema, figures, queries
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -116,6 +116,8 @@ def build(bench_dir):
         "stand_in": stand_in,
         "figures": figs,
         "ratios": rats,
+        # per query type: each repetition's answers equal or not, the ratios' intervals when all were
+        "queries": queries.repeat_summary(per_rep, rats) if any((r or {}).get("queries") for r in per_rep) else None,
         "notes": notes,
     }
 
@@ -222,6 +224,7 @@ def report(result):
         lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". The statistics use the repetitions "
                   "that finished (n says how many).", ""]
     lines += ["## The answer", ""] + answer_lines(result)
+    lines += queries.repeat_report_lines(result.get("queries"))
     lines += ["An interval that includes 1 means these repetitions cannot tell the two databases apart on that "
               "figure: the difference is within the run-to-run noise.", "",
               "## Every figure (mean ± half-width of the 95% confidence interval)", "", figures_table(result), "",

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, reconcile, wal as wal_mod
+from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -179,7 +179,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
     if reconciliation["verdict"] != "suspect" and reconciliation["unavailable"]:
         run_notes.append(f"server counters not reconciled: {reconciliation['unavailable']}")
 
-    return {
+    run = {
         "database": database,
         "phase": phase_id,
         "stage": stage,
@@ -254,6 +254,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+    if stage == "query":  # the query, its answers' digest and its cost per query (analysis/queries.py)
+        run["query"] = queries_mod.run_query(run, clients, bench_dir)
+    return run
 
 
 def _profile(perf):
@@ -332,7 +335,8 @@ def build(bench_dir, lab_env=None):
         runs.append(build_run(bench_dir, ph, notes, inserted_before.get(db_of, 0)))
         inserted_before[runs[-1]["database"]] = runs[-1]["docs_expected_in_db"] or 0
     incomplete = [f"{ph}: no phase file (phase never ran)"
-                  for ph in benchfiles.expected_phases(planned, effective.get("WORKLOAD")) if ph not in present]
+                  for ph in benchfiles.expected_phases(planned, effective.get("WORKLOAD"), effective.get("QUERIES"))
+                  if ph not in present]
     incomplete += [f"{r['phase']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] not in ("ok", "suspect")]
     for r in runs:
@@ -370,6 +374,11 @@ def build(bench_dir, lab_env=None):
         "load_ratios": ratios(runs, stage="load") if any(r["stage"] == "load" for r in runs) else None,
         "notes": notes,
     }
+    if any(r.get("stage") == "query" for r in runs):
+        # per query type, the databases side by side: answers' digests, equal or not, cost ratios
+        result["queries"] = queries_mod.compare(runs)
+    # the indexes a query set declared, as each database created them (init)
+    result["indexes"] = queries_mod.indexes(bench_dir, dbs)
     return result
 
 

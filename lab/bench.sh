@@ -3,7 +3,7 @@
 
 # Files a run writes into a bench folder; removed before the next run of that bench so results of
 # two runs never mix. The definition (bench.env and any override files) is never touched.
-RESULT_FILES='*.out *.perf *.perf.gz *.perf.status *.perfstat.csv *.log *.count.json *.server-stats.json *.phase.json *.metrics.json *.settings.json *.svg
+RESULT_FILES='*.out *.plan.json *.perf *.perf.gz *.perf.status *.perfstat.csv *.log *.count.json *.server-stats.json *.phase.json *.metrics.json *.settings.json *.svg
 run.env host.json results.json report.md clients timeseries plots repeat-* sweep-*'
 
 clean_results() {

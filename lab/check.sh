@@ -18,11 +18,12 @@ check_bench() {
   mkdir "$bench"
   cp "$src/bench.env" "$bench/bench.env"
   write_run_env "$bench" "$@" || { remove_check; return 2; }
-  local workload; read -r rate workload < <(set -a; . "$bench/run.env"; echo "$RATE ${WORKLOAD:-insert}")
+  local workload dataset; read -r rate workload dataset < <(set -a; . "$bench/run.env"; echo "${RATE:-0} ${WORKLOAD:-insert} ${DATASET:-}")
   # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
-  # CHECK_SECONDS of load at the bench's own rate.
+  # CHECK_SECONDS of load at the bench's own rate (events, without RATE: see check_size).
   local n; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
-  write_run_env "$bench" "$@" "$(check_size "$workload" "$n" "$bench/run.env")" \
+  # shellcheck disable=SC2046
+  write_run_env "$bench" "$@" $(check_size "$workload" "$n" "$bench/run.env" "$dataset") \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
@@ -36,14 +37,24 @@ check_bench() {
   return "$rc"
 }
 
-# check_size WORKLOAD N RUN_ENV: the KEY=VALUE that gives client 1 about N operations: DOCS
-# (insert), OPS (ycsb), or for tsbs the SPAN_S in which client 1's hosts (ceil(HOSTS/CLIENTS))
-# produce N events (HOSTS, CLIENTS, INTERVAL_S as the client reads them, defaults filled in).
+# check_size WORKLOAD N RUN_ENV DATASET: the KEY=VALUE words that give client 1 about N operations:
+# DOCS (insert), OPS (ycsb), or for tsbs the SPAN_S in which client 1's hosts (ceil(HOSTS/CLIENTS))
+# produce N events (HOSTS, CLIENTS, INTERVAL_S as the client reads them, defaults filled in); with
+# queries at least 12 h (the longest TSBS window) with INTERVAL_S stretched to keep N events.
+# events (no RATE): a small generated set (a DATASET is what it is). Query phases: 10 executions
+# (enough for the database's CPU to count).
 check_size() {
   case $1 in
     insert) echo "DOCS=$2" ;;
-    tsbs) (eval "$(node "$LAB_ROOT/client" plan --print-env "$3" | grep -E '^(HOSTS|CLIENTS|INTERVAL_S)=')"
-           python3 -c "import math; h = math.ceil($HOSTS / $CLIENTS); print('SPAN_S=%d' % max(1, math.ceil(math.ceil($2 / h) * $INTERVAL_S)))") ;;
+    tsbs) (eval "$(node "$LAB_ROOT/client" plan --print-env "$3" | grep -E '^(HOSTS|CLIENTS|INTERVAL_S|QUERIES)=')"
+           python3 -c "
+import math
+h = math.ceil($HOSTS / $CLIENTS); ticks = max(1, math.ceil($2 / h)); span = ticks * $INTERVAL_S
+if '$QUERIES' != 'none' and span < 43200:
+    print('SPAN_S=43200 INTERVAL_S=%g QUERY_RUNS=10' % (math.ceil(43200 * 1000 / ticks) / 1000))
+else:
+    print('SPAN_S=%d' % max(1, math.ceil(span)) + ('' if '$QUERIES' == 'none' else ' QUERY_RUNS=10'))") ;;
+    events) echo "QUERY_RUNS=10"; [ -n "$4" ] || echo "EVENTS=5000" ;;
     *) echo "OPS=$2" ;;
   esac
 }

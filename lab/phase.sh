@@ -77,12 +77,19 @@ collect_client_outputs() {
 # (the insert workload's phase id is the database: mongodb.out, ...).
 run_phase() {
   local db=$1 expected i
+  # The plan line's clients and query (a query phase: one client running P_QUERY).
+  PHASE_CLIENTS=${P_CLIENTS:-$CLIENTS} PHASE_QUERY=""
+  [ "${3:-run}" != query ] || PHASE_QUERY=$P_QUERY
   PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
   PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
   PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
 
+  # Before a query phase, outside the window: PostgreSQL's VACUUM (ANALYZE) after the load, so
+  # autovacuum does not change the plans mid-window (MongoDB: nothing). Then the quiet period.
+  [ -z "$PHASE_QUERY" ] || client_oneshot "$db" settle >>"$BENCH_DIR/$PHASE_ID.out" 2>&1 ||
+    say "$PHASE_ID: settle failed (see $PHASE_ID.out)"
   quiet_period "$QUIET_S"
   [ "$INTERRUPTED" = 0 ] || return 0
 
@@ -105,7 +112,7 @@ run_phase() {
 
   mkdir -p "$BENCH_DIR/clients"
   CLIENT_IDS=()
-  for i in $(seq 1 "$CLIENTS"); do
+  for i in $(seq 1 "$PHASE_CLIENTS"); do
     [ "$INTERRUPTED" = 0 ] || break
     CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients" "$PHASE_ID")")
   done
@@ -150,6 +157,10 @@ finish_phase() {
   # window (analysis/reconcile.py compares the deltas with what the lab sent).
   [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" start:="${PHASE_STATS0:-null}" \
     end:="$(server_stats "$db")" >"$BENCH_DIR/$ph.server-stats.json"
+  # A query phase's plan: execution 0 once more under EXPLAIN, outside the window (not counted).
+  if [ -n "$PHASE_QUERY" ] && [ "$INTERRUPTED" = 0 ]; then
+    client_oneshot "$db" explain >"$BENCH_DIR/$ph.plan.json" 2>>"$out" || say "$ph: explain failed (see $ph.out)"
+  fi
 
   if client_oneshot "$db" count >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out"; then
     mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
@@ -163,7 +174,7 @@ finish_phase() {
     container_id="$PHASE_CID" image="$PHASE_IMAGE" stand_in:="$(json_string_or_null "$PHASE_STAND_IN")" \
     cgroup="$PHASE_CG" window:="{\"start\": $PHASE_START, \"end\": $end}" \
     cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
-    status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$CLIENTS" \
+    status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$PHASE_CLIENTS" query:="$(json_string_or_null "$PHASE_QUERY")" \
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
     perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
     cgroup_processes:="$(cgroup_processes_summary)" \

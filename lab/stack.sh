@@ -63,12 +63,24 @@ database_uri() {
 client_env_args() {
   local k
   # BENCH_KEYS is unset before a bench is loaded (wait-ready in lab/bench-monitoring-cost.sh).
-  for k in ${BENCH_KEYS:-}; do printf -- '-e\n%s\n' "$k"; done
+  for k in ${BENCH_KEYS:-}; do [ "$k" = DATASET ] || printf -- '-e\n%s\n' "$k"; done
+  dataset_args
+  # The query of a query phase (run and the explain one-shot read QUERY).
+  [ -z "${PHASE_QUERY:-}" ] || printf -- '-e\nQUERY=%s\n' "$PHASE_QUERY"
   # How long a client keeps reconnecting to a lost database (the client's default when unset).
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
   [ -z "${READY_TIMEOUT_S:-}" ] || printf -- '-e\nREADY_TIMEOUT_S\n'
   printf -- '-e\nURI\n-e\nBENCH\n'
+}
+
+# A DATASET file (WORKLOAD=events) is mounted read-only into the client container at
+# /dataset/<name>, and DATASET points there. A relative DATASET is relative to the bench folder.
+dataset_args() {
+  [ -n "${DATASET:-}" ] || return 0
+  local host=$DATASET
+  [ "${host#/}" != "$host" ] || host="$BENCH_DIR/$host"
+  printf -- '-v\n%s:/dataset/%s:ro\n-e\nDATASET=/dataset/%s\n' "$host" "$(basename "$host")" "$(basename "$host")"
 }
 
 # One-shot client command (wait-ready, init, count) against a database; prints its stdout.
@@ -86,10 +98,15 @@ client_start() {
   local args; mapfile -t args < <(client_env_args)
   local stage_args=()
   [ -z "${PHASE_STAGE:-}" ] || stage_args+=(-e "STAGE=$PHASE_STAGE")
+  # /metrics stays up this long after the run for the last scrape. A query client may run for well
+  # under a second: a new target reaches Prometheus's scrape manager up to 5 s after DNS discovery
+  # (1 s; its discovery manager batches updates every 5 s), then waits up to one interval (2 s) for
+  # its first scrape: 8 s, so its series exist (Grafana, `check`); the window is that much longer.
+  local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=8
   URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
-    -e METRICS_PORT=9464 -e METRICS_LINGER_S=3 "${stage_args[@]}" "${args[@]}" client run
+    -e METRICS_PORT=9464 -e METRICS_LINGER_S="$linger" "${stage_args[@]}" "${args[@]}" client run
 }
 
 # Host ports published by this lab's running containers: they may stay in use across runs.

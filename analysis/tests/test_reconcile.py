@@ -36,7 +36,7 @@ def test_clean_postgres_phase_is_ok_and_counts_the_labs_work_exactly():
     assert r["verdict"] == "ok" and r["reasons"] == []
     assert r["lab_work"] == {"clients": 2, "client_sessions": 2, "docs_ok": 400, "errors": 0,
                              "statements_per_session": 3, "statements_per_reading": 2, "readings": 2,
-                             "ops": {"insert": {"ok": 400, "errors": 0}}}
+                             "ops": {"insert": {"ok": 400, "errors": 0}}, "queries": {"ok": 0, "errors": 0}}
     # 400 inserts + 2 sessions x (start-up + show, set, prepare) + the start reading (start-up, show, select)
     assert r["expected"]["transactions"] == 411
     assert r["observed"]["transactions"] - r["expected"]["transactions"] <= r["tolerance"]["transactions"]
@@ -181,3 +181,30 @@ def test_counters_below_the_acknowledged_work_are_noted_not_suspect():
     assert r["verdict"] == "ok"
     assert r["notes"] == ["rows_written 400 < expected 450 - tolerance 0: the readings do not cover all of the "
                           "clients' work"]
+
+
+def query_phase(stats, clients, aggregates, k=5):
+    """The ferretdb-clean readings as a query phase: one client (stage query) that ran K executions
+    of olap-a, and `aggregates` aggregate commands counted by the server between the readings."""
+    out = copy.deepcopy(stats)
+    out["end"]["commands"]["aggregate"] = out["start"]["commands"].get("aggregate", 0) + aggregates
+    # nothing inserted in a query phase
+    out["end"]["commands"]["insert"] = out["start"]["commands"].get("insert", 0)
+    c = copy.deepcopy(clients[0])
+    c.update({"stage": "query", "docs_ok": k, "errors": 0,
+              "operations": {"olap-a": {"ok": k, "errors": 0, "dropped": 0, "docs": 10 * k}}})
+    return out, [c]
+
+
+def test_a_query_phase_own_aggregates_are_the_labs_work_and_foreign_reads_are_still_caught():
+    stats, clients = case("ferretdb-clean")
+    s, c = query_phase(stats, clients, aggregates=5)
+    r = reconcile.reconcile("mongodb", s, c)
+    assert r["lab_work"]["queries"] == {"ok": 5, "errors": 0}
+    assert r["checks"]["reads"]["expected"] == 5 and r["checks"]["reads"]["observed"] == 5
+    assert r["checks"]["reads"]["verdict"] == "ok", r["reasons"]
+    # a foreign loop of finds/aggregates during the query window is still over the lab's K
+    s, c = query_phase(stats, clients, aggregates=5 + 4)
+    r = reconcile.reconcile("mongodb", s, c)
+    assert r["checks"]["reads"]["verdict"] == "suspect"
+    assert any(x.startswith("reads 9 > expected 5") for x in r["reasons"]), r["reasons"]

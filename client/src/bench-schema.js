@@ -294,6 +294,10 @@ function checkCombination(values, where, given) {
         + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
   }
+  if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
+    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `
+      + '(SEED, client, index) the same way on both databases, and sequence keys are made by the database; allowed with events: uuidv7, uuidv4');
+  }
   if (values.WORKLOAD === 'ycsb' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=ycsb: reads and updates need keys the client `
       + 'can regenerate, and sequence keys are made by the database; allowed with ycsb: uuidv7, uuidv4');

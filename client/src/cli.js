@@ -13,6 +13,8 @@ const HANDLERS = {
   count: () => require('./commands/count').count,
   'server-stats': () => require('./commands/server-stats').serverStats,
   'wait-ready': () => require('./commands/wait-ready').waitReady,
+  explain: () => require('./commands/explain').explain,
+  settle: () => require('./commands/settle').settle,
 };
 
 async function main(argv) {

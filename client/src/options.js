@@ -22,6 +22,8 @@ const CLIENT_SPECS = {
   STAGE: { type: 'enum', values: STAGES, default: 'run', about: 'ycsb stage: load (this client\'s share of RECORDS) or run (OPS operations)' },
   // A client needs CLIENTS only to deal out ycsb's records; a lone `run` is client 1 of 1.
   CLIENTS: { ...BENCH_SPECS.CLIENTS, required: false, default: '1' },
+  // The query a query phase runs (STAGE=query): a name of the workload's set (client/src/queries/).
+  QUERY: { type: 'text', pattern: /^[a-z0-9][a-z0-9-]*$/, patternAbout: 'a query name of the workload\'s set (client/src/queries/)', about: 'query of a query phase (STAGE=query) and of explain' },
 };
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
@@ -31,12 +33,22 @@ const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
   'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT',
   'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
+// What a query set needs to know of the data set (its dataOf) and of the query phase.
+const QUERY_DATA_KEYS = ['WORKLOAD', 'SEED', 'CLIENTS', 'EVENTS', 'REPOS', 'ACTORS', 'SKEW', 'DATASET',
+  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
+const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE'];
 
 const COMMANDS = {
-  // WORKLOAD and MODEL: tsbs's ingest model decides the table/collection (targets/*-models.js)
-  init: ['URI', 'KEY', 'LAYOUT', 'WORKLOAD', 'MODEL'],
+  // init creates the table/collection of the workload (tsbs: of its MODEL, targets/*-models.js) and
+  // the indexes its query set declares (the set's indexes(dataOf(...))).
+  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
-    'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS],
+    'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
+    ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
+  // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
+  explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE'],
+  // VACUUM (ANALYZE) on PostgreSQL after a load, before the query phases; nothing on MongoDB.
+  settle: ['URI'],
   count: ['URI', 'WORKLOAD', 'MODEL'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
@@ -89,9 +101,12 @@ function checkRun(out) {
   const values = {
     WORKLOAD: out.workload, KEY: out.key, KEY_FORMAT: out.keyFormat, FIELDS: out.fields, FIELD_BYTES: out.fieldBytes,
     SHAPE: out.shape, DEPTH: out.depth, FANOUT: out.fanout, MIX: out.mix, SCAN_MAX: out.scanMax, DIST: out.dist, DOCS: out.docs ?? null,
-    QUERIES: 'none', // the query phases are the lab's (bench.env validation checks QUERIES)
+    QUERIES: 'none', DATASET: out.dataset ?? null, // a client runs one QUERY, not the bench's QUERIES
   };
   checkCombination(values, (name) => flagOf(name), () => false);
+  if (out.stage === 'query' && !out.query) {
+    throw new InputError('--stage query needs --query (QUERY); allowed: a query name of the workload\'s set (client/src/queries/)');
+  }
   if (out.workload === 'insert' && out.stage !== 'run') {
     throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
   }

@@ -38,7 +38,8 @@ class Runner {
     this.rate = workload.rate;
     this.closedLoop = workload.rate === 0;
     this.schedule = this.closedLoop ? null : new Schedule(workload.rate, workload.total);
-    this.bound = this.closedLoop ? 0 : queueBound(workload.rate);
+    // A query phase's K executions all run, late if need be (workload.neverDrop).
+    this.bound = this.closedLoop ? 0 : workload.neverDrop ? workload.total : queueBound(workload.rate);
     this.recorder = new LatencyRecorder();
     const single = workload.opNames.length === 1;
     this.stats = workload.opNames.map((name) => new OpStats(name, single ? this.recorder : null));
@@ -101,7 +102,8 @@ class Runner {
     this.t0Ms = this.startedAt.getTime();
     if (this.metrics) this.metrics.targetRate.set(this.rate);
     const total = this.total;
-    while (this.next < total && !this.stopping && !this.gaveUp) {
+    // workload.halted: the server refused the workload's form (a query phase ends `unsupported`).
+    while (this.next < total && !this.stopping && !this.gaveUp && !this.workload.halted) {
       if (this.closedLoop) {
         await this.sendOne(this.next++);
         this.progress();

@@ -1,8 +1,10 @@
 'use strict';
-// `init`: drop and create the target table/collection for a key/layout.
+// `init`: drop and create the target table/collection for a key/layout, then the indexes the
+// workload's query set declares (the same fields on both databases; each side's DDL printed).
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
 const { storageOf } = require('../workloads/tsbs');
+const { hasQuerySet, querySet } = require('../queries');
 
 async function init(opts) {
   const { target, server } = await connectTarget(opts);
@@ -13,6 +15,11 @@ async function init(opts) {
     const note = opts.database === 'postgres' && opts.layout === 'clustered'
       ? ' (PostgreSQL is always a heap; layout applies to MongoDB)' : '';
     console.log(`${displayName(server)} ${server.version}: ${created}${note}`);
+    if (opts.workload && hasQuerySet(opts.workload)) {
+      const set = querySet(opts.workload);
+      // One line per index: analysis reads them back into results.json `indexes`.
+      for (const stmt of await target.createIndexes(set.indexes(set.dataOf(opts)))) console.log(`index: ${stmt}`);
+    }
     return 0;
   } finally {
     await target.close();

@@ -13,10 +13,40 @@ const NAMES = {
   events: ['olap-a', 'olap-b', 'olap-c', 'olap-d', 'olap-lookup'],
 };
 
+// The module of each set (loaded on demand: a workload's set is needed only by its own phases).
+const MODULES = {
+  tsbs: './tsbs-devops-queries',
+  events: './github-events-queries',
+};
+
 function queryNames(workload) {
   const names = NAMES[workload];
   if (!names) throw new Error(`no query set for WORKLOAD=${workload}`);
   return [...names];
 }
 
-module.exports = { queryNames };
+// The set module of a workload: { dataOf, indexes, queries }. Its `queries` must name exactly
+// queryNames(workload), in that order (the names are phase ids).
+function querySet(workload) {
+  if (!MODULES[workload]) throw new Error(`no query set for WORKLOAD=${workload}`);
+  // eslint-disable-next-line global-require, import/no-dynamic-require
+  const set = require(MODULES[workload]);
+  const names = Object.keys(set.queries);
+  if (names.join(' ') !== NAMES[workload].join(' ')) {
+    throw new Error(`query set of WORKLOAD=${workload} names ${names.join(', ')}; expected ${NAMES[workload].join(', ')}`);
+  }
+  return set;
+}
+
+// Whether a workload has a query set module on disk (init creates its indexes only then).
+function hasQuerySet(workload) {
+  if (!MODULES[workload]) return false;
+  try {
+    require.resolve(MODULES[workload]);
+    return true;
+  } catch (err) {
+    return false;
+  }
+}
+
+module.exports = { queryNames, querySet, hasQuerySet };

@@ -216,4 +216,7 @@ class MongoTarget {
   }
 }
 
+// The query phase's steps and whole-document loads (mongodb-queries.js).
+Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
+
 module.exports = { MongoTarget };

@@ -257,4 +257,7 @@ class PostgresTarget {
   }
 }
 
+// The query phase's steps and whole-document loads (postgres-queries.js).
+Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
+
 module.exports = { PostgresTarget, ddl, NotFoundError };

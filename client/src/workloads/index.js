@@ -6,6 +6,8 @@ const { createYcsb } = require('./ycsb');
 const { TsbsIngest } = require('./tsbs');
 
 function createWorkload({ target, opts }) {
+  if (opts.stage === 'query') return new (require('./query').QueryWorkload)({ target, opts });
+  if (opts.workload === 'events') return require('./events').createEvents({ target, opts });
   if (opts.workload === 'ycsb') return createYcsb({ target, opts });
   if (opts.workload === 'tsbs') return new TsbsIngest({ target, opts });
   return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
@@ -17,7 +19,7 @@ function describeWorkload(opts) {
   const out = {
     workload: opts.workload,
     stage: opts.stage,
-    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.database,
+    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.stage === 'query' ? `${opts.database}-q-${opts.query}` : opts.database,
     shape: opts.shape,
   };
   // tsbs: which ingest model ran (the rest of its figures come at the end: workload.resultFields)

@@ -20,8 +20,8 @@ test('tsbs-ingest: 100 hosts x 10 s x 3 h, client 1 ingests its 25 hosts\' 27,00
   assert.equal(first.expected_s, 540);
 });
 
-test('the repository ships the original study and the YCSB benches', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest']) {
+test('the repository ships the original study, the YCSB benches, the TSBS ingest and the OnGres query bench', () => {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'events-olap']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -31,7 +31,12 @@ for (const name of shipped) {
     const file = path.join(ROOT, name, 'bench.env');
     const v = validateBenchText(fs.readFileSync(file, 'utf8'), `${name}/bench.env`);
     const p = phases(v);
-    if (v.WORKLOAD === 'ycsb') {
+    if (v.WORKLOAD === 'events') {
+      // a load per database, then one query phase (one client, QUERY_RUNS executions) per query type
+      const q = v.QUERIES.map((n) => `-q-${n}:query`);
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}-load:load`, ...q.map((s) => `${db}${s}`)]));
+      assert.ok(p.filter((x) => x.stage === 'query').every((x) => x.clients === 1 && x.ops === v.QUERY_RUNS));
+    } else if (v.WORKLOAD === 'ycsb') {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
     } else if (v.WORKLOAD === 'tsbs' && v.QUERIES.length === 0) {
       // the ingest is each database's run phase

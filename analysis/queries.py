@@ -1,0 +1,303 @@
+"""Query phases (stage `query`, docs/contracts.md §2 "query"): per-query figures of one run and the
+top-level `queries` comparison across databases (results.json), and its REPEAT summary.
+
+A query phase's client ran K executions of one query type; its result file's `query` object holds
+each execution's answer digest and the first normalised rows of each answer. Here:
+- `run_query(run, clients, bench_dir)`: the run's `query` section: status (ok | unsupported |
+  incomplete), the digest over the K executions, and the cost per query (latency percentiles,
+  CPU, instructions, network and disk bytes divided by the answered executions) with the plan file;
+- `compare(runs)`: per query name, both databases side by side: digests, `answers_equal`, and
+  mongodb/postgres ratios of the per-query figures only when the answers are equal. On a mismatch
+  the comparison fails (`status: "answers differ"`, no ratio) and the first differing execution's
+  rows of each side are shown. A side the server refused is `unsupported`, with the server's words.
+- `repeat_summary(per_rep, ratios)`: with REPEAT > 1, each query's ratios with their confidence
+  intervals from the repeat machinery (analysis/repeat.py pairs `mongodb-q-X` with `postgres-q-X`),
+  kept only if every repetition's answers were equal.
+"""
+import os
+
+PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "instructions", "net_bytes", "read_bytes",
+                    "write_bytes")
+QUERY_PREFIX = "-q-"
+
+
+def query_name_of(phase_id):
+    """`mongodb-q-olap-a` -> `olap-a`; None for another phase."""
+    return phase_id.split(QUERY_PREFIX, 1)[1] if QUERY_PREFIX in phase_id else None
+
+
+def _div(v, n, scale=1.0):
+    return None if v is None or not n else v * scale / n
+
+
+def run_query(run, clients, bench_dir):
+    """The `query` section of a query phase's run (clients: [(path, result)] of the phase)."""
+    q = next((c.get("query") for _, c in clients if c.get("query")), None)
+    name = query_name_of(run["phase"])
+    plan = f"{run['phase']}.plan.json"
+    plan_file = plan if os.path.exists(os.path.join(bench_dir, plan)) else None
+    if q is None:
+        return {"name": name, "status": "missing", "reason": "no client result file with a `query` object",
+                "executions": None, "answered": 0, "digest": None, "per_execution": [], "answers": [],
+                "params_of_first": None, "plan_file": plan_file, "per_query": None}
+    answered = int(q.get("answered") or 0)
+    op = (run.get("operations") or {}).get(name) or {}
+    lat = op.get("latency_ms") or run.get("latency_ms") or {}
+    svc = op.get("service_ms") or run.get("service_ms") or {}
+    cpu = run.get("cpu") or {}
+    cpu_s = None if cpu.get("user_s") is None or cpu.get("system_s") is None else cpu["user_s"] + cpu["system_s"]
+    net = run.get("network") or {}
+    net_b = None if net.get("rx_bytes") is None or net.get("tx_bytes") is None else net["rx_bytes"] + net["tx_bytes"]
+    disk = run.get("disk") or {}
+    reasons = []
+    if not answered:
+        reasons.append("no execution answered: no per-query figure")
+    if cpu.get("instructions") is None:
+        reasons.append(f"instructions: {cpu.get('perf_reason') or 'no hardware counters on this host'}")
+    if disk.get("reason"):
+        reasons.append(f"disk: {disk['reason']}")
+    per_query = {
+        "executions": answered,
+        "about": ("the phase window's resources (its guard seconds of idle database included) divided by the "
+                  "answered executions"),
+        "latency_p50_ms": lat.get("p50") if answered else None,
+        "latency_p99_ms": lat.get("p99") if answered else None,
+        "latency_max_ms": lat.get("max") if answered else None,
+        # service: from hand-off to answer (latency also holds lateness behind the schedule)
+        "service_p50_ms": svc.get("p50") if answered else None,
+        "service_p99_ms": svc.get("p99") if answered else None,
+        "cpu_us": _div(cpu_s, answered, 1e6),
+        "instructions": _div(cpu.get("instructions"), answered),
+        "net_bytes": _div(net_b, answered),
+        "read_bytes": _div(disk.get("read_bytes"), answered),
+        "write_bytes": _div(disk.get("write_bytes"), answered),
+        "reason": "; ".join(reasons) or None,
+    }
+    return {
+        "name": q.get("name") or name,
+        "about": q.get("about"),
+        "status": q.get("status") or "ok",
+        "reason": q.get("reason"),
+        "executions": q.get("executions"),
+        "answered": answered,
+        "rate": q.get("rate"),
+        "paced": q.get("paced"),
+        "params_of_first": q.get("params_of_first"),
+        "form_of_first": q.get("form_of_first"),
+        "normalisation": q.get("normalisation"),
+        "digest": q.get("digest"),
+        "per_execution": q.get("per_execution") or [],
+        "answers": q.get("answers") or [],
+        "standin_gaps": q.get("standin_gaps") or [],
+        "plan_file": plan_file,
+        "per_query": per_query,
+    }
+
+
+def _first_difference(a, b):
+    """The first execution whose digests differ, with both sides' normalised rows."""
+    da = {e["k"]: e for e in a.get("per_execution") or []}
+    db = {e["k"]: e for e in b.get("per_execution") or []}
+    rows_a = {e["k"]: e for e in a.get("answers") or []}
+    rows_b = {e["k"]: e for e in b.get("answers") or []}
+    for k in sorted(set(da) | set(db)):
+        ea, eb = da.get(k), db.get(k)
+        if not ea or not eb or ea["digest"] != eb["digest"]:
+            return {"k": k, "digests": [ea and ea["digest"], eb and eb["digest"]],
+                    "rows": [ea and ea["rows"], eb and eb["rows"]],
+                    "answers": [(rows_a.get(k) or {}).get("rows"), (rows_b.get(k) or {}).get("rows")]}
+    return None
+
+
+def compare(runs, numerator="mongodb", denominator="postgres"):
+    """{query name: comparison} over the query runs (runs[] entries with a `query` section)."""
+    by_name = {}
+    for r in runs:
+        if r.get("stage") == "query" and r.get("query"):
+            by_name.setdefault(r["query"]["name"], {})[r["database"]] = r
+    out = {}
+    for name, sides in by_name.items():
+        num, den = sides.get(numerator), sides.get(denominator)
+        entry = {
+            "about": next((s["query"].get("about") for s in sides.values() if s["query"].get("about")), None),
+            "numerator": numerator, "denominator": denominator,
+            "databases": {db: {
+                "phase": s["phase"], "run_status": s["status"], "status": s["query"]["status"],
+                "reason": s["query"].get("reason"), "stand_in": s.get("stand_in"), "digest": s["query"]["digest"],
+                "executions": s["query"]["executions"], "answered": s["query"]["answered"],
+                "rows_first": (s["query"]["per_execution"] or [{}])[0].get("rows"),
+                "per_query": s["query"]["per_query"], "plan_file": s["query"]["plan_file"],
+            } for db, s in sides.items()},
+            "answers_equal": None, "status": None, "reason": None, "ratio": None, "first_difference": None,
+            "stand_in": any(s.get("stand_in") for s in sides.values()),
+        }
+        missing = [db for db in (numerator, denominator) if db not in sides]
+        unsupported = [db for db, s in sides.items() if s["query"]["status"] == "unsupported"]
+        unfinished = [db for db, s in sides.items()
+                      if s["query"]["status"] not in ("ok", "unsupported") or s["status"] not in ("ok", "suspect")]
+        if unsupported:
+            entry["status"] = "unsupported"
+            entry["reason"] = "; ".join(f"{db}: {sides[db]['query']['reason']}" for db in unsupported)
+        elif missing or unfinished:
+            entry["status"] = "incomplete"
+            entry["reason"] = "; ".join([f"{db}: no query phase" for db in missing]
+                                        + [f"{db}: {sides[db]['query']['status']} / phase {sides[db]['status']}"
+                                           + (f" ({sides[db]['query']['reason'] or sides[db].get('reason')})"
+                                              if sides[db]['query']['reason'] or sides[db].get('reason') else "")
+                                           for db in unfinished])
+        else:
+            qa, qb = num["query"], den["query"]
+            equal = (qa["digest"] is not None and qa["digest"] == qb["digest"]
+                     and qa.get("normalisation") == qb.get("normalisation"))
+            entry["answers_equal"] = equal
+            if not equal:
+                entry["status"] = "answers differ"
+                diff = _first_difference(qa, qb)
+                entry["first_difference"] = diff and {
+                    "k": diff["k"], numerator: {"digest": diff["digests"][0], "rows": diff["rows"][0], "answer": diff["answers"][0]},
+                    denominator: {"digest": diff["digests"][1], "rows": diff["rows"][1], "answer": diff["answers"][1]}}
+                entry["reason"] = (f"execution {diff['k']}: {numerator} answered {diff['rows'][0]} rows, {denominator} "
+                                   f"{diff['rows'][1]} rows, digests differ: the figures are not compared"
+                                   if diff else "the normalisations differ")
+            else:
+                entry["status"] = "ok"
+                pa, pb = qa["per_query"] or {}, qb["per_query"] or {}
+                entry["ratio"] = {f: (pa.get(f) / pb[f] if pa.get(f) is not None and pb.get(f) else None)
+                                  for f in PER_QUERY_FIELDS}
+        out[name] = entry
+    return out
+
+
+# figures.py paths of the per-query figures (a query run's per_op and its operation's latency).
+def _repeat_paths(name):
+    return {"latency_p50_ms": f"operations.{name}.latency_ms.p50", "latency_p99_ms": f"operations.{name}.latency_ms.p99",
+            "service_p50_ms": None, "service_p99_ms": None,
+            "cpu_us": "per_op.cpu_us", "instructions": "per_op.instructions", "net_bytes": "per_op.net_bytes"}
+
+
+def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres"):
+    """{query name: {answers_equal per repetition, status, ratio: {field: repeat summary with CI}}}."""
+    names = []
+    for r in per_rep:
+        for n in ((r or {}).get("queries") or {}):
+            if n not in names:
+                names.append(n)
+    out = {}
+    for name in names:
+        entries = [((r or {}).get("queries") or {}).get(name) for r in per_rep]
+        equal = [e.get("answers_equal") if e else None for e in entries]
+        statuses = [e.get("status") if e else None for e in entries]
+        pair = ratios.get(f"{numerator}-q-{name}/{denominator}-q-{name}") or {}
+        entry = {"answers_equal": equal, "statuses": statuses, "status": None, "reason": None, "ratio": None}
+        if any(s == "unsupported" for s in statuses):
+            entry["status"] = "unsupported"
+            entry["reason"] = next(e["reason"] for e in entries if e and e.get("status") == "unsupported")
+        elif any(s == "answers differ" for s in statuses):
+            entry["status"] = "answers differ"
+            entry["reason"] = "repetitions " + ", ".join(str(i + 1) for i, s in enumerate(statuses) if s == "answers differ") + \
+                ": the databases' answers differ; no ratio"
+        elif all(s == "ok" for s in statuses):
+            entry["status"] = "ok"
+            # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
+            entry["ratio"] = {f: (pair.get(p) if p else None) for f, p in _repeat_paths(name).items()}
+        else:
+            entry["status"] = "incomplete"
+            entry["reason"] = "not every repetition compared this query: " + ", ".join(map(str, statuses))
+        out[name] = entry
+    return out
+
+
+_ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p99_ms"),
+         ("service time p50 (ms)", "service_p50_ms"), ("service time p99 (ms)", "service_p99_ms"),
+         ("CPU per query (µs)", "cpu_us"), ("instructions per query", "instructions"),
+         ("network per query (B)", "net_bytes"), ("disk read per query (B)", "read_bytes"),
+         ("disk write per query (B)", "write_bytes"))
+
+
+def _short(digest):
+    return f"`{digest[:12]}`" if digest else "n/a"
+
+
+def report_lines(result, numerator="mongodb", denominator="postgres"):
+    """report.md's "Queries" section (empty without query phases)."""
+    from .labels import fmt, fmt_ratio
+    qs = result.get("queries") or {}
+    if not qs:
+        return []
+    lines = ["## Queries", "",
+             "Each query type ran in its own window, K executions by one client with the same parameters on both "
+             "databases; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
+             "query are the window's resources (its idle guard seconds included) over the answered executions. "
+             "A ratio is shown only when both databases gave the same answers.", ""]
+    for db, stmts in (result.get("indexes") or {}).items():
+        lines += [f"Indexes on {db} (declared once by the query set, created before the load): "
+                  + "; ".join(f"`{x}`" for x in stmts), ""]
+    for name, q in qs.items():
+        dbs = q.get("databases") or {}
+        cols = [db for db in (numerator, denominator) if db in dbs] + [db for db in dbs if db not in (numerator, denominator)]
+        lines += [f"### {name}", ""]
+        if q.get("about"):
+            lines += [q["about"], ""]
+        verdict = {"ok": "**answers equal** (same digest on both)", "answers differ": "**ANSWERS DIFFER**: the figures are "
+                   "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**"}.get(q["status"], q["status"])
+        lines += [f"Status: {verdict}" + (f" ({q['reason']})" if q.get("reason") else "")
+                  + (" - a MongoDB stand-in is involved: not a MongoDB result" if q.get("stand_in") else ""), ""]
+        head = [""] + cols + [f"{numerator}/{denominator}"]
+        rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        for label, f in _ROWS:
+            cells = [label] + [fmt(((dbs[db].get("per_query") or {}).get(f))) for db in cols]
+            cells.append(fmt_ratio((q.get("ratio") or {}).get(f)))
+            rows.append("| " + " | ".join(cells) + " |")
+        rows.append("| " + " | ".join(["executions answered / K"] + [f"{dbs[db]['answered']} / {dbs[db]['executions']}" for db in cols] + [""]) + " |")
+        rows.append("| " + " | ".join(["answer digest"] + [_short(dbs[db].get("digest")) for db in cols]
+                                      + ["equal" if q.get("answers_equal") else ("differ" if q.get("answers_equal") is False else "n/a")]) + " |")
+        rows.append("| " + " | ".join(["status"] + [dbs[db]["status"] + (f": {dbs[db]['reason']}" if dbs[db].get("reason") else "")
+                                                    for db in cols] + [""]) + " |")
+        rows.append("| " + " | ".join(["plan"] + [f"[{dbs[db]['plan_file']}]({dbs[db]['plan_file']})" if dbs[db].get("plan_file")
+                                                  else "n/a" for db in cols] + [""]) + " |")
+        lines += rows + [""]
+        d = q.get("first_difference")
+        if d:
+            lines += [f"First differing execution: k = {d['k']}.", ""]
+            for db in (numerator, denominator):
+                side = d.get(db) or {}
+                lines += [f"{db} ({side.get('rows')} rows, digest {_short(side.get('digest'))}):", "", "```",
+                          *[str(r) for r in (side.get("answer") or [])[:20]], "```", ""]
+    return lines
+
+
+def indexes(bench_dir, databases):
+    """{database: [the DDL / createIndex call `init` ran for each declared index]} from the `index: `
+    lines `node client init` prints into <db>.out; None when no database created any."""
+    out = {}
+    for db in databases:
+        try:
+            with open(os.path.join(bench_dir, f"{db}.out"), encoding="utf-8", errors="replace") as f:
+                lines = [ln.strip()[len("index: "):] for ln in f if ln.strip().startswith("index: ")]
+        except FileNotFoundError:
+            continue
+        if lines:
+            out[db] = lines
+    return out or None
+
+
+def repeat_report_lines(summary):
+    """The REPEAT report's "Queries" section from repeat_summary's output (None: no section)."""
+    if not summary:
+        return []
+    lines = ["## Queries", "", "Per query: were both databases' answers equal in every repetition, and the "
+             "mongodb/postgres ratio per query with its 95% interval (only when they all were).", "",
+             "| query | answers equal per repetition | status | latency p50 | CPU per query | network per query |",
+             "|---|---|---|---|---|---|"]
+
+    def cell(s):
+        if not s or s.get("mean") is None:
+            return "n/a"
+        ci = s.get("ci")
+        return f"{s['mean']:.3f}x" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else " (one value)")
+    for name, q in summary.items():
+        r = q.get("ratio") or {}
+        eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])
+        lines.append(f"| {name} | {eq} | {q['status']}" + (f": {q['reason']}" if q.get("reason") else "")
+                     + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us'))} | {cell(r.get('net_bytes'))} |")
+    return lines + [""]

@@ -1,0 +1,82 @@
+'use strict';
+// MongoDB steps of the query phase and of loading whole documents (methods of MongoTarget):
+// indexes from a query set's declaration, one document with a given key, one query, its plan
+// (explain with executionStats). Names no workload.
+const COLLECTION = 'jsonbench';
+// A query's answer comes back in the first batch (one round trip where the answer fits 16 MiB):
+// the sets' answers are at most a few thousand rows.
+const BATCH = 100000;
+
+const setAt = (obj, path, value) => {
+  const keys = path.split('.');
+  let o = obj;
+  for (let i = 0; i < keys.length - 1; i++) {
+    if (o[keys[i]] == null || typeof o[keys[i]] !== 'object') return;
+    o = o[keys[i]];
+  }
+  if (o[keys[keys.length - 1]] !== undefined) o[keys[keys.length - 1]] = value;
+};
+
+const methods = {
+  // Returns the createIndex calls it made.
+  async createIndexes(indexes) {
+    const coll = this.db.collection(COLLECTION);
+    const out = [];
+    for (const ix of indexes) {
+      const keys = {};
+      for (const f of ix.fields) keys[f.path] = 1;
+      await coll.createIndex(keys, { name: ix.name });
+      out.push(`createIndex(${JSON.stringify(keys)}, {"name": "${ix.name}"})`);
+    }
+    return out;
+  },
+
+  // doc: a JSON-able object; timePaths: its fields holding ISO text that MongoDB stores as Date.
+  // The key goes first as _id (binary UUID or its text, KEY_FORMAT).
+  putDocument(key, doc, { timePaths = [] } = {}) {
+    const stored = { _id: this.idOf(key), ...doc };
+    for (const p of timePaths) {
+      const v = p.split('.').reduce((x, k) => (x == null ? undefined : x[k]), stored);
+      if (typeof v === 'string') setAt(stored, p, new Date(v));
+    }
+    return this.db.collection(COLLECTION).insertOne(stored, this.insertOptions || {}).then(() => 1);
+  },
+
+  // form: { aggregate: pipeline } or { find, projection?, sort?, limit? }. Resolves to the rows.
+  query(form) {
+    const coll = this.db.collection(COLLECTION);
+    if (form.aggregate) return coll.aggregate(form.aggregate, { batchSize: BATCH }).toArray();
+    return coll.find(form.find, {
+      projection: form.projection, sort: form.sort, limit: form.limit, batchSize: BATCH,
+    }).toArray();
+  },
+
+  async explain(form) {
+    const cmd = form.aggregate
+      ? { aggregate: COLLECTION, pipeline: form.aggregate, cursor: {} }
+      : { find: COLLECTION, filter: form.find, projection: form.projection, sort: form.sort, limit: form.limit };
+    for (const k of Object.keys(cmd)) if (cmd[k] === undefined) delete cmd[k];
+    const plan = await this.db.command({ explain: cmd, verbosity: 'executionStats' });
+    const out = { command: { explain: cmd, verbosity: 'executionStats' }, plan };
+    // FerretDB 1.x answers explain without running the pipeline (so even one it would refuse to
+    // run): the SQLite/PostgreSQL plan of the scan it pushes down, and whether it pushed the filter,
+    // sort and limit down. No executionStats.
+    if ((plan.serverInfo && plan.serverInfo.ferretdbVersion) || plan.ferretdbVersion) {
+      out.note = 'FerretDB explain: the backend plan of the scan it pushes down and the pushdown flags; the pipeline is '
+        + 'not executed (no executionStats), so this plan is given even for a pipeline FerretDB refuses to run';
+    }
+    return out;
+  },
+
+  // After a load, before the query phases (commands/settle.js): MongoDB keeps no planner statistics.
+  async settle() {
+    return 'nothing (MongoDB keeps no planner statistics)';
+  },
+
+  // FerretDB answers a stage or operator it lacks with NotImplemented (code 238).
+  isUnsupported(err) {
+    return Boolean(err) && (err.code === 238 || err.codeName === 'NotImplemented' || /not implemented/i.test(String(err.message)));
+  },
+};
+
+module.exports = { methods };

@@ -1,0 +1,72 @@
+'use strict';
+// PostgreSQL steps of the query phase and of loading whole documents (methods of PostgresTarget):
+// indexes from a query set's declaration, one document with a given key, one query (one round
+// trip: an unnamed extended-protocol statement), its plan. Names no workload.
+const TABLE = 'jsonbench';
+
+// 'a.b' -> '{a,b}' (a text[] literal for #>>; paths are the set's own identifiers).
+const pathLiteral = (path) => `'{${path.split('.').join(',')}}'`;
+
+// The index expression of one declared field: text and time (ISO text sorts as time) as the
+// text at the path, numbers cast to numeric: the expressions the query forms filter on.
+function indexExpression(f) {
+  if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(f.path)) throw new Error(`index path ${JSON.stringify(f.path)}: allowed: dotted identifiers`);
+  const text = `(data #>> ${pathLiteral(f.path)})`;
+  if (f.type === 'number') return `(${text}::numeric)`;
+  if (f.type === 'text' || f.type === 'time') return text;
+  throw new Error(`index field ${f.path}: type ${JSON.stringify(f.type)}; allowed: text, number, time`);
+}
+
+const indexDdl = (ix) => `create index ${ix.name} on ${TABLE} (${ix.fields.map(indexExpression).join(', ')})`;
+
+// Uuid text of a 16-byte key.
+const uuidText = (b) => {
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+const methods = {
+  // Returns the DDL it ran, one statement per index.
+  async createIndexes(indexes) {
+    const out = [];
+    for (const ix of indexes) {
+      const sql = indexDdl(ix);
+      await this.client.query(sql);
+      out.push(sql);
+    }
+    return out;
+  },
+
+  // doc: a JSON-able object stored as the jsonb text (dates already ISO text); key: 16 bytes.
+  putDocument(key, doc) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return this.client.query({ text: `insert into ${TABLE} (id, data) values ($1, $2::jsonb)`, values: [uuidText(key), JSON.stringify(doc)] })
+      .then(() => 1);
+  },
+
+  // form: { text, values }. Resolves to the result (rows and field types, for pgRows).
+  query(form) {
+    if (!this.client) return Promise.reject(new Error('not connected'));
+    return this.client.query({ text: form.text, values: form.values });
+  },
+
+  async explain(form) {
+    const text = `explain (analyze, buffers, format json) ${form.text}`;
+    const r = await this.client.query({ text, values: form.values });
+    return { command: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${form.text}`, values: form.values, plan: r.rows[0]['QUERY PLAN'] };
+  },
+
+  // After a load, before the query phases (commands/settle.js).
+  async settle() {
+    const sql = `vacuum (analyze) ${TABLE}`;
+    await this.client.query(sql);
+    return sql;
+  },
+
+  // PostgreSQL refuses no form of ours for lack of a feature (0A000 would be one).
+  isUnsupported(err) {
+    return err && err.code === '0A000';
+  },
+};
+
+module.exports = { methods, indexDdl, indexExpression };

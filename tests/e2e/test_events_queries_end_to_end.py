@@ -1,0 +1,116 @@
+"""A short query bench through ./runme.sh: a few thousand generated events loaded into both
+databases, then two query types in their own windows (olap-a, which both answer, and olap-lookup,
+whose $lookup the FerretDB stand-in refuses), K executions each. results.json gets runs[].query and
+the top-level `queries` comparison, report.md its Queries section with links to the plan files, and
+each window holds exactly K executions: counted from the client's result file and from the
+server's own counters."""
+import json
+
+import pytest
+
+from conftest import remove_project, runme
+
+K = 5
+BENCH = f"""\
+DESCRIPTION="events queries end to end"
+WORKLOAD=events
+EVENTS=3000
+REPOS=300
+ACTORS=600
+LOAD_RATE=0
+QUERIES="olap-a olap-lookup"
+QUERY_RUNS={K}
+QUERY_RATE=2
+KEY=uuidv7
+LAYOUT=clustered
+CLIENTS=2
+SEED=3
+QUIET_S=0
+PERF_RECORD_S=0
+"""
+
+
+@pytest.fixture(scope="module")
+def events_run(workdir):
+    remove_project()
+    bench = workdir / "events-e2e"
+    bench.mkdir()
+    (bench / "bench.env").write_text(BENCH)
+    proc = runme(workdir, str(bench), log="events-runme.log")
+    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
+    yield bench, proc, results
+    remove_project()
+
+
+def run_of(results, phase):
+    return next(r for r in results["runs"] if r["phase"] == phase)
+
+
+def test_the_bench_completes_with_a_load_and_two_query_phases_per_database(events_run):
+    bench, proc, results = events_run
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert results is not None and results["complete"], results and results["incomplete"]
+    assert [r["phase"] for r in results["runs"]] == [
+        "mongodb-load", "postgres-load", "mongodb-q-olap-a", "mongodb-q-olap-lookup", "postgres-q-olap-a",
+        "postgres-q-olap-lookup"]
+    for db in ("mongodb", "postgres"):
+        assert run_of(results, f"{db}-load")["docs_in_db"] == 3000
+        for q in ("olap-a", "olap-lookup"):
+            r = run_of(results, f"{db}-q-{q}")
+            assert r["stage"] == "query" and r["clients"] == 1
+            # a query phase's own reads are the lab's work: not foreign
+            assert r["status"] == "ok", (r["status"], r["reason"])
+            assert r["reconciliation"]["verdict"] in ("ok", "unavailable"), r["reconciliation"]["reasons"]
+
+
+def test_each_window_holds_exactly_k_executions_by_the_client_and_by_the_server(events_run):
+    bench, _, results = events_run
+    for db in ("mongodb", "postgres"):
+        client = json.loads((bench / "clients" / f"{db}-q-olap-a-client-1.json").read_text())
+        assert client["query"]["executions"] == K
+        assert [e["k"] for e in client["query"]["per_execution"]] == list(range(K))
+        assert client["operations"]["olap-a"]["ok"] == K and client["dropped"] == 0
+        assert run_of(results, f"{db}-q-olap-a")["query"]["answered"] == K
+    # the servers' own counters between the readings that bracket the window
+    stats = json.loads((bench / "mongodb-q-olap-a.server-stats.json").read_text())
+    if stats["end"].get("commands"):  # FerretDB: metrics.commands; MongoDB: opcounters count aggregate as command
+        assert stats["end"]["commands"].get("aggregate", 0) - stats["start"]["commands"].get("aggregate", 0) == K
+    stats = json.loads((bench / "postgres-q-olap-a.server-stats.json").read_text())
+    c0, c1 = stats["start"]["counters"], stats["end"]["counters"]
+    # olap-a scans jsonbench once per execution (index or sequential scan, 3000 rows: no parallel workers)
+    assert (c1["user_idx_scan"] - c0["user_idx_scan"]) + (c1["user_seq_scan"] - c0["user_seq_scan"]) == K
+
+
+def test_queries_section_compares_digests_and_names_the_refusal(events_run):
+    bench, _, results = events_run
+    qs = results["queries"]
+    a = qs["olap-a"]
+    assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
+    assert a["databases"]["mongodb"]["digest"] == a["databases"]["postgres"]["digest"]
+    assert a["ratio"]["latency_p50_ms"] > 0 and a["ratio"]["cpu_us"] is not None
+    lookup = qs["olap-lookup"]
+    pg = lookup["databases"]["postgres"]
+    assert pg["status"] == "ok" and pg["answered"] == K and pg["per_query"]["latency_p50_ms"] > 0
+    if run_of(results, "mongodb-q-olap-lookup")["stand_in"]:
+        assert lookup["status"] == "unsupported" and lookup["ratio"] is None
+        assert "$lookup" in lookup["reason"], lookup["reason"]
+        # FerretDB explains a pipeline without running it, even one it refuses to run: the file says so
+        plan = json.loads((bench / "mongodb-q-olap-lookup.plan.json").read_text())
+        assert plan.get("unsupported") is True or "not executed" in plan.get("note", ""), plan
+    else:
+        assert lookup["status"] == "ok" and lookup["answers_equal"] is True
+
+
+def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_run):
+    bench, _, results = events_run
+    plan = json.loads((bench / "postgres-q-olap-a.plan.json").read_text())
+    assert plan["k"] == 0 and plan["params"] == {"type": "IssuesEvent", "action": "opened", "limit": 10}
+    assert "Execution Time" in plan["plan"][0] and plan["command"].startswith("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON)")
+    assert json.loads((bench / "mongodb-q-olap-a.plan.json").read_text())["plan"]
+    assert run_of(results, "postgres-q-olap-a")["query"]["plan_file"] == "postgres-q-olap-a.plan.json"
+    report = (bench / "report.md").read_text()
+    assert "## Queries" in report and "### olap-a" in report and "### olap-lookup" in report
+    assert "(postgres-q-olap-a.plan.json)" in report and "**unsupported**" in report
+    # the set's indexes, declared once, as each database created them
+    assert "create index jsonbench_type on jsonbench ((data #>> '{type}'))" in results["indexes"]["postgres"]
+    assert 'createIndex({"repo.name":1}, {"name": "jsonbench_repo_name"})' in results["indexes"]["mongodb"]
