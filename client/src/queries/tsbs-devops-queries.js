@@ -59,11 +59,13 @@ function refusal(data, names) {
     return { key: 'MODEL', message: `MODEL=${data.model} has no TSBS query forms (queries run on MODEL=event or bucket); allowed: QUERIES=none with MODEL=${data.model}` };
   }
   for (const name of names) {
-    try {
-      queryParams(generatorOf(data), name, 0);
-    } catch (err) {
-      const key = /hosts=/.test(err.message) ? 'HOSTS' : /spanSeconds=/.test(err.message) ? 'SPAN_S' : 'QUERIES';
-      return { key, message: `query ${name} does not fit the data set: ${err.message.replace(/^tsbs-query-params: /, '')}` };
+    const q = QUERY_TYPES[name];
+    if (!q) return { key: 'QUERIES', message: `unknown TSBS query ${name}; allowed: ${Object.keys(QUERY_TYPES).join(', ')}` };
+    if (q.hosts > data.hosts) {
+      return { key: 'HOSTS', message: `HOSTS=${data.hosts} is fewer than the ${q.hosts} hosts query ${name} picks; allowed: HOSTS >= ${q.hosts}, or QUERIES without ${name}` };
+    }
+    if (q.windowMs && q.windowMs > data.spanSeconds * 1000) {
+      return { key: 'SPAN_S', message: `SPAN_S=${data.spanSeconds} is shorter than the ${q.windowMs / HOUR_MS} h window of query ${name}; allowed: SPAN_S >= ${q.windowMs / 1000}, or QUERIES without ${name}` };
     }
   }
   return null;
