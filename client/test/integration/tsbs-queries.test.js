@@ -10,13 +10,17 @@
 // - FerretDB's digest equals PostgreSQL's where it runs the form; where it refuses, the refusal
 //   names an operator of the query's standinGaps; where it answers wrongly (a stand-in defect),
 //   the digest comparison catches it.
-// Since FerretDB lacks $max/$avg/$first/$dateTrunc, the independent JS reading is what checks
-// that the MongoDB forms' definition and the PostgreSQL forms' agree; real MongoDB is not here.
+// Since FerretDB lacks $max/$avg/$first/$dateTrunc, two more readings check the MongoDB forms:
+// the independent JS reading (the definition), and the exact MongoDB pipeline evaluated by mingo
+// (kofrasa/mingo, an in-memory implementation of MongoDB's query language; a dev dependency)
+// over the documents read back from FerretDB: its digest must equal PostgreSQL's. Neither is real
+// MongoDB (none is here); together they show the pipelines mean what the SQL means.
 // And a deliberately different answer (>= for >, a host dropped) must be caught.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { MongoClient, UUID } = require('mongodb');
+const mingo = require('mingo');
 const { startPostgres } = require('../helpers/postgres-server');
 const { startFerretDB } = require('../helpers/ferretdb-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
@@ -108,7 +112,7 @@ function expectedRows(name, p) {
 
 test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in), event and bucket models', () => {
   let pg; let fdb; let mc;
-  const pgc = {}; const mdb = {};
+  const pgc = {}; const mdb = {}; const stored = {};
   const data = Object.fromEntries(MODELS.map((model) => [model, set.dataOf({
     seed: DATA.seed, hosts: DATA.hosts, start: DATA.start, intervalS: DATA.intervalSeconds, spanS: DATA.spanSeconds, model,
   })]));
@@ -138,6 +142,7 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
         await coll.insertMany(part.map((d) => ({ _id: new UUID(), ...d })));
       }
       await c.query('analyze jsonbench');
+      stored[model] = await coll.find({}).toArray(); // what mingo evaluates the pipelines over
     }
   });
   test.after(async () => {
@@ -163,7 +168,7 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
   };
 
   for (const name of queryNames('tsbs')) {
-    test(`${name}: PostgreSQL = the JS reading on both models, event = bucket; FerretDB same digest or a named gap`, async (t) => {
+    test(`${name}: PostgreSQL = the JS reading = the MongoDB pipeline under mingo, on both models; event = bucket; FerretDB same digest or a named gap`, async (t) => {
       const def = set.queries[name];
       pgDigests[name] = {};
       let rows = 0;
@@ -177,6 +182,11 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
           assert.equal(c.equal, true, `${model} k=${k}: ${c.message}`);
           pgDigests[name][model][k] = d;
           rows += d.rows;
+
+          const pipeline = def.mongodb(p, data[model]).aggregate;
+          const mi = digestRows(mingo.aggregate(structuredClone(stored[model]), pipeline), digestOptions(def.digest, 'mongodb'));
+          const cmi = compareDigests(d, mi, { names: ['postgres', 'mingo'] });
+          assert.equal(cmi.equal, true, `${model} k=${k}: the MongoDB pipeline under mingo: ${cmi.message}`);
 
           const expect = standinDoes(name, model);
           let answer;
@@ -224,6 +234,11 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
         const c = compareDigests(js, wrong, { names: ['js', 'postgres'] });
         assert.equal(c.equal, at90 === 0, `${model} k=${k}: ${at90} events at exactly 90; ${c.message || 'equal'}`);
         assert.equal(compareDigests(js, d).equal, true);
+        // The same mistake in the MongoDB form ($gte for $gt), evaluated by mingo: caught alike.
+        const pipeline = JSON.parse(JSON.stringify(def.mongodb(p, data[model]).aggregate).replace(/"\$gt":/g, '"$gte":'), (key, v) => (
+          typeof v === 'string' && /^\d{4}-\d\d-\d\dT/.test(v) ? new Date(v) : v));
+        const mwrong = digestRows(mingo.aggregate(structuredClone(stored[model]), pipeline), digestOptions(def.digest, 'mongodb'));
+        assert.equal(compareDigests(d, mwrong).equal, at90 === 0, `${model} k=${k}: mingo with $gte`);
         if (!c.equal) {
           caught++;
           assert.match(c.message, /answers differ at row \d+/);
@@ -252,6 +267,21 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
       drows[5] = { ...drows[5], avg_usage_user: drows[5].avg_usage_user + 1e-9 };
       const off = digestRows(drows, digestOptions(dg.digest, 'postgres'));
       assert.equal(compareDigests(r.d, off).equal, false, 'a change in the 10th significant digit is caught');
+    }
+  });
+
+  test('the PostgreSQL answers do not depend on the session time zone (minute and hour bins in UTC)', async () => {
+    for (const model of MODELS) {
+      await pgc[model].query("set timezone = 'Asia/Kolkata'"); // +05:30: a truncation in local time would shift hours
+      try {
+        for (const name of ['single-groupby-1-1-12', 'double-groupby-1', 'groupby-orderby-limit', 'high-cpu-1', 'lastpoint']) {
+          const { d } = await runPg(name, model, 0);
+          const c = compareDigests(pgDigests[name][model][0], d, { names: ['UTC', 'Asia/Kolkata'] });
+          assert.equal(c.equal, true, `${model} ${name}: ${c.message}`);
+        }
+      } finally {
+        await pgc[model].query('reset timezone');
+      }
     }
   });
 
