@@ -314,6 +314,12 @@ function checkCombination(values, where, given) {
     }
   }
   if (queries(values)) values.QUERIES = checkQueries(values, where);
+  if (values.WORKLOAD === 'tsbs' && Array.isArray(values.QUERIES) && values.QUERIES.length) {
+    // The TSBS query set runs on MODEL=event/bucket, on a data set its windows and hosts fit.
+    const tq = require('./queries/tsbs-devops-queries');
+    const r = tq.refusal(tq.dataOf(values), values.QUERIES);
+    if (r) throw new InputError(`${where(r.key)}: ${r.message}`);
+  }
   if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
     // A scan's documents must fit MongoDB's first batch (16 MiB) for it to be one round trip.
     const docBytes = maxDocumentBytes(values.FIELDS, values.FIELD_BYTES, values.KEY_FORMAT, shapeOf(values));

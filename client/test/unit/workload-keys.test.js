@@ -158,11 +158,11 @@ test('run: ycsb options parse into the workload objects; the insert workload has
 });
 
 test('plan: tsbs ingests in its run phase (events of client 1), then one single-client phase per query', () => {
-  // 10 hosts over 3 clients: client 1 owns hosts 0, 3, 6, 9; 3600 s / 10 s = 360 ticks.
-  withFile('DESCRIPTION=t\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=3\nRATE=10\nWORKLOAD=tsbs\nDATABASES=postgres\nQUERIES=lastpoint high-cpu-1\nQUERY_RUNS=4\nQUERY_RATE=2\n', (file) => {
+  // 10 hosts over 3 clients: client 1 owns hosts 0, 3, 6, 9; 43200 s / 10 s = 4320 ticks (high-cpu-1's 12 h window fits).
+  withFile('DESCRIPTION=t\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=3\nRATE=10\nWORKLOAD=tsbs\nDATABASES=postgres\nQUERIES=lastpoint high-cpu-1\nQUERY_RUNS=4\nQUERY_RATE=2\nSPAN_S=43200\n', (file) => {
     const r = cli(['plan', file]);
     assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, 'phase=postgres database=postgres stage=run ops=1440 rate=10 expected_s=144 clients=3 query=-\n'
+    assert.equal(r.stdout, 'phase=postgres database=postgres stage=run ops=17280 rate=10 expected_s=1728 clients=3 query=-\n'
       + 'phase=postgres-q-high-cpu-1 database=postgres stage=query ops=4 rate=2 expected_s=2 clients=1 query=high-cpu-1\n'
       + 'phase=postgres-q-lastpoint database=postgres stage=query ops=4 rate=2 expected_s=2 clients=1 query=lastpoint\n');
   });
