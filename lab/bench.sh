@@ -46,6 +46,12 @@ write_run_env() {
     grep -v '^[[:space:]]*#' "$dir/bench.env" | grep -v '^[[:space:]]*$'
     local kv; for kv in "$@"; do echo "$kv"; done
   } >"$dir/run.env.tmp"
+  # A relative DATASET is relative to the bench folder (DATASET_BASE when DIR is a copy of it: the
+  # check's, a sweep point's); run.env holds it absolute, so copies and repetitions find the file.
+  local ds; ds=$(set -a; . "$dir/run.env.tmp" >/dev/null 2>&1; echo "${DATASET:-}")
+  if [ -n "$ds" ] && [ "${ds#/}" = "$ds" ]; then
+    echo "DATASET=$(cd "${DATASET_BASE:-$dir}" && pwd)/$ds" >>"$dir/run.env.tmp"
+  fi
   # shellcheck disable=SC2046  # standins_flag prints one word or none
   if ! node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/run.env.tmp"; then
     rm -f "$dir/run.env.tmp"; echo "runme.sh: bench.env with the --set overrides is refused for $(basename "$dir")" >&2; return 2

@@ -17,6 +17,7 @@ check_bench() {
   bench="$CHECK_TMP/$name"
   mkdir "$bench"
   cp "$src/bench.env" "$bench/bench.env"
+  local DATASET_BASE=$src  # a relative DATASET is relative to the bench folder, not this copy
   write_run_env "$bench" "$@" || { remove_check; return 2; }
   local workload dataset; read -r rate workload dataset < <(set -a; . "$bench/run.env"; echo "${RATE:-0} ${WORKLOAD:-insert} ${DATASET:-}")
   # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:

@@ -66,7 +66,7 @@ experiment_prepare() {
     point="$sweep/$SWEEP_KEY=$v"
     mkdir -p "$point"
     cp "$dir/bench.env" "$point/bench.env"
-    write_run_env "$point" "$@" "$SWEEP_KEY=$v" || return 2
+    DATASET_BASE=$dir write_run_env "$point" "$@" "$SWEEP_KEY=$v" || return 2
   done
 }
 
