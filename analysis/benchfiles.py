@@ -58,10 +58,28 @@ def expected_phases(databases, workload=None, queries=None):
     return [p for db in databases for p in [db + f for f in first] + [f"{db}{QUERY_INFIX}{n}" for n in names]]
 
 
+def planned_phases(bench_dir):
+    """The phase ids of `plan.txt` (the lab's copy of `node client plan run.env`, docs/contracts.md
+    §1) in run order, or None when the folder has none (runs made before it was written)."""
+    path = os.path.join(bench_dir, "plan.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return [w[len("phase="):] for line in f for w in line.split()[:1] if w.startswith("phase=")]
+
+
+def phases_to_expect(bench_dir, databases, workload=None, queries=None):
+    """plan.txt's phases when the lab wrote it (it knows QUERIES=all's names), else expected_phases."""
+    planned = planned_phases(bench_dir)
+    return planned if planned is not None else expected_phases(databases, workload, queries)
+
+
 def phases_in(bench_dir):
-    """Phase ids with a phase file, in the lab's run order (per database: load, then run)."""
+    """Phase ids with a phase file, in the lab's run order (plan.txt's, else per database: load,
+    then run, then the query phases by name)."""
     found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
-    known = [p for p in expected_phases(DATABASES, "with-load") if p in found]
+    order = planned_phases(bench_dir) or expected_phases(DATABASES, "with-load")
+    known = [p for p in order if p in found]
     return known + sorted(found - set(known))
 
 

@@ -513,7 +513,8 @@ def evaluate(bench_dir, prometheus=None):
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
     for row in ROWS:
         table.append((row.label, {col(c.run): _refused(c.run, row.label, row.check(c)) for c in ctxs}))
-    expected = benchfiles.expected_phases(str(run_env.get("DATABASES", "")).split(), run_env.get("WORKLOAD"))
+    expected = benchfiles.phases_to_expect(bench_dir, str(run_env.get("DATABASES", "")).split(), run_env.get("WORKLOAD"),
+                                           run_env.get("QUERIES"))
     for ph in expected:
         if ph not in {col(c.run) for c in ctxs}:
             table.insert(0, ("phase status", {ph: Cell(MISSING, "no run in results.json")}))

@@ -335,7 +335,7 @@ def build(bench_dir, lab_env=None):
         runs.append(build_run(bench_dir, ph, notes, inserted_before.get(db_of, 0)))
         inserted_before[runs[-1]["database"]] = runs[-1]["docs_expected_in_db"] or 0
     incomplete = [f"{ph}: no phase file (phase never ran)"
-                  for ph in benchfiles.expected_phases(planned, effective.get("WORKLOAD"), effective.get("QUERIES"))
+                  for ph in benchfiles.phases_to_expect(bench_dir, planned, effective.get("WORKLOAD"), effective.get("QUERIES"))
                   if ph not in present]
     incomplete += [f"{r['phase']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] not in ("ok", "suspect")]

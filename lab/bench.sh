@@ -40,7 +40,8 @@ standins_flag() { [ "${JSONBENCH_STANDINS:-auto}" != 1 ] || echo --stand-ins; }
 # bench.env plus the --set overrides, validated: the file every later step reads.
 write_run_env() {
   local dir=$1; shift
-  node "$LAB_ROOT/client" validate-bench "$dir/bench.env" || return 2
+  # shellcheck disable=SC2046  # standins_flag prints one word or none
+  node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/bench.env" || return 2
   {
     echo "# $(basename "$dir")/bench.env with the command line's --set overrides; written by runme.sh"
     grep -v '^[[:space:]]*#' "$dir/bench.env" | grep -v '^[[:space:]]*$'
@@ -54,7 +55,10 @@ write_run_env() {
   fi
   # shellcheck disable=SC2046  # standins_flag prints one word or none
   if ! node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/run.env.tmp"; then
-    rm -f "$dir/run.env.tmp"; echo "runme.sh: bench.env with the --set overrides is refused for $(basename "$dir")" >&2; return 2
+    rm -f "$dir/run.env.tmp"
+    if [ $# -gt 0 ]; then echo "runme.sh: the --set overrides are invalid for $(basename "$dir")" >&2
+    else echo "runme.sh: bench.env is refused for $(basename "$dir")" >&2; fi
+    return 2
   fi
   mv "$dir/run.env.tmp" "$dir/run.env"
 }
@@ -75,6 +79,8 @@ export_phase() {
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
   load_run_env "$BENCH_DIR" || return 1
+  # the phases analysis expects (QUERIES=all's names are the client's to know)
+  printf '%s\n' "${PLAN[@]}" >"$BENCH_DIR/plan.txt"
   if [ "${WORKLOAD:-insert}" = insert ]; then
     say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
   else

@@ -14,7 +14,7 @@ ALLOWED = "allowed on the stand-ins: MODEL=event or MODEL=bucket, or MODEL=nativ
 
 def test_native_bench_refused(tmp_path):
     b = bench(tmp_path, **TSBS, MODEL="native")
-    assert_refused(runme(str(b), env=STANDINS), f"{b}/run.env.tmp:", WHY, ALLOWED)
+    assert_refused(runme(str(b), env=STANDINS), f"{b}/bench.env:", WHY, ALLOWED)
     assert sorted(p.name for p in b.iterdir()) == ["bench.env"]
 
 

@@ -20,8 +20,17 @@ test('tsbs-ingest: 100 hosts x 10 s x 3 h, client 1 ingests its 25 hosts\' 27,00
   assert.equal(first.expected_s, 540);
 });
 
+test('tsbs-queries: 78,000 events over 13 h (the 12 h windows fit), then the 13 TSBS query types, 20 executions each', () => {
+  const v = validateBenchText(fs.readFileSync(path.join(ROOT, 'tsbs-queries', 'bench.env'), 'utf8'), 'tsbs-queries/bench.env');
+  const p = phases(v);
+  assert.deepEqual({ ops: p[0].ops, rate: p[0].rate, stage: p[0].stage }, { ops: 25 * 780, rate: 100, stage: 'run' });
+  const q = p.filter((x) => x.database === 'postgres' && x.stage === 'query');
+  assert.equal(q.length, 13);
+  assert.ok(q.every((x) => x.clients === 1 && x.ops === 20 && x.rate === 1));
+});
+
 test('the repository ships the original study, the YCSB benches, the TSBS ingest and the OnGres query bench', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'events-olap']) {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'tsbs-queries', 'events-olap']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -31,16 +40,15 @@ for (const name of shipped) {
     const file = path.join(ROOT, name, 'bench.env');
     const v = validateBenchText(fs.readFileSync(file, 'utf8'), `${name}/bench.env`);
     const p = phases(v);
-    if (v.WORKLOAD === 'events') {
-      // a load per database, then one query phase (one client, QUERY_RUNS executions) per query type
+    if (v.WORKLOAD === 'events' || v.WORKLOAD === 'tsbs') {
+      // events: a load per database, tsbs: the ingest (its run phase); then one query phase (one
+      // client, QUERY_RUNS executions) per query type
+      const first = v.WORKLOAD === 'events' ? '-load:load' : ':run';
       const q = v.QUERIES.map((n) => `-q-${n}:query`);
-      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}-load:load`, ...q.map((s) => `${db}${s}`)]));
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}${first}`, ...q.map((s) => `${db}${s}`)]));
       assert.ok(p.filter((x) => x.stage === 'query').every((x) => x.clients === 1 && x.ops === v.QUERY_RUNS));
     } else if (v.WORKLOAD === 'ycsb') {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
-    } else if (v.WORKLOAD === 'tsbs' && v.QUERIES.length === 0) {
-      // the ingest is each database's run phase
-      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.map((db) => `${db}:run`));
     } else {
       assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
     }
