@@ -15,12 +15,15 @@
 const { serialize } = require('pg-protocol');
 
 // The submittable handed to client.query(): pg calls submit() when the
-// connection is free, then one of handleError / handleReadyForQuery.
-class InsertSubmittable {
+// connection is free, then one of handleError / handleReadyForQuery, which
+// resolves to the command tag ("INSERT 0 1": its last number is the rows
+// written; a statement without RETURNING yields nothing else to keep).
+class StatementSubmittable {
   constructor(message, resolve, reject) {
     this.message = message;
     this.resolve = resolve;
     this.reject = reject;
+    this.tag = null;
   }
 
   submit(connection) {
@@ -30,10 +33,9 @@ class InsertSubmittable {
 
   handleError(err) { this.reject(err); }
 
-  handleReadyForQuery() { this.resolve(); }
+  handleReadyForQuery() { this.resolve(this.tag); }
 
-  // An INSERT without RETURNING yields only CommandComplete; nothing to keep.
-  handleCommandComplete() {}
+  handleCommandComplete(msg) { this.tag = msg.text; }
 
   handleEmptyQuery() {}
 
@@ -80,9 +82,9 @@ class PreparedInsert {
   // no longer holds it by then (one insert in flight per connection).
   send(client) {
     return new Promise((resolve, reject) => {
-      client.query(new InsertSubmittable(this.message, resolve, reject));
+      client.query(new StatementSubmittable(this.message, resolve, reject));
     });
   }
 }
 
-module.exports = { PreparedInsert };
+module.exports = { PreparedInsert, StatementSubmittable };

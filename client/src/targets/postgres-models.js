@@ -10,6 +10,7 @@
 // and executed as one pre-serialized Bind/Execute/Sync message on pg's own connection (the
 // submittable of pg-prepared-insert.js's kind), one round trip per event.
 const { serialize } = require('pg-protocol');
+const { StatementSubmittable } = require('./pg-prepared-insert');
 
 const TABLE = 'jsonbench';
 const STATEMENT = 'jsonbench_insert'; // the name the insert workload's statement has too
@@ -57,40 +58,11 @@ function jsonbParam(json) {
   return b;
 }
 
-// Runs the prepared statement once: resolves to the rows it affected (from the command tag).
-class StatementSubmittable {
-  constructor(message, resolve, reject) {
-    Object.assign(this, { message, resolve, reject, rows: null });
-  }
-
-  submit(connection) {
-    connection.stream.write(this.message);
-    return null;
-  }
-
-  handleError(err) { this.reject(err); }
-
-  handleReadyForQuery() { this.resolve(this.rows); }
-
-  // "INSERT 0 1": the last number is the rows inserted or updated.
-  handleCommandComplete(msg) { this.rows = Number(/([0-9]+)$/.exec(msg.text || '')?.[1] ?? NaN); }
-
-  handleEmptyQuery() {}
-
-  handleRowDescription() {}
-
-  handleDataRow() {}
-
-  handlePortalSuspended() {}
-
-  handleCopyInResponse(connection) { connection.sendCopyFail('jsonbench inserts never copy'); }
-
-  handleCopyData() {}
-}
-
 function execute(client, values) {
   const message = Buffer.concat([serialize.bind({ statement: STATEMENT, values }), serialize.execute(), serialize.sync()]);
-  return new Promise((resolve, reject) => client.query(new StatementSubmittable(message, resolve, reject))).then((rows) => {
+  return new Promise((resolve, reject) => client.query(new StatementSubmittable(message, resolve, reject))).then((tag) => {
+    // "INSERT 0 1": the last number is the rows inserted or updated.
+    const rows = Number(/([0-9]+)$/.exec(tag || '')?.[1] ?? NaN);
     if (rows !== 1) throw new Error(`${STATEMENT}: expected 1 row written, the server said ${rows}`);
     return 1;
   });
