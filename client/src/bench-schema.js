@@ -332,12 +332,20 @@ function checkCombination(values, where, given) {
 
 // QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).
 function checkQueries(values, where) {
-  const { queryNames } = require('./queries');
+  const { queryNames, generatedOnly } = require('./queries');
   const known = queryNames(values.WORKLOAD);
   const text = Array.isArray(values.QUERIES) ? values.QUERIES.join(' ') : values.QUERIES;
+  const needData = values.DATASET ? generatedOnly(values.WORKLOAD) : [];
   if (text === 'none') return [];
-  if (text === 'all') return known;
+  if (text === 'all') return known.filter((n) => !needData.includes(n));
   const asked = text.split(/\s+/).filter(Boolean);
+  for (const name of asked) {
+    if (needData.includes(name)) {
+      throw new InputError(`${where('QUERIES')}: QUERIES: ${name} draws its parameters from the generated events, and DATASET=${values.DATASET} `
+        + `replaces them; allowed with DATASET: none, all (which leaves ${needData.join(', ')} out) or names from: `
+        + `${known.filter((n) => !needData.includes(n)).join(', ')}`);
+    }
+  }
   for (const name of asked) {
     if (!known.includes(name)) {
       throw new InputError(`${where('QUERIES')}: QUERIES: unknown query ${name} for WORKLOAD=${values.WORKLOAD}; allowed: none, all, `

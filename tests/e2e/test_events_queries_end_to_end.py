@@ -50,8 +50,9 @@ def test_the_bench_completes_with_a_load_and_two_query_phases_per_database(event
     bench, proc, results = events_run
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert results is not None and results["complete"], results and results["incomplete"]
+    # in the order they ran (plan.txt): per database its load, then its query phases
     assert [r["phase"] for r in results["runs"]] == [
-        "mongodb-load", "postgres-load", "mongodb-q-olap-a", "mongodb-q-olap-lookup", "postgres-q-olap-a",
+        "mongodb-load", "mongodb-q-olap-a", "mongodb-q-olap-lookup", "postgres-load", "postgres-q-olap-a",
         "postgres-q-olap-lookup"]
     for db in ("mongodb", "postgres"):
         assert run_of(results, f"{db}-load")["docs_in_db"] == 3000

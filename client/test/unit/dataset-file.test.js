@@ -136,4 +136,16 @@ test('plan: a DATASET bench loads the events of client 1 (lines i % CLIENTS == 0
   const bad = cli(['plan', path.join(bench, 'bench.env')]);
   assert.equal(bad.status, 2, bad.stderr);
   assert.match(bad.stderr, /events\.ndjson\.gz:2: not valid JSON/);
+  fs.writeFileSync(path.join(bench, 'events.ndjson.gz'), zlib.gzipSync(textWithBlanks()));
+  // olap-lookup draws its repository from the generated events: `all` leaves it out with a DATASET,
+  // and naming it is refused before anything starts.
+  const env = fs.readFileSync(path.join(bench, 'bench.env'), 'utf8');
+  fs.writeFileSync(path.join(bench, 'bench.env'), env.replace('QUERIES=olap-b', 'QUERIES=all'));
+  const all = cli(['plan', path.join(bench, 'bench.env')]);
+  assert.equal(all.status, 0, all.stderr);
+  assert.deepEqual(all.stdout.trim().split('\n').slice(1).map((l) => /query=(\S+)/.exec(l)[1]), ['olap-a', 'olap-b', 'olap-c', 'olap-d']);
+  fs.writeFileSync(path.join(bench, 'bench.env'), env.replace('QUERIES=olap-b', 'QUERIES=olap-b olap-lookup'));
+  const lookup = cli(['plan', path.join(bench, 'bench.env')]);
+  assert.equal(lookup.status, 2, lookup.stdout);
+  assert.match(lookup.stderr, /bench\.env:\d+: QUERIES: olap-lookup draws its parameters from the generated events, and DATASET=events\.ndjson\.gz replaces them; allowed with DATASET: none, all \(which leaves olap-lookup out\) or names from: olap-a, olap-b, olap-c, olap-d/);
 });
