@@ -3,12 +3,14 @@ databases, then two query types in their own windows (olap-a, which both answer,
 whose $lookup the FerretDB stand-in refuses), K executions each. results.json gets runs[].query and
 the top-level `queries` comparison, report.md its Queries section with links to the plan files, and
 each window holds exactly K executions: counted from the client's result file and from the
-server's own counters."""
+server's own counters. Then the same events from a DATASET file (gzip NDJSON): loaded into both,
+the same answers as generated."""
 import json
+import subprocess
 
 import pytest
 
-from conftest import remove_project, runme
+from conftest import LAB_ROOT, remove_project, runme
 
 K = 5
 BENCH = f"""\
@@ -115,3 +117,47 @@ def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_ru
     # the set's indexes, declared once, as each database created them
     assert "create index jsonbench_type on jsonbench ((data #>> '{type}'))" in results["indexes"]["postgres"]
     assert 'createIndex({"repo.name":1}, {"name": "jsonbench_repo_name"})' in results["indexes"]["mongodb"]
+
+
+# The same 3000 events written to a DATASET file (the generator's JSON text, one per line, gzip),
+# loaded instead of generated: the lines reach both databases as they are, so every answer equals
+# the generated run's.
+DATASET_BENCH = BENCH.replace('DESCRIPTION="events queries end to end"', 'DESCRIPTION="events queries from a DATASET file"') \
+    .replace("EVENTS=3000\nREPOS=300\nACTORS=600\n", "DATASET=events.ndjson.gz\n") \
+    .replace('QUERIES="olap-a olap-lookup"', "QUERIES=olap-a").replace(f"QUERY_RUNS={K}", "QUERY_RUNS=2") \
+    .replace("QUERY_RATE=2", "QUERY_RATE=0")
+WRITE_EVENTS = """
+const fs = require('fs'); const zlib = require('zlib');
+const gh = require(process.argv[1] + '/client/src/datasets/github-events');
+const lines = [];
+for (const e of gh.events({ seed: 3, count: 3000, repos: 300, actors: 600 })) lines.push(gh.toJson(e));
+fs.writeFileSync(process.argv[2], zlib.gzipSync(lines.join('\\n') + '\\n'));
+"""
+
+
+@pytest.fixture(scope="module")
+def dataset_run(workdir, events_run):
+    remove_project()
+    bench = workdir / "events-dataset-e2e"
+    bench.mkdir()
+    (bench / "bench.env").write_text(DATASET_BENCH)
+    subprocess.run(["node", "-e", WRITE_EVENTS, str(LAB_ROOT), str(bench / "events.ndjson.gz")], check=True)
+    proc = runme(workdir, str(bench), log="events-dataset-runme.log")
+    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
+    yield bench, proc, results
+    remove_project()
+
+
+def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_answers(dataset_run, events_run):
+    bench, proc, results = dataset_run
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert results is not None and results["complete"], results and results["incomplete"]
+    for db in ("mongodb", "postgres"):
+        assert run_of(results, f"{db}-load")["docs_in_db"] == 3000
+    a = results["queries"]["olap-a"]
+    assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
+    generated = events_run[2]["queries"]["olap-a"]["databases"]["postgres"]
+    # execution k has the same parameters in both benches: the same answer from the file's events
+    first = lambda r: [e["digest"] for e in r["query"]["per_execution"][:2]]  # noqa: E731
+    assert first(run_of(results, "postgres-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
+    assert a["databases"]["postgres"]["rows_first"] == generated["rows_first"]
