@@ -74,4 +74,14 @@ def report_lines(result):
              "One event = one operation (per-event costs are `per_op`); storage is the database's table/collection "
              "plus indexes over the events it holds and over the distinct host-hours ingested "
              "(results.json `runs[].ingest`).", "", "\n".join(rows), ""]
-            + ([f"Missing: {'; '.join(reasons)}.", ""] if reasons else []))
+            + ([f"Missing: {'; '.join(reasons)}.", ""] if reasons else []) + index_lines(result))
+
+
+def index_lines(result):
+    """The secondary indexes the ingest maintained (the query set's, created before it by `init`,
+    whether or not the bench runs queries): part of what each event costs."""
+    indexes = result.get("indexes") or {}
+    if not indexes:
+        return ["Secondary indexes during the ingest: none (only the primary key, if the model has one).", ""]
+    return [f"Secondary indexes during the ingest on {db} (the query set's, created before it): "
+            + "; ".join(f"`{x}`" for x in stmts) for db, stmts in indexes.items()] + [""]

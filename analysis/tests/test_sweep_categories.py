@@ -86,3 +86,12 @@ def test_ingest_figures_of_a_phase():
     assert out["storage_bytes_per_host_hour"] == 10000
     assert ingest.ingest(clients, None, None)["reason"].startswith("no storage figure")
     assert ingest.ingest([("c", {"operations": {}})], None, 1) is None
+
+
+def test_the_ingest_section_names_the_indexes_it_maintained():
+    run = {"phase": "postgres", "database": "postgres", "ingest": {"model": "event", "events": 10}, "per_op": {}}
+    with_idx = "\n".join(ingest.report_lines({"runs": [run], "indexes": {
+        "postgres": ["create index jsonbench_time on jsonbench ((data #>> '{time}'))"]}}))
+    assert "Secondary indexes during the ingest on postgres (the query set's, created before it): " \
+           "`create index jsonbench_time on jsonbench ((data #>> '{time}'))`" in with_idx
+    assert "Secondary indexes during the ingest: none" in "\n".join(ingest.report_lines({"runs": [run], "indexes": None}))
