@@ -129,7 +129,10 @@ def runme(workdir, *args, log):
 
 @pytest.fixture(scope="session")
 def lab_run(workdir):
-    """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each."""
+    """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each.
+    Its stack stays up for the session's users (test_database_stop, test_lab_*, test_only_*): a
+    test module whose own fixture calls remove_project() must sort after them (pytest runs the
+    files by name: test_queries_*, test_repeat_*, test_tsbs_*, test_ycsb_*)."""
     remove_project()
     bench = make_bench(workdir, "bench-e2e", docs=600, perf_s=3)
     proc = runme(workdir, str(bench), log="runme.log")
