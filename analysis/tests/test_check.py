@@ -185,6 +185,15 @@ def test_zero_cpu_or_network_under_load_is_no_data(standin):
     assert table["CPU system"]["postgres"].state == check.OK
 
 
+def test_zero_system_cpu_of_a_query_phase_is_a_true_reading(standin):
+    """10 queries of a millisecond can spend no kernel time the cgroup's 10 ms ticks record."""
+    edit_results(standin, lambda d: (d["runs"][0].update(stage="query"), d["runs"][0]["cpu"].update(system_s=0.0)))
+    c = cells(standin)[0]["CPU system"]["mongodb"]
+    assert c.state == check.OK and "query phase: kernel time below the cgroup's 10 ms accounting tick" in c.text
+    edit_results(standin, lambda d: d["runs"][0]["cpu"].update(user_s=0.0))
+    assert cells(standin)[0]["CPU system"]["mongodb"].state == check.MISSING
+
+
 def test_server_threads_with_their_own_names_count_as_the_server(standin):
     """mongod names its threads (conn12, WTCheckpointThr): a sample of such a thread is the
     server's by its frames in the server's binary, or by its process."""
