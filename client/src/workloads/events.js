@@ -7,19 +7,12 @@
 const gh = require('../datasets/github-events');
 const { KeyDeriver, ClientKeys } = require('../keys');
 const { loadedBy } = require('./ycsb');
+const { clientIndex } = require('./client-index');
 const { InputError } = require('../bench-schema');
 
 const TIME_PATHS = ['created_at'];
 // DATASET events read ahead of the schedule (file reading stays out of the measured insert).
 const READ_AHEAD = 2000;
-
-function clientIndexOf(opts) {
-  const id = Number(opts.clientId);
-  if (!Number.isSafeInteger(id) || id < 1 || id > opts.clients) {
-    throw new InputError(`--client-id ${JSON.stringify(opts.clientId)}: WORKLOAD=events needs a client number; allowed: an integer from 1 to CLIENTS (${opts.clients})`);
-  }
-  return id - 1;
-}
 
 function datasetModule() {
   try {
@@ -36,7 +29,7 @@ class EventsLoad {
     this.opNames = ['insert'];
     this.rate = opts.loadRate;
     this.clients = opts.clients;
-    this.c = clientIndexOf(opts);
+    this.c = clientIndex(opts);
     this.keys = new ClientKeys(new KeyDeriver(opts.key, opts.seed), opts.clientId);
     if (opts.dataset) {
       const df = datasetModule();

@@ -14,6 +14,7 @@ const { events, hostsOfClient, bucketOf, bucketEntry, hourOf, toJson, TAG_NAMES,
 const { eventCount } = require('../datasets/tsbs-event-keys');
 const { bucketKey } = require('../datasets/tsbs-bucket-key');
 const { keyGenerator } = require('../keys');
+const { clientIndex } = require('./client-index');
 const { InputError } = require('../bench-schema');
 
 const OP_OF_MODEL = { event: 'insert', bucket: 'bucket', native: 'insert' };
@@ -32,15 +33,6 @@ function storageOf(model) {
   return { model, series: model === 'native' ? SERIES : null, arrayField: model === 'bucket' ? 'events' : null };
 }
 
-// 1-based client number (hosts are dealt out by number, like ycsb's records).
-function clientNumber(opts) {
-  const id = Number(opts.clientId);
-  if (!Number.isSafeInteger(id) || id < 1 || id > opts.clients) {
-    throw new InputError(`--client-id ${JSON.stringify(opts.clientId)}: WORKLOAD=tsbs needs a client number; allowed: an integer from 1 to CLIENTS (${opts.clients})`);
-  }
-  return id;
-}
-
 // The data set options of client `c` (1-based) for the generator and tsbs-event-keys.js.
 function dataOfClient(opts, c) {
   return {
@@ -56,7 +48,7 @@ class TsbsIngest {
     }
     this.target = target;
     this.model = opts.model;
-    this.data = dataOfClient(opts, clientNumber(opts));
+    this.data = dataOfClient(opts, clientIndex(opts) + 1);
     this.total = eventCount(this.data);
     this.rate = opts.rate;
     this.opNames = [OP_OF_MODEL[this.model]];

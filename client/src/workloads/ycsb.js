@@ -17,6 +17,7 @@ const { fieldPaths } = require('../shape');
 const { createChooser } = require('../choosers');
 const { MixSchedule } = require('./mix');
 const { InsertWorkload } = require('./insert');
+const { clientIndex } = require('./client-index');
 
 const OP_SALT = 0x6f707321; // "ops!"
 const VALUE_SALT = 0x76616c21; // "val!"
@@ -24,16 +25,6 @@ const VALUE_SALT = 0x76616c21; // "val!"
 // Records client c (0-based) of `clients` loads, of `records` in all.
 function loadedBy(c, records, clients) {
   return c < records ? Math.ceil((records - c) / clients) : 0;
-}
-
-// 1-based numeric client id for ycsb (records are dealt out by number).
-function clientIndex(opts) {
-  const id = Number(opts.clientId);
-  if (!Number.isSafeInteger(id) || id < 1 || id > opts.clients) {
-    const { InputError } = require('../bench-schema');
-    throw new InputError(`--client-id ${JSON.stringify(opts.clientId)}: WORKLOAD=ycsb needs a client number; allowed: an integer from 1 to CLIENTS (${opts.clients})`);
-  }
-  return id - 1;
 }
 
 class YcsbRun {
