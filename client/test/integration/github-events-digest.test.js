@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { MongoClient } = require('mongodb');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const gh = require('../../src/datasets/github-events');
 const { digestRows, compareDigests, pgRows } = require('../../src/query-digest');
 
@@ -18,12 +18,12 @@ const DATA = { seed: 11, count: 3000, repos: 2000, actors: 4000, spanSeconds: 3 
 const NAMES = { names: ['postgres', 'mongodb'] };
 const DAYS = ['2015-01-01', '2015-01-02', '2015-01-03'];
 
-test.describe('query digest: GitHub-like events on PostgreSQL jsonb and FerretDB (MongoDB stand-in)', () => {
+test.describe('query digest: GitHub-like events on PostgreSQL jsonb and SecantusDB (MongoDB stand-in)', () => {
   let pg; let fdb; let pgc; let mc; let coll;
   const events = [...gh.events(DATA)];
 
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pgc = new Client({ connectionString: pg.uri });
     await pgc.connect();
     await pgc.query('create table gh_events (id bigint generated always as identity primary key, data jsonb not null)');

@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { createTarget } = require('../../src/targets');
 const { querySet } = require('../../src/queries');
 const { EventsLoad } = require('../../src/workloads/events');
@@ -37,10 +37,10 @@ const { rowsOf, digestOptionsFor } = require('../../src/workloads/query');
 
 const runForm = async (target, form, def) => digestRows(rowsOf(await target.query(form)), digestOptionsFor(def.digest, target.database));
 
-test.describe('OnGres queries over generated events: PostgreSQL jsonb vs FerretDB (MongoDB stand-in)', () => {
+test.describe('OnGres queries over generated events: PostgreSQL jsonb vs SecantusDB (MongoDB stand-in)', () => {
   let pg; let fdb; let pgt; let mgt;
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pgt = createTarget('postgres', pg.uri);
     mgt = createTarget('mongodb', fdb.uri);
     await pgt.connect();

@@ -10,7 +10,7 @@ const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { MongoClient } = require('mongodb');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { digestRows, compareDigests, pgRows } = require('../../src/query-digest');
 
@@ -66,12 +66,12 @@ const MONGO_FORMS = [
   },
 ];
 
-test.describe('query digest: PostgreSQL jsonb vs FerretDB (MongoDB stand-in) on TSBS devops data', () => {
+test.describe('query digest: PostgreSQL jsonb vs SecantusDB (MongoDB stand-in) on TSBS devops data', () => {
   let pg; let fdb; let pgc; let mc; let coll;
   const events = [...tsbs.events(DATA)];
 
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pgc = new Client({ connectionString: pg.uri });
     await pgc.connect();
     await pgc.query('create table tsbs_cpu (id bigint generated always as identity primary key, data jsonb not null)');

@@ -5,7 +5,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli } = require('../helpers/run-cli');
 
 const N = 60;
@@ -84,9 +84,9 @@ test.describe('server-stats: PostgreSQL', () => {
   });
 });
 
-test.describe('server-stats: FerretDB (MongoDB stand-in)', () => {
+test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
   let fd;
-  test.before(async () => { fd = await startFerretDB(); });
+  test.before(async () => { fd = await startSecantus(); });
   test.after(async () => { if (fd) await fd.cleanup(); });
 
   test('what FerretDB 1.24 offers: metrics.commands; every other counter null with the reason', async () => {

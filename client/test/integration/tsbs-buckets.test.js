@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const { Client } = require('pg');
 const { MongoClient } = require('mongodb');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { digestRows, compareDigests } = require('../../src/query-digest');
 
@@ -24,7 +24,7 @@ test.describe('bucket ingest model on PostgreSQL (jsonb_set) and FerretDB ($push
   const expected = digestRows([...tsbs.buckets(DATA)]);
 
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pgc = new Client({ connectionString: pg.uri });
     await pgc.connect();
     await pgc.query('create table tsbs_bucket (id text primary key, data jsonb not null)');

@@ -15,7 +15,7 @@ const os = require('os');
 const path = require('path');
 const { Client } = require('pg');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli } = require('../helpers/run-cli');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { bucketCounts, eventCount } = require('../../src/datasets/tsbs-event-keys');
@@ -56,7 +56,7 @@ async function ingest(server, model, resultDir) {
 test.describe('tsbs ingest models on PostgreSQL and FerretDB', () => {
   let pg; let fdb; let pgc; let dir;
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pg.name = 'postgres';
     fdb.name = 'ferretdb';
     pgc = new Client({ connectionString: pg.uri });

@@ -22,7 +22,7 @@ const { Client } = require('pg');
 const { MongoClient, UUID } = require('mongodb');
 const mingo = require('mingo');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { queryNames } = require('../../src/queries');
 const set = require('../../src/queries/tsbs-devops-queries');
@@ -110,7 +110,7 @@ function expectedRows(name, p) {
   throw new Error(`no JS reading of ${name}`);
 }
 
-test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in), event and bucket models', () => {
+test.describe('TSBS query set on PostgreSQL jsonb and SecantusDB (MongoDB stand-in), event and bucket models', () => {
   let pg; let fdb; let mc;
   const pgc = {}; const mdb = {}; const stored = {};
   const data = Object.fromEntries(MODELS.map((model) => [model, set.dataOf({
@@ -118,7 +118,7 @@ test.describe('TSBS query set on PostgreSQL jsonb and FerretDB (MongoDB stand-in
   })]));
 
   test.before(async () => {
-    [pg, fdb] = await Promise.all([startPostgres(), startFerretDB()]);
+    [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     mc = new MongoClient(fdb.uri, { serverSelectionTimeoutMS: 5000 });
     await mc.connect();
     for (const model of MODELS) {
