@@ -73,9 +73,12 @@ const methods = {
     return 'nothing (MongoDB keeps no planner statistics)';
   },
 
-  // FerretDB answers a stage or operator it lacks with NotImplemented (code 238).
+  // A server that lacks a stage or operator the form uses: NotImplemented (238, FerretDB),
+  // InvalidPipelineOperator (168: "Unrecognized expression '$count'", SecantusDB 0.7.0b3 in a
+  // $lookup sub-pipeline; mongod for an operator newer than itself) or an unknown stage (40324).
   isUnsupported(err) {
-    return Boolean(err) && (err.code === 238 || err.codeName === 'NotImplemented' || /not implemented/i.test(String(err.message)));
+    return Boolean(err) && ([238, 168, 40324].includes(err.code) || ['NotImplemented', 'InvalidPipelineOperator'].includes(err.codeName)
+      || /not implemented/i.test(String(err.message)));
   },
 };
 

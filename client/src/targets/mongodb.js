@@ -209,7 +209,7 @@ class MongoTarget {
   // as the lab's own work: ping, buildInfo (connect.js), endSessions at close;
   // the driver's handshakes and monitoring come per connection on top.
   async serverStats(server) {
-    const stats = await readMongoStats(this.client, { stand_in: Boolean(server && server.stand_in) });
+    const stats = await readMongoStats(this.client, server || {});
     return { ...stats, run_session: { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' } };
   }
 
