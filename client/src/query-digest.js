@@ -19,6 +19,9 @@ function fail(key, value, allowed) {
 // or a string for what JSON cannot hold. -0 is 0: SQL and BSON disagree on
 // keeping the sign of a zero result, and it means the same.
 function normNumber(x, digits) {
+  // Beyond 2^53 a double is an exact integer, and the driver hands a BSON Long of 2^53 over as
+  // that double: its exact digits, as the same integer from pg int8 text (normInteger).
+  if (Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) return { $int: BigInt(x).toString() };
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
@@ -27,13 +30,27 @@ function normNumber(x, digits) {
   return r === 0 ? 0 : r;
 }
 
+// An exact integer (BigInt, BSON Long, pg int8 or integral numeric text). Within 2^53 it is the
+// number a double holds exactly (so it digests equal to the same count as a JS number from the
+// other database); beyond, rounding would merge neighbours (2^53 and 2^53 + 1), so it keeps
+// every digit, tagged so that it never equals a string. (Rounding to `digits` stays for doubles
+// within 2^53, where it absorbs the last-bit differences of float arithmetic.)
+function normInteger(big, digits) {
+  if (big <= MAX_SAFE && big >= -MAX_SAFE) return normNumber(Number(big), digits);
+  return { $int: big.toString() };
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const INTEGER_TEXT = /^-?[0-9]+$/;
+// Decimal text (pg numeric, Decimal128): integral text exactly, else a double.
+const normDecimalText = (text, digits) => (INTEGER_TEXT.test(text) ? normInteger(BigInt(text), digits) : normNumber(Number(text), digits));
+
 // BSON values are recognised by their _bsontype tag (no bson import: the
 // digest must not care which driver version made them).
 function normBson(v, digits) {
   switch (v._bsontype) {
-    case 'Long': return normNumber(Number(v.toBigInt ? v.toBigInt() : v.toString()), digits);
+    case 'Long': return normInteger(BigInt(v.toString()), digits);
     case 'Int32': case 'Double': return normNumber(Number(v.valueOf()), digits);
-    case 'Decimal128': return normNumber(Number(v.toString()), digits);
+    case 'Decimal128': return normDecimalText(v.toString(), digits);
     case 'ObjectId': case 'ObjectID': return v.toHexString();
     case 'Binary': return v.sub_type === 4 && v.toUUID ? v.toUUID().toString() : Buffer.from(v.buffer).toString('hex');
     case 'UUID': return v.toString();
@@ -46,7 +63,7 @@ function normValue(v, digits) {
   if (v === null || v === undefined) return null;
   switch (typeof v) {
     case 'number': return normNumber(v, digits);
-    case 'bigint': return normNumber(Number(v), digits);
+    case 'bigint': return normInteger(v, digits);
     case 'string': case 'boolean': return v;
     case 'object': break;
     default: throw new Error(`query-digest: a ${typeof v} value has no normal form`);
@@ -66,6 +83,9 @@ function normValue(v, digits) {
 }
 
 const getPath = (row, path) => path.split('.').reduce((x, k) => (x == null ? undefined : x[k]), row);
+// A column whose path the row does not have: not null (a field holding null), which would let an
+// answer that lost a field digest equal to one that has it.
+const MISSING = Object.freeze({ $missing: true });
 
 // columns: an array of names (the same in both answers) or {name: path} (a
 // path per side, e.g. MongoDB's {hour: '_id.hour'}); the row becomes its
@@ -73,7 +93,10 @@ const getPath = (row, path) => path.split('.').reduce((x, k) => (x == null ? und
 function rowOf(row, columns, digits) {
   if (!columns) return normValue(row, digits);
   if (Array.isArray(row)) fail('columns', columns, 'absent when rows are arrays');
-  return columns.map(([, path]) => normValue(getPath(row, path), digits));
+  return columns.map(([, path]) => {
+    const v = getPath(row, path);
+    return v === undefined ? MISSING : normValue(v, digits);
+  });
 }
 
 function normaliseOptions(opts = {}) {
@@ -117,14 +140,16 @@ function arrange(values, o) {
 }
 
 // pg returns int8 and numeric as strings (they may not fit a double); turn
-// them into numbers by the column's type, never by guessing from the text.
+// them into numbers by the column's type, never by guessing from the text:
+// integral text as a BigInt (exact, normInteger), other numeric text as a double.
 const PG_NUMERIC_TEXT_TYPES = new Set([20, 1700]); // int8, numeric
+const pgNumber = (text) => (INTEGER_TEXT.test(text) ? BigInt(text) : Number(text));
 function pgRows(result) {
   const numeric = result.fields.filter((f) => PG_NUMERIC_TEXT_TYPES.has(f.dataTypeID)).map((f) => f.name);
   if (!numeric.length) return result.rows;
   return result.rows.map((r) => {
     const out = { ...r };
-    for (const n of numeric) if (out[n] !== null) out[n] = Number(out[n]);
+    for (const n of numeric) if (out[n] !== null) out[n] = pgNumber(out[n]);
     return out;
   });
 }

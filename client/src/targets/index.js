@@ -9,7 +9,7 @@ function createTarget(database, uri, options = {}) {
 // How progress lines name the server: a stand-in is never passed off as
 // the product it stands in for.
 function displayName(server) {
-  if (server.product === 'FerretDB') return 'FerretDB (MongoDB stand-in)';
+  if (server.stand_in) return `${server.product} (MongoDB stand-in)`;
   return server.product;
 }
 

@@ -1,8 +1,11 @@
 'use strict';
 // MongoDB's own operation counters (serverStatus), read by `server-stats` at
-// the lab's window edges. Also reads FerretDB, which answers serverStatus
-// with only `metrics.commands` (per command: total, failed): every counter it
-// does not offer is null with the reason.
+// the lab's window edges. Also reads the MongoDB stand-ins, which answer
+// serverStatus with fewer sections (SecantusDB 0.7.0b3: opcounters that count
+// commands, connections, no metrics.commands, no wiredTiger, no tcmalloc):
+// every counter a server does not offer is null with the reason, naming it.
+// Which server answered, and its version, goes with the reading (`server`):
+// what a counter means depends on both (analysis/reconcile.py).
 const OPCOUNTERS = ['insert', 'query', 'update', 'delete', 'getmore', 'command'];
 
 // Commands the reading itself sends on its one pooled connection (handshake
@@ -12,7 +15,7 @@ const READING = { connections: 1, statements: 4, about: 'ping; buildInfo; server
 
 const num = (v) => (v === undefined || v === null ? null : Number(v));
 
-// Per-command totals from metrics.commands (MongoDB and FerretDB alike).
+// Per-command totals from metrics.commands (where the server has it).
 function commandTotals(status) {
   const out = {};
   const cmds = (status.metrics && status.metrics.commands) || {};
@@ -22,10 +25,20 @@ function commandTotals(status) {
   return out;
 }
 
-function fromStatus(status, stand_in) {
+// {name, version[, stand_in_version]}: the server process as serverStatus names it ("mongod";
+// SecantusDB says "secantus") and the version it reports (SecantusDB: the MongoDB version it
+// emulates, 8.2.11); a stand-in's own release (buildInfo.secantusVersion: the connect-time
+// server.version) is stand_in_version.
+function serverOf(status, server = {}) {
+  const version = status.version === undefined ? null : String(status.version);
+  const name = String(status.process || server.product || 'mongod').toLowerCase().replace(/\.exe$/, '');
+  return server.stand_in ? { name, version, stand_in_version: String(server.version) } : { name, version };
+}
+
+// who: how reasons name the server ("serverStatus", "SecantusDB serverStatus").
+function fromStatus(status, who = 'serverStatus') {
   const counters = {};
   const unavailable = {};
-  const who = stand_in ? 'FerretDB serverStatus' : 'serverStatus';
   const op = status.opcounters;
   for (const k of OPCOUNTERS) {
     counters[`opcounters_${k}`] = op ? num(op[k]) : null;
@@ -46,11 +59,13 @@ function fromStatus(status, stand_in) {
   return { counters, commands, unavailable };
 }
 
-async function readMongoStats(client, { stand_in }) {
+// server: the connect-time server info ({product, version, stand_in}).
+async function readMongoStats(client, server = {}) {
   // tcmalloc: 1 asks MongoDB for the allocator's detailed figures (per-CPU
   // caches, heap); servers that do not know the option ignore it.
   const status = await client.db('admin').command({ serverStatus: 1, tcmalloc: 1 });
-  const { counters, commands, unavailable } = fromStatus(status, stand_in);
+  const who = server.stand_in ? `${server.product} serverStatus` : 'serverStatus';
+  const { counters, commands, unavailable } = fromStatus(status, who);
   const raw = {
     opcounters: status.opcounters || null,
     connections: status.connections || null,
@@ -59,9 +74,12 @@ async function readMongoStats(client, { stand_in }) {
     metrics_commands: (status.metrics && status.metrics.commands) || null,
     uptime_s: num(status.uptime),
   };
-  if (!status.tcmalloc) unavailable.tcmalloc = `${stand_in ? 'FerretDB ' : ''}serverStatus has no tcmalloc section`;
+  if (!status.tcmalloc) unavailable.tcmalloc = `${who} has no tcmalloc section`;
   const localTime = status.localTime instanceof Date ? status.localTime.getTime() / 1000 : null;
-  return { counters, commands, unavailable, server_time: localTime, raw, reading: READING };
+  return {
+    server: { ...serverOf(status, server), product: server.product, stand_in: Boolean(server.stand_in) },
+    counters, commands, unavailable, server_time: localTime, raw, reading: READING,
+  };
 }
 
-module.exports = { readMongoStats, fromStatus, OPCOUNTERS, READING };
+module.exports = { readMongoStats, fromStatus, serverOf, OPCOUNTERS, READING };

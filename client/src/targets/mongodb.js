@@ -4,7 +4,8 @@
 // of one field), scan (one find, sorted by _id, whose first batch holds all n
 // documents: one round trip), writes with the write concern of the chosen
 // durability. Reads come back as raw BSON (counted, not decoded). Also
-// drives FerretDB, which it detects and labels as a stand-in.
+// drives the MongoDB stand-ins (SecantusDB; FerretDB), which it detects and
+// labels as stand-ins.
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
 const { uuidString } = require('../keys');
 const { readMongoStats } = require('./mongodb-stats');
@@ -51,6 +52,9 @@ class MongoTarget {
 
   async serverInfo() {
     const info = await this.client.db('admin').command({ buildInfo: 1 });
+    // SecantusDB (the lab's MongoDB stand-in) answers as the MongoDB version it emulates
+    // (8.2.11 for 0.7.0b3) and adds `secantusVersion`.
+    if (info.secantusVersion) return { product: 'SecantusDB', version: String(info.secantusVersion), stand_in: true, compat_version: String(info.version) };
     // FerretDB answers as MongoDB 7.0.x but adds its own fields:
     // `ferretdbVersion` (1.x) or a `ferretdb` document (2.x).
     const ferret = info.ferretdbVersion || (info.ferretdb && (info.ferretdb.version || 'unknown'));
@@ -80,6 +84,11 @@ class MongoTarget {
       : {};
     await this.db.createCollection(COLLECTION, options);
     return `createCollection("${COLLECTION}", ${JSON.stringify(options)}) (key ${key}${key === 'sequence' ? ': driver ObjectId' : ''})`;
+  }
+
+  // The index a time-series model's storage has from its creation (mongodb-models.js).
+  modelIndexes(storage) {
+    return models.seriesIndexes(this.db, COLLECTION, storage);
   }
 
   prepareInserts({ key, durability, keyFormat }) {
@@ -200,12 +209,12 @@ class MongoTarget {
     };
   }
 
-  // serverStatus counters (mongodb-stats.js; FerretDB offers fewer), and
+  // serverStatus counters (mongodb-stats.js; the stand-ins offer fewer), and
   // what each `run` session sends besides its inserts, for analysis to count
   // as the lab's own work: ping, buildInfo (connect.js), endSessions at close;
   // the driver's handshakes and monitoring come per connection on top.
   async serverStats(server) {
-    const stats = await readMongoStats(this.client, { stand_in: Boolean(server && server.stand_in) });
+    const stats = await readMongoStats(this.client, server || {});
     return { ...stats, run_session: { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' } };
   }
 

@@ -20,6 +20,7 @@ const STATS_SQL = `select to_jsonb(d) as row,
        pg_current_wal_lsn()::text as wal_lsn,
        pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as wal_bytes,
        current_setting('server_version_num')::int as version_num,
+       current_setting('server_version') as version,
        extract(epoch from clock_timestamp())::float8 as server_time,
        (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
                                   'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
@@ -57,6 +58,8 @@ async function readPostgresStats(client) {
   counters.other_client_backends = r.other_sessions.length;
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
   return {
+    // The server's own version string (server_version, e.g. "15.14 (Debian 15.14-0+deb12u1)").
+    server: { name: 'postgres', version: r.version, product: 'PostgreSQL', stand_in: false },
     counters, unavailable, server_time: r.server_time,
     raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
     reading: READING,

@@ -94,6 +94,16 @@ class PostgresTarget {
     return sql;
   }
 
+  // The index a time-series model's storage has from its creation (MODEL=native: the one MongoDB
+  // makes with its time-series collection, postgres-models.js). Returns the DDL run, for init's
+  // `index:` lines.
+  async modelIndexes(storage) {
+    const sql = models.seriesIndexDdl(storage);
+    if (!sql) return [];
+    await this.client.query(sql);
+    return [sql];
+  }
+
   // Called once before inserts: the statement and how keys are passed.
   prepareInserts({ key, durability }) {
     this.durability = durability;

@@ -3,14 +3,14 @@
 // server that answers nothing for longer than the load path's timeouts must still be counted.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli, startCli } = require('../helpers/run-cli');
 const { sleep } = require('../helpers/processes');
 const { SHAPE } = require('./shared-cases');
 
-test.describe('count against a stalled server: FerretDB (MongoDB stand-in)', () => {
+test.describe('count against a stalled server: SecantusDB (MongoDB stand-in)', () => {
   let server;
-  test.before(async () => { server = await startFerretDB(); });
+  test.before(async () => { server = await startSecantus(); });
   test.after(async () => { if (server) await server.cleanup(); });
 
   test('a server frozen for 12 s still gets counted', async () => {

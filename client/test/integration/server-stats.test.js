@@ -1,11 +1,11 @@
 'use strict';
-// `server-stats` against a real PostgreSQL and FerretDB v1.24 (the MongoDB
+// `server-stats` against a real PostgreSQL and SecantusDB 0.7.0b3 (the MongoDB
 // stand-in): the servers' own counters move by exactly the lab's work for N
 // inserts, and a foreign read of the table shows up.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli } = require('../helpers/run-cli');
 
 const N = 60;
@@ -31,6 +31,8 @@ test.describe('server-stats: PostgreSQL', () => {
     const s = await stats(pg.uri);
     assert.equal(s.database, 'postgres');
     assert.equal(s.server.product, 'PostgreSQL');
+    assert.equal(s.server.name, 'postgres');
+    assert.equal(s.server.version, (await pg.query('show server_version')).rows[0].server_version);
     for (const k of ['xact_commit', 'xact_rollback', 'tup_inserted', 'tup_returned', 'tup_fetched', 'tup_updated',
       'tup_deleted', 'numbackends', 'sessions', 'blks_read', 'blks_hit', 'wal_bytes', 'user_seq_tup_read']) {
       assert.equal(typeof s.counters[k], 'number', k);
@@ -84,38 +86,43 @@ test.describe('server-stats: PostgreSQL', () => {
   });
 });
 
-test.describe('server-stats: FerretDB (MongoDB stand-in)', () => {
+test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
   let fd;
-  test.before(async () => { fd = await startFerretDB(); });
+  test.before(async () => { fd = await startSecantus(); });
   test.after(async () => { if (fd) await fd.cleanup(); });
 
-  test('what FerretDB 1.24 offers: metrics.commands; every other counter null with the reason', async () => {
+  test('which server and version: secantus, the MongoDB version it emulates, its own release', async () => {
     const s = await stats(fd.uri);
-    assert.equal(s.server.product, 'FerretDB');
-    for (const k of ['opcounters_insert', 'opcounters_query', 'opcounters_command', 'connections_current',
-      'connections_total_created', 'wt_log_bytes_written']) {
-      assert.equal(s.counters[k], null, k);
-      assert.match(s.unavailable[k], /^FerretDB serverStatus has no /, k);
-    }
-    assert.match(s.unavailable.tcmalloc, /no tcmalloc section/);
-    assert.equal(s.raw.tcmalloc, null);
-    assert.equal(typeof s.commands.ping, 'number');
+    assert.deepEqual(s.server, { name: 'secantus', version: '8.2.11', stand_in_version: '0.7.0b3', product: 'SecantusDB', stand_in: true });
   });
 
-  test('N inserts: the insert command +N, no reads; a find shows', async () => {
+  test('what SecantusDB 0.7.0b3 offers: opcounters and connections; every other counter null with the reason', async () => {
+    const s = await stats(fd.uri);
+    for (const k of ['opcounters_insert', 'opcounters_query', 'opcounters_command', 'connections_current', 'connections_total_created']) {
+      assert.equal(typeof s.counters[k], 'number', k);
+    }
+    assert.equal(s.counters.wt_log_bytes_written, null);
+    assert.equal(s.unavailable.wt_log_bytes_written, 'SecantusDB serverStatus has no wiredTiger.log section');
+    assert.equal(s.unavailable.commands, 'SecantusDB serverStatus has no metrics.commands section');
+    assert.equal(s.unavailable.tcmalloc, 'SecantusDB serverStatus has no tcmalloc section');
+    assert.deepEqual(s.commands, {});
+    assert.equal(s.raw.tcmalloc, null);
+    assert.doesNotMatch(JSON.stringify(s), /FerretDB/);
+  });
+
+  test('N inserts: opcounters.insert +N, no query, update or delete; a find counts one query', async () => {
     await runCli(['init', '--uri', fd.uri, '--key', 'uuidv7', '--layout', 'heap']);
     const a = await stats(fd.uri);
     await insert(fd.uri);
     const b = await stats(fd.uri);
-    assert.equal(cmdDelta(a, b, 'insert'), N);
-    for (const k of ['find', 'getMore', 'aggregate', 'update', 'delete']) assert.equal(cmdDelta(a, b, k), 0, k);
-    // The first reading's serverStatus is counted after it answered, the second's not yet; the
-    // first reading's buildInfo came before its snapshot.
-    assert.equal(cmdDelta(a, b, 'serverStatus'), 1);
-    assert.equal(cmdDelta(a, b, 'buildInfo'), 2, 'the run session and the second reading');
-
-    await fd.withDb((db) => db.collection('jsonbench').find({}).toArray());
+    assert.equal(delta(a, b, 'opcounters_insert'), N);
+    for (const k of ['opcounters_query', 'opcounters_update', 'opcounters_delete', 'opcounters_getmore']) assert.equal(delta(a, b, k), 0, k);
+    // SecantusDB counts commands, not documents: one insertMany of 5 documents is +1 (mongod: +5).
+    await fd.withDb((db) => db.collection('jsonbench').insertMany([1, 2, 3, 4, 5].map((i) => ({ i }))));
     const c = await stats(fd.uri);
-    assert.equal(cmdDelta(b, c, 'find'), 1);
+    assert.equal(delta(b, c, 'opcounters_insert'), 1, 'an insertMany of 5 counts 1 on SecantusDB');
+    await fd.withDb((db) => db.collection('jsonbench').find({}).toArray());
+    const d = await stats(fd.uri);
+    assert.equal(delta(c, d, 'opcounters_query'), 1);
   });
 });

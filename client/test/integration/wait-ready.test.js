@@ -4,7 +4,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli, startCli } = require('../helpers/run-cli');
 const { sleep } = require('../helpers/processes');
 
@@ -45,7 +45,7 @@ test.describe('wait-ready on PostgreSQL', () => {
 
 test.describe('wait-ready on a MongoDB-protocol server without authentication', () => {
   let server;
-  test.before(async () => { server = await startFerretDB(); });
+  test.before(async () => { server = await startSecantus(); });
   test.after(async () => { if (server) await server.cleanup(); });
 
   // As the MongoDB image's temporary start-up mongod (no --auth): it answers, but never with an

@@ -2,11 +2,11 @@
 // The same seed on both databases: the same operations on the same keys, and
 // the same documents afterwards; only loaded or acknowledged keys are chosen;
 // a mix's achieved proportions over 10,000 operations. Real PostgreSQL and
-// FerretDB (MongoDB stand-in: protocol behaviour, not MongoDB results).
+// SecantusDB (MongoDB stand-in: protocol behaviour, not MongoDB results).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli } = require('../helpers/run-cli');
 const { parseOptions } = require('../../src/options');
 const { connectTarget } = require('../../src/commands/connect');
@@ -63,10 +63,10 @@ async function runLogged(server, env) {
   }
 }
 
-test.describe('ycsb on PostgreSQL and FerretDB (MongoDB stand-in) with one seed', () => {
+test.describe('ycsb on PostgreSQL and SecantusDB (MongoDB stand-in) with one seed', () => {
   let pg;
   let fd;
-  test.before(async () => { [pg, fd] = await Promise.all([startPostgres(), startFerretDB()]); });
+  test.before(async () => { [pg, fd] = await Promise.all([startPostgres(), startSecantus()]); });
   test.after(async () => { await Promise.all([pg && pg.cleanup(), fd && fd.cleanup()]); });
 
   for (const dist of ['latest', 'zipfian']) {

@@ -73,7 +73,7 @@ test('numbers: rounding to stated significant digits, -0, NaN, BigInt, Long beyo
   assert.ok(Object.is(normValue(-1e-300, 12), -1e-300));
   assert.equal(normValue(NaN, 12), 'NaN');
   assert.equal(normValue(-Infinity, 12), '-Infinity');
-  assert.equal(normValue(2n ** 60n, 12), normValue(Long.fromBigInt(2n ** 60n), 12));
+  assert.deepEqual(normValue(2n ** 60n, 12), normValue(Long.fromBigInt(2n ** 60n), 12));
   assert.equal(normValue(Decimal128.fromString('-0'), 12), 0);
   assert.notEqual(digestRows([{ x: 1.0001 }], { digits: 5 }).digest, digestRows([{ x: 1.0002 }], { digits: 5 }).digest);
   assert.equal(digestRows([{ x: 1.00001 }], { digits: 5 }).digest, digestRows([{ x: 1.00002 }], { digits: 5 }).digest);
@@ -88,7 +88,38 @@ test('other values: nested documents in any key order, ObjectId, UUID, Buffer, n
   assert.equal(normValue(new UUID(u), 12), u);
   assert.equal(normValue(Buffer.from([1, 255]), 12), '01ff');
   assert.deepEqual(normValue({ a: undefined, b: null }, 12), { b: null });
-  assert.deepEqual(digestRows([{ a: 1 }], { columns: ['a', 'b'] }).sample, [[1, null]]);
+  assert.deepEqual(digestRows([{ a: 1 }], { columns: ['a', 'b'] }).sample, [[1, { $missing: true }]]);
+});
+
+// Integers beyond 2^53 arrive exactly (pg int8/numeric text, BSON Long, BigInt) and must keep
+// every digit: 2^53 and 2^53 + 1 are different answers, rounding them to one double merged them.
+test('integers beyond 2^53 keep every digit, and digest equal across pg text, Long and BigInt', () => {
+  const pg = (n) => pgRows({ fields: [{ name: 'n', dataTypeID: 20 }, { name: 'm', dataTypeID: 1700 }], rows: [{ n, m: n }] });
+  const a = digestRows(pg('9007199254740993'));
+  const b = digestRows(pg('9007199254740992'));
+  assert.notEqual(a.digest, b.digest, '2^53 + 1 and 2^53 from pg bigint text');
+  assert.notEqual(normValue(Long.fromString('9007199254740993'), 12), normValue(Long.fromString('9007199254740992'), 12));
+  assert.notEqual(JSON.stringify(normValue(2n ** 60n + 1n, 12)), JSON.stringify(normValue(2n ** 60n, 12)));
+  const mongo = (s) => digestRows([{ n: Long.fromString(s), m: BigInt(s) }]);
+  for (const s of ['9007199254740993', '9007199254740992', '-9223372036854775808']) {
+    assert.equal(digestRows(pg(s)).digest, mongo(s).digest, `${s}: pg text = Long = BigInt`);
+  }
+  // below 2^53 an exact integer is the number it always was (equal to a JS number from the other side)
+  assert.equal(digestRows(pg('360')).digest, digestRows([{ n: 360, m: new Int32(360) }]).digest);
+  assert.equal(normValue(Long.fromNumber(2 ** 53 - 1), 12), normValue(2 ** 53 - 1, 12));
+  // the driver promotes a Long of 2^53 to the double 2^53 (exact): the same as pg's 2^53
+  assert.deepEqual(normValue(2 ** 53, 12), normValue(Long.fromString('9007199254740992'), 12));
+  assert.deepEqual(normValue(-(2 ** 60), 12), { $int: String(-(2n ** 60n)) });
+});
+
+// A column whose path is missing from a MongoDB row is not a column that holds null: an answer
+// that lost a field must not digest as one that has it null.
+test('null is not the same as a missing field', () => {
+  const cols = { columns: { a: 'a', b: 'x.b' } };
+  assert.notEqual(digestRows([{ a: 1, x: { b: null } }], cols).digest, digestRows([{ a: 1, x: {} }], cols).digest);
+  assert.notEqual(digestRows([{ a: 1, x: { b: null } }], cols).digest, digestRows([{ a: 1 }], cols).digest);
+  assert.notEqual(digestRows([{ a: 1, b: null }]).digest, digestRows([{ a: 1 }]).digest, 'whole rows');
+  assert.equal(digestRows([{ a: 1, b: undefined }]).digest, digestRows([{ a: 1 }]).digest, 'undefined is absent');
 });
 
 test('comparing answers digested differently is refused, not called equal', () => {

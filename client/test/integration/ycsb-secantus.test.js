@@ -1,8 +1,8 @@
 'use strict';
-// The ycsb workload against FerretDB v1.24 (SQLite handler), the MongoDB-protocol
+// The ycsb workload against SecantusDB 0.7.0b3, the MongoDB
 // stand-in: these show the client speaks the protocol correctly; not MongoDB results.
 const { Binary } = require('mongodb');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { ycsbCases } = require('./ycsb-cases');
 
 const strip = ({ _id, ...doc }) => ({ id: Buffer.from(_id.buffer).toString('hex'), doc });
@@ -10,4 +10,4 @@ const readAll = (s) => s.withDb(async (db) => (await db.collection('jsonbench').
 const scanIds = (s, from, n) => s.withDb(async (db) => (await db.collection('jsonbench')
   .find({ _id: { $gte: new Binary(from, 4) } }).sort({ _id: 1 }).limit(n).toArray()).map((d) => strip(d).id));
 
-ycsbCases({ name: 'FerretDB (MongoDB stand-in)', database: 'mongodb', start: startFerretDB, readAll, scanIds });
+ycsbCases({ name: 'SecantusDB (MongoDB stand-in)', database: 'mongodb', start: startSecantus, readAll, scanIds });

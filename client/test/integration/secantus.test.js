@@ -1,25 +1,25 @@
 'use strict';
-// Against FerretDB v1.24 (SQLite handler), the MongoDB-protocol stand-in:
+// Against SecantusDB 0.7.0b3 (MongoDB wire server in Python on WiredTiger), the MongoDB stand-in:
 // no registry reachable here ships a MongoDB server. These results show the
 // client speaks the MongoDB protocol correctly; they are not MongoDB results.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Binary, ObjectId } = require('mongodb');
-const { startFerretDB } = require('../helpers/ferretdb-server');
+const { startSecantus } = require('../helpers/secantus-server');
 const { runCli } = require('../helpers/run-cli');
 const { DocumentGenerator } = require('../../src/docgen');
 const { sharedCases, tmpResult, readResult, SHAPE } = require('./shared-cases');
 
-const NAME = 'FerretDB (MongoDB stand-in)';
+const NAME = 'SecantusDB (MongoDB stand-in)';
 const countInDb = (s) => s.withDb((db) => db.collection('jsonbench').countDocuments({}));
 
 sharedCases({
-  name: NAME, label: NAME, product: 'FerretDB', database: 'mongodb', start: startFerretDB, countInDb,
+  name: NAME, label: NAME, product: 'SecantusDB', database: 'mongodb', start: startSecantus, countInDb,
 });
 
 test.describe(`${NAME}: collections, keys as stored, labelling`, () => {
   let fd;
-  test.before(async () => { fd = await startFerretDB(); });
+  test.before(async () => { fd = await startSecantus(); });
   test.after(async () => { if (fd) await fd.cleanup(); });
 
   const collectionInfo = () => fd.withDb(async (db) => (await db.listCollections({ name: 'jsonbench' }).toArray())[0]);
@@ -28,7 +28,7 @@ test.describe(`${NAME}: collections, keys as stored, labelling`, () => {
   test('init clustered asks for a clusteredIndex on _id; heap is a regular collection', async () => {
     let r = await runCli(['init', '--uri', fd.uri, '--key', 'uuidv7', '--layout', 'clustered']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^FerretDB \(MongoDB stand-in\) v1\.24\.0: createCollection\("jsonbench", \{"clusteredIndex":\{"key":\{"_id":1\},"unique":true/);
+    assert.match(r.stdout, /^SecantusDB \(MongoDB stand-in\) 0\.7\.0b3: createCollection\("jsonbench", \{"clusteredIndex":\{"key":\{"_id":1\},"unique":true/);
     assert.ok(await collectionInfo(), 'collection exists');
     await fd.withDb((db) => db.collection('jsonbench').insertOne({ _id: 1 }));
     r = await runCli(['init', '--uri', fd.uri, '--key', 'uuidv4', '--layout', 'heap']);
@@ -80,9 +80,9 @@ test.describe(`${NAME}: collections, keys as stored, labelling`, () => {
       assert.doesNotMatch(r.stdout, /\] MongoDB/);
       assert.match(r.stdout, /is a MongoDB stand-in; this is not a MongoDB result/);
       const res = readResult(out.file);
-      assert.deepEqual({ ...res.server, compat_version: undefined }, { product: 'FerretDB', version: 'v1.24.0', stand_in: true, compat_version: undefined });
+      assert.deepEqual({ ...res.server, compat_version: undefined }, { product: 'SecantusDB', version: '0.7.0b3', stand_in: true, compat_version: undefined });
       const count = JSON.parse((await runCli(['count', '--uri', fd.uri])).stdout);
-      assert.equal(count.server.product, 'FerretDB');
+      assert.equal(count.server.product, 'SecantusDB');
       assert.equal(count.server.stand_in, true);
     } finally {
       out.cleanup();

@@ -1,0 +1,84 @@
+'use strict';
+// SecantusDB (a MongoDB wire server in Python on WiredTiger) as the MongoDB-protocol server for
+// tests: no registry here ships a MongoDB server binary (see shared OFFLINE-CI.md). It is the
+// lab's MongoDB stand-in, pinned with wheel hashes in lab/standins/mongodb/requirements.txt and
+// named as such in test output; nothing it answers is a MongoDB result.
+const { execFileSync, spawn } = require('child_process');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { MongoClient } = require('mongodb');
+const { freePort, stopChild, waitUntil, readyOrCleanedUp, tail } = require('./processes');
+
+const REQUIREMENTS = path.resolve(__dirname, '../../../lab/standins/mongodb/requirements.txt');
+// CPython 3.11 (Debian 12's python3): the only Python the pinned wheels are built for.
+const PYTHON = process.env.SECANTUS_PYTHON || (fs.existsSync('/usr/bin/python3.11') ? '/usr/bin/python3.11' : 'python3');
+
+// The venv is made once per requirements file (keyed by its sha256) and reused: pip runs only
+// when the pins change. It is built in a temporary folder and renamed into place, so a venv
+// that exists is a complete one.
+function secantusVenv() {
+  const text = fs.readFileSync(REQUIREMENTS);
+  const key = crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const root = path.join(process.env.JSONBENCH_CACHE || '/var/cache/jsonbench', 'secantus-venv');
+  const venv = path.join(root, key);
+  const bin = path.join(venv, 'bin', 'secantusd-py');
+  if (fs.existsSync(bin)) return bin;
+  fs.mkdirSync(root, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(root, `${key}.tmp-`));
+  try {
+    execFileSync(PYTHON, ['-m', 'venv', tmp], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(tmp, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '--no-deps',
+      '--require-hashes', '--only-binary=:all:', '-r', REQUIREMENTS], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 10 * 60 * 1000 });
+    // A venv's scripts name its own path in their #! line: rewrite them for the final place.
+    for (const f of fs.readdirSync(path.join(tmp, 'bin'))) {
+      const p = path.join(tmp, 'bin', f);
+      if (!fs.statSync(p).isFile()) continue;
+      const s = fs.readFileSync(p, 'latin1');
+      if (s.includes(tmp)) fs.writeFileSync(p, s.split(tmp).join(venv), 'latin1');
+    }
+    fs.writeFileSync(path.join(tmp, 'pyvenv.cfg'), fs.readFileSync(path.join(tmp, 'pyvenv.cfg'), 'utf8').split(tmp).join(venv));
+    try {
+      fs.renameSync(tmp, venv);
+    } catch (err) {
+      if (!fs.existsSync(bin)) throw err; // another process made it first: use theirs
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  return bin;
+}
+
+async function startSecantus() {
+  const bin = secantusVenv();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-secantus-'));
+  const port = await freePort();
+  const logFile = path.join(dir, 'server.log');
+  const log = fs.openSync(logFile, 'a');
+  // --standalone: the lab's mongod runs standalone (no replica set) and the driver must see that
+  // topology; --sync-on-commit: commits are durable, as the lab's journaled writes are on mongod.
+  const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--storage-path', path.join(dir, 'data'),
+    '--sync-on-commit', '--standalone', '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const uri = `mongodb://127.0.0.1:${port}/jsonbench`;
+  const server = {
+    port, uri, dir, child, pid: child.pid, logFile, name: 'SecantusDB (MongoDB stand-in)',
+    stop: (signal = 'SIGTERM') => stopChild(child, signal),
+    async cleanup() {
+      await stopChild(child, 'SIGTERM');
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    async withDb(fn) {
+      const c = new MongoClient(uri, { serverSelectionTimeoutMS: 3000 });
+      await c.connect();
+      try { return await fn(c.db()); } finally { await c.close(); }
+    },
+  };
+  return readyOrCleanedUp(server, () => waitUntil(async () => {
+    if (child.exitCode !== null) throw new Error(`secantusd-py exited: ${tail(logFile)}`);
+    await server.withDb((db) => db.command({ ping: 1 }));
+  }, 60000, 'SecantusDB'));
+}
+
+module.exports = { startSecantus, secantusVenv };
