@@ -47,7 +47,7 @@ const COMMANDS = {
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
   explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE'],
-  // VACUUM (ANALYZE) on PostgreSQL after a load, before the query phases; nothing on MongoDB.
+  // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
   settle: ['URI'],
   count: ['URI', 'WORKLOAD', 'MODEL'],
   'server-stats': ['URI'],
