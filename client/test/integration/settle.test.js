@@ -49,3 +49,29 @@ test.describe('PostgreSQL: settle and count flush outside the window', () => {
     assert.ok(await requestedCheckpoints(pg) > before, 'settle ran a CHECKPOINT');
   });
 });
+
+test.describe('PostgreSQL: WORK_MEM reaches the query sessions', () => {
+  let pg;
+  test.before(async () => { pg = await startPostgres(); });
+  test.after(async () => { if (pg) await pg.cleanup(); });
+
+  const { connectTarget } = require('../../src/commands/connect');
+  const { parseOptions } = require('../../src/options');
+  const workMemOf = async (opts) => {
+    const { target } = await connectTarget({ database: 'postgres', uri: pg.uri, ...opts });
+    try { return (await target.client.query('show work_mem')).rows[0].work_mem; } finally { await target.close(); }
+  };
+
+  test('a query session gets WORK_MEM in its start-up packet; other sessions keep the server default', async () => {
+    assert.equal(await workMemOf({ query: 'olap-a', workMem: '64MB' }), '64MB');
+    assert.equal(await workMemOf({ workMem: '64MB' }), '4MB', 'not a query session');
+    // the default is the server's own 4MB: bench1..bench4 and query benches without the key are unchanged
+    const o = parseOptions('explain', ['--uri', pg.uri, '--query', 'olap-a', '--key', 'uuidv7'], { WORKLOAD: 'events' });
+    assert.equal(o.workMem, '4MB');
+  });
+
+  test('a WORK_MEM that is not a PostgreSQL size is refused with the allowed form', () => {
+    assert.throws(() => parseOptions('explain', ['--uri', pg.uri, '--query', 'olap-a', '--key', 'uuidv7', '--work-mem', '64'], { WORKLOAD: 'events' }),
+      /--work-mem.*an integer with kB, MB or GB/);
+  });
+});
