@@ -2,7 +2,7 @@
 import glob
 import os
 
-from . import answer, ingest, plots, queries, results, thp, timeline_plot
+from . import answer, fairness, ingest, plots, queries, results, thp, timeline_plot
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
 from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
@@ -194,6 +194,7 @@ def bench_report(bench_dir):
         if os.path.exists(os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")):
             lines += [f"### {run_label(run)}", "", f"![{phase_id(run)} over time](plots/timeseries-{phase_id(run)}.png)", ""]
         lines += [_profile_line(bench_dir, run), ""]
+    lines += fairness.report_lines(result)
     cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
     lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]
     lines += ["", "## Host", "",

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
+from . import benchfiles, fairness, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -394,6 +394,8 @@ def build(bench_dir, lab_env=None):
         result["queries"] = queries_mod.compare(runs)
     # the indexes a query set declared, as each database created them (init)
     result["indexes"] = queries_mod.indexes(bench_dir, dbs)
+    # what differs between the sides, stated from what ran (analysis/fairness.py; README "Fairness")
+    result["fairness"] = fairness.statements(settings, effective)
     return result
 
 
