@@ -217,8 +217,10 @@ def check_compose_labels(ctx):
     found = get(metrics, f"services.{service}.containers")
     if found and found is not ABSENT:
         return Cell(OK, f"{len(found)} container(s)")
+    from .cadvisor_cause import cause  # why, when cAdvisor names no Docker container at all
+    why = cause(ctx.prometheus, (ctx.run.get("window") or {}).get("end") or 0)
     return Cell(MISSING, f"no cAdvisor series with compose labels project={metrics.get('project')!r} "
-                         f"service={service!r}")
+                         f"service={service!r}" + (f": {why}" if why else ""))
 
 
 def check_database_gaps(ctx):
