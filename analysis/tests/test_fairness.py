@@ -35,6 +35,8 @@ def test_a_stand_in_is_named_instead_of_mongods_settings():
     rows = by_what(fairness.statements({"mongodb": si, "postgres": PG}, {}))
     assert rows["checkpoint interval"]["mongodb"].startswith("stand-in (SecantusDB")
     assert rows["checkpoint interval"]["aligned"] is False
+    # what mongod would do is not said of a server that is not mongod
+    assert all(r["mongodb"].startswith("stand-in (SecantusDB") for r in rows.values()), rows
 
 
 def test_results_json_carries_fairness_and_the_report_shows_it(fixture_benches):
