@@ -81,7 +81,8 @@ prepare_stack() {
   [ "$rc" != 2 ] || exit 2
   USE_STANDINS=$(( rc == 0 ))
   PROJECT=$(project_name)
-  python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" || exit 2
+  python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" \
+    $([ "$USE_STANDINS" = 0 ] || echo --stand-ins) || exit 2
   # A bench never falls back to stand-ins on its own: a failed probe (no curl, a proxy, a slow
   # network) would otherwise turn a MongoDB run into a FerretDB one. `./runme.sh test` asks explicitly.
   if [ "$USE_STANDINS" = 1 ] && [ "${JSONBENCH_STANDINS:-auto}" != 1 ]; then

@@ -111,6 +111,13 @@ const BENCH_SPECS = {
   },
   QUERY_RUNS: { type: 'int', min: 1, default: '20', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'executions of each query type (K), by one client' },
   QUERY_RATE: { type: 'number', min: 0, default: '1', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query executions per second (0 = back to back)' },
+  // PostgreSQL sorts and hashes in work_mem (4MB, the server's and the official image's default)
+  // where MongoDB gives each blocking stage 100 MB; a query bench may align them. Sent in the
+  // query session's start-up packet (no statement of its own) and to explain's session.
+  WORK_MEM: {
+    type: 'text', default: '4MB', pattern: /^[1-9][0-9]{0,6}(kB|MB|GB)$/, patternAbout: 'a PostgreSQL memory size: an integer with kB, MB or GB, as 4MB or 100MB',
+    appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'PostgreSQL work_mem of the query sessions (4MB = the server default)',
+  },
 };
 
 class InputError extends Error {}

@@ -60,9 +60,30 @@ const methods = {
     return { command: { explain: cmd, verbosity: 'executionStats' }, plan };
   },
 
-  // After a load, before the query phases (commands/settle.js): MongoDB keeps no planner statistics.
+  // After a load phase and before each query phase, outside the windows (commands/settle.js):
+  // MongoDB keeps no planner statistics (its planner trial-runs candidate plans), so settling is
+  // the flush alone.
   async settle() {
-    return 'nothing (MongoDB keeps no planner statistics)';
+    const f = await this.flush();
+    return f.command || f.reason;
+  },
+
+  // {fsync: 1}: "Flushes all pending writes from the storage layer to disk"; with WiredTiger that
+  // is a checkpoint (MongoDB 8.0 manual, fsync command; "To provide durable data, WiredTiger uses
+  // checkpoints"). collStats.storageSize and totalIndexSize are the files' sizes, so pages still
+  // dirty in the cache are in them only after it (the WiredTiger checkpoint otherwise comes every
+  // storage.syncPeriodSecs, 60 s by default). A server without the command (a stand-in) says so:
+  // the sizes are then read unflushed, with its words.
+  async flush() {
+    try {
+      await this.client.db('admin').command({ fsync: 1 });
+      return { command: '{fsync: 1}', reason: null };
+    } catch (err) {
+      if (this.isUnsupported(err) || err.code === 59 || err.codeName === 'CommandNotFound') {
+        return { command: null, reason: `{fsync: 1} refused by the server: ${err.message}` };
+      }
+      throw err;
+    }
   },
 
   // A server that lacks a stage or operator the form uses: NotImplemented (238),

@@ -48,15 +48,21 @@ function ddl(key) {
 const LOST_CODES = /^(08|57P0[1-3])/;
 
 class PostgresTarget {
-  constructor(uri) {
+  // workMem: the session's work_mem (WORK_MEM of a query phase), set in the start-up packet.
+  constructor(uri, { workMem } = {}) {
     this.uri = uri;
+    this.workMem = workMem;
     this.database = 'postgres';
     this.client = null;
     this.broken = false;
   }
 
   async connect() {
-    const client = new Client({ connectionString: this.uri, connectionTimeoutMillis: 5000 });
+    const client = new Client({
+      connectionString: this.uri,
+      connectionTimeoutMillis: 5000,
+      ...(this.workMem ? { options: `-c work_mem=${this.workMem}` } : {}),
+    });
     // An 'error' event without a listener would crash the process; the
     // runner notices `broken` and reconnects.
     client.on('error', () => { this.broken = true; });
