@@ -145,9 +145,11 @@ def test_stand_ins_are_labelled_everywhere(lab_run):
     stand_in = lab_run.phase("mongodb")["stand_in"]
     if not stand_in:
         pytest.skip("the real MongoDB ran: nothing to label")
-    assert "STAND-IN" in lab_run.stdout
-    assert "FerretDB (MongoDB stand-in)" in (lab_run.bench / "mongodb.out").read_text()
-    assert run_entry(lab_run, "mongodb")["stand_in"] is True
+    label = "SecantusDB 0.7.0b3 (MongoDB wire server in Python on WiredTiger from MongoDB 7.0) standing in for MongoDB"
+    assert stand_in == label
+    assert f"STAND-IN: {label}" in lab_run.stdout
+    entry = run_entry(lab_run, "mongodb")
+    assert entry["stand_in"] is True and entry["stand_in_what"] == label
     assert "stand-in" in (lab_run.bench / "report.md").read_text().lower()
 
 
