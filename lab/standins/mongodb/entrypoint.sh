@@ -4,7 +4,9 @@
 # PID 1. mongod's flags are mapped to SecantusDB's, each mapping said in the log; a flag this
 # stand-in does not know is refused, so a new lab flag is never silently dropped.
 #
-# First start, as docker-library/mongo's docker-entrypoint.sh (8.0) does: only when both
+# First start, as docker-library/mongo's 8.0/docker-entrypoint.sh does (read at commit 2c69a57b,
+# the `shouldPerformInitdb` block: `--bind_ip 127.0.0.1`, no `--auth`, no `--replSet`, createUser
+# root, `--shutdown`, then `exec "$@"` with `--auth` added and MONGO_INITDB_* unset): only when both
 # MONGO_INITDB_ROOT_USERNAME and _PASSWORD are set and the data directory holds no WiredTiger file,
 # a temporary server bound to 127.0.0.1:27017 without --auth and without --replSet creates the
 # user (role root on admin) and is shut down; then the real server is exec'd with --auth (upstream
