@@ -19,8 +19,9 @@ from .errors import AnalysisError
 
 ABSENT = object()  # the source field does not exist in this results.json (older or newer lab)
 
-# A server's own process names, as perf record sees them (stand-ins included).
-SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "ferretdb"}}
+# A server's own process names, as perf record sees them (stand-ins included): secantusd-py is the
+# SecantusDB stand-in (every thread carries it); ferretdb, the former stand-in, for runs recorded with it.
+SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "secantusd-py", "ferretdb"}}
 
 OK, UNAVAILABLE, MISSING, WARN, NOT_CHECKED = "ok", "unavailable", "missing", "warn", "not checked"
 

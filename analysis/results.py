@@ -381,6 +381,9 @@ def build(bench_dir, lab_env=None):
             "run": run_env,
             "database_settings": settings,
             "lab_env": _lab_env(lab_env),
+            # MongoDB's topology (bench key TOPOLOGY, default standalone): a standalone mongod writes
+            # no oplog; replset, a one-member replica set, writes one as production MongoDB does.
+            "topology": effective.get("TOPOLOGY") or "standalone",
         },
         "host": benchfiles.optional_json(os.path.join(bench_dir, "host.json")),
         "runs": runs,

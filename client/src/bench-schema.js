@@ -15,6 +15,7 @@ const MODELS = ['event', 'bucket', 'native'];
 const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
 const SHAPES = ['flat', 'nested'];
 const STAGES = ['load', 'run', 'query'];
+const TOPOLOGIES = ['standalone', 'replset'];
 const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
@@ -55,6 +56,11 @@ const BENCH_SPECS = {
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
+  // standalone: the original study (mongod without --replSet writes no oplog). replset: a one-member
+  // replica set (--replSet rs0, initiated by the lab), which writes an oplog as production MongoDB does.
+  TOPOLOGY: {
+    type: 'enum', values: TOPOLOGIES, default: 'standalone', about: 'MongoDB topology: standalone mongod, or a single-node replica set (an oplog, as in production)',
+  },
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
   WORKLOAD: { type: 'enum', values: WORKLOADS, default: 'insert', about: 'what the clients do' },
@@ -300,6 +306,10 @@ function checkCombination(values, where, given) {
         + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''}${docs(values) ? ` SHAPE=${values.SHAPE}` : ''}`
         + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
+  }
+  if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
+    throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
+      + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
   if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `

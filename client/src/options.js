@@ -52,6 +52,8 @@ const COMMANDS = {
   count: ['URI', 'WORKLOAD', 'MODEL'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
+  // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
+  'replset-initiate': ['URI', 'READY_TIMEOUT_S'],
 };
 
 const flagOf = (name) => `--${name.toLowerCase().replace(/_/g, '-')}`;
