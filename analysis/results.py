@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
+from . import benchfiles, cpu_crosscheck, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -175,6 +175,14 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
             status, reason = "suspect", "; ".join(reconciliation["reasons"])
+    cpu_mismatch = cpu_crosscheck.crosscheck(cpu_total, _cgroup_cpu(phase), (end - start) if start and end else None,
+                                             (metrics or {}).get("scrape_interval_s"))
+    if cpu_mismatch:
+        run_notes.append("SUSPECT: " + cpu_mismatch)
+        if status == "ok":
+            status, reason = "suspect", cpu_mismatch
+        elif status == "suspect":
+            reason = f"{reason}; {cpu_mismatch}"
     run_notes.extend(f"server counters: {n}" for n in reconciliation["notes"])
     if reconciliation["verdict"] != "suspect" and reconciliation["unavailable"]:
         run_notes.append(f"server counters not reconciled: {reconciliation['unavailable']}")
