@@ -6,7 +6,10 @@ Used by `repeat` (statistics over repetitions) and `sweep` (figures against a sw
 import re
 
 SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest")
-USABLE_STATUS = ("ok", "suspect")  # a failed or interrupted phase's figures cover part of the work
+# A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
+# lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
+# say so (repeat's notes, n of N).
+USABLE_STATUS = ("ok",)
 
 
 def _numbers(obj, prefix, out):
@@ -36,7 +39,7 @@ def of_run(run):
 
 
 def of_result(result):
-    """{run key: {path: number}} for the runs whose figures stand (status ok or suspect);
+    """{run key: {path: number}} for the runs whose figures stand (status ok);
     {run key: None} for the others, so a caller can say why a value is missing."""
     return {run_key(r): (of_run(r) if r.get("status") in USABLE_STATUS else None) for r in result.get("runs") or []}
 

@@ -55,7 +55,9 @@ def summarise_results(per_rep):
             paths += [p for p in (f.get(k) or {}) if p not in paths]
         for i, f in enumerate(figs, 1):
             if per_rep[i - 1] and k in f and f[k] is None:
-                notes.append(f"repetition {i}: {k} did not finish (status not ok): its figures are left out")
+                run = next((r for r in per_rep[i - 1].get("runs") or [] if figures.run_key(r) == k), {})
+                notes.append(f"repetition {i}: {k} status {run.get('status')}"
+                             + (f" ({run['reason']})" if run.get("reason") else "") + ": its figures are left out")
         out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs]) for p in figures.order(paths)}
     rats = [figures.ratios(f) for f in figs]
     ratio_out = {}
@@ -169,15 +171,16 @@ def answer_lines(result):
                 continue
             both = (f"{num} {mean_ci(result['figures'][num].get(p))}, "
                     f"{den} {mean_ci(result['figures'][den].get(p))}")
+            counted = f"n={s['n']} of {result['repeat']}"
             if s.get("ci") is None:
-                said = f"ratio {s['mean']:.3f}x (one value: no interval)"
+                said = f"ratio {s['mean']:.3f}x (one value: no interval; {counted})"
             elif s["includes_no_difference"]:
                 said = (f"ratio {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} (interval {s['ci']['low']:.3f} .. "
-                        f"{s['ci']['high']:.3f} includes 1: **no difference** shown between {num} and {den})")
+                        f"{s['ci']['high']:.3f} includes 1: **no difference** shown between {num} and {den}; {counted})")
             else:
                 more = "more" if s["mean"] > 1 else "less"
                 said = (f"{num} spends {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} of {den} (interval "
-                        f"{s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise)")
+                        f"{s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise; {counted})")
             lines.append(f"- {figures.name(p)}: {both}; {said}")
         lines.append("")
     if not lines:
@@ -232,7 +235,8 @@ def report(result):
               "## Method", "",
               f"- {result['repeat']} repetitions, {result['order']}.",
               f"- Interval: {result['interval']}; ratios are taken within each repetition, then summarised.",
-              "- A phase that failed or was interrupted gives no value for that repetition (n counts the values).",
+              "- A phase that failed, was interrupted or is suspect (foreign work, CPU readings that disagree) gives "
+              "no value for that repetition: n counts the repetitions that did (Notes name the others).",
               "", "## Repetitions", ""]
     for rep in result["repetitions"]:
         state = "complete" if rep["complete"] else "INCOMPLETE: " + "; ".join(rep["incomplete"])

@@ -307,6 +307,12 @@ def ratios(runs, numerator="mongodb", denominator="postgres", stage="run"):
     num, den = by_db.get(numerator), by_db.get(denominator)
     out = {"numerator": numerator, "denominator": denominator,
            "stand_in": bool((num and num["stand_in"]) or (den and den["stand_in"]))}
+    # a ratio of a phase that failed or did work the lab did not send would compare unequal work
+    flagged = [f"{r['phase']} status {r['status']}" + (f" ({r['reason']})" if r.get("reason") else "")
+               for r in (num, den) if r and r.get("status") != "ok"]
+    if flagged:
+        out["reason"] = "no ratio: " + "; ".join(flagged)
+        num = den = None
     for f in PER_DOC_FIELDS:
         out[f] = _ratio(num["per_doc"][f] if num else None, den["per_doc"][f] if den else None)
     out["per_op"] = {f: _ratio((num.get("per_op") or {}).get(f) if num else None,

@@ -115,8 +115,40 @@ def test_repeat_keeps_finished_repetitions_and_names_the_missing_one(tmp_path, f
     assert any(i.startswith("repeat-3: not run") for i in res["incomplete"])
     assert res["figures"]["postgres"]["per_doc.cpu_us"]["values"] == [100.0, None, None]
     assert res["figures"]["mongodb"]["per_doc.cpu_us"]["n"] == 2
-    assert any("repetition 2: postgres did not finish" in n for n in res["notes"])
+    assert any("repetition 2: postgres status failed" in n for n in res["notes"])
     assert "**Incomplete:**" in (bench / "report.md").read_text()
+
+
+def test_repeat_leaves_a_suspect_repetition_out_and_says_how_many_counted(tmp_path, fixture_dir):
+    """A suspect phase did work the lab did not send: its 900 µs/doc must not enter the mean."""
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (900.0, 100.0), (220.0, 100.0)])
+    r2 = json.loads((bench / "repeat-2" / "results.json").read_text())
+    mongo = next(run for run in r2["runs"] if run["database"] == "mongodb")
+    mongo.update(status="suspect", reason="reads 9 > expected 5 + tolerance 0")
+    (bench / "repeat-2" / "results.json").write_text(json.dumps(r2))
+    res = repeat.write(str(bench))
+    cpu = res["figures"]["mongodb"]["per_doc.cpu_us"]
+    assert cpu["values"] == [200.0, None, 220.0] and cpu["n"] == 2 and cpu["mean"] == pytest.approx(210.0)
+    assert res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]["n"] == 2
+    assert any(n.startswith("repetition 2: mongodb status suspect (reads 9 > expected 5") for n in res["notes"])
+    assert "n=2 of 3" in (bench / "report.md").read_text()
+
+
+def test_a_bench_ratio_and_a_comparison_leave_a_suspect_phase_out(fixture_dir):
+    from analysis import compare
+    r = results.build(fixture_dir)
+    assert r["ratios"]["cpu_us"] is not None and "reason" not in r["ratios"]
+    flagged = copy.deepcopy(r)
+    for run in flagged["runs"]:
+        if run["database"] == "mongodb":
+            run.update(status="suspect", reason="user_table_reads 4 > expected 0 + tolerance 0")
+    rat = results.ratios(flagged["runs"])
+    assert rat["cpu_us"] is None and rat["per_op"]["cpu_us"] is None
+    assert rat["reason"].startswith("no ratio: mongodb status suspect (user_table_reads")
+    rows, _ = compare.compare({"b": r}, {"b": flagged})
+    mongo = [x for x in rows if x["database"] == "mongodb"]
+    assert mongo and all(x["change_pct"] is None and x["left_out"] == "REF2 suspect" for x in mongo)
+    assert all(x["left_out"] is None for x in rows if x["database"] == "postgres")
 
 
 def test_repeat_without_repetitions_is_a_clear_error(tmp_path, fixture_dir):
