@@ -109,6 +109,12 @@ def _first_difference(a, b):
     return None
 
 
+def _empty(q):
+    """Every execution answered, each with 0 rows."""
+    execs = q.get("per_execution") or []
+    return bool(execs) and all(e.get("rows") == 0 for e in execs)
+
+
 def compare(runs, numerator="mongodb", denominator="postgres"):
     """{query name: comparison} over the query runs (runs[] entries with a `query` section)."""
     by_name = {}
@@ -159,6 +165,12 @@ def compare(runs, numerator="mongodb", denominator="postgres"):
                 entry["reason"] = (f"execution {diff['k']}: {numerator} answered {diff['rows'][0]} rows, {denominator} "
                                    f"{diff['rows'][1]} rows, digests differ: the figures are not compared"
                                    if diff else "the normalisations differ")
+            elif _empty(qa) and _empty(qb):
+                # two empty answers agree on nothing: the query selected no data here
+                entry["answers_equal"] = None
+                entry["status"] = "empty"
+                entry["reason"] = ("both databases answered 0 rows in every execution: the answer was empty (the "
+                                   "query selects nothing in this data set), so equal digests prove nothing; no ratio")
             else:
                 entry["status"] = "ok"
                 pa, pb = qa["per_query"] or {}, qb["per_query"] or {}
@@ -196,6 +208,10 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
             entry["status"] = "answers differ"
             entry["reason"] = "repetitions " + ", ".join(str(i + 1) for i, s in enumerate(statuses) if s == "answers differ") + \
                 ": the databases' answers differ; no ratio"
+        elif any(s == "empty" for s in statuses):
+            entry["status"] = "empty"
+            entry["reason"] = "repetitions " + ", ".join(str(i + 1) for i, s in enumerate(statuses) if s == "empty") + \
+                ": both databases' answers were empty; no ratio"
         elif all(s == "ok" for s in statuses):
             entry["status"] = "ok"
             # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
@@ -239,7 +255,8 @@ def report_lines(result, numerator="mongodb", denominator="postgres"):
         if q.get("about"):
             lines += [q["about"], ""]
         verdict = {"ok": "**answers equal** (same digest on both)", "answers differ": "**ANSWERS DIFFER**: the figures are "
-                   "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**"}.get(q["status"], q["status"])
+                   "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**",
+                   "empty": "**EMPTY ANSWER** on both: nothing compared"}.get(q["status"], q["status"])
         lines += [f"Status: {verdict}" + (f" ({q['reason']})" if q.get("reason") else "")
                   + (" - a MongoDB stand-in is involved: not a MongoDB result" if q.get("stand_in") else ""), ""]
         head = [""] + cols + [f"{numerator}/{denominator}"]
