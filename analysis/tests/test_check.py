@@ -125,6 +125,22 @@ def test_failed_phase_fails(standin):
     assert proc.returncode == 1 and "phase failed: client-1 exited with code 1" in proc.stdout
 
 
+def test_foreign_work_warns_with_its_counters_and_does_not_fail_the_check(fixture_benches):
+    """A foreign scan during the check (recorded: a select loop on PostgreSQL 15) makes the phase
+    suspect: a WARNING naming the counters, the check passes, the run goes on."""
+    import shutil
+    bench = fixture_benches["ci-standin-run"]
+    shutil.copy(os.path.join(os.path.dirname(__file__), "fixtures", "reconcile", "postgres-foreign", "server-stats.json"),
+                os.path.join(bench, "postgres.server-stats.json"))
+    results.write(bench)
+    c = cells(bench)[0]["phase status"]["postgres"]
+    assert c.state == check.WARN and "foreign work" in c.text and "user_table_reads" in c.text
+    proc = cli(bench)
+    assert proc.returncode == 0, proc.stdout
+    assert "Missing without a reason" not in proc.stdout and "WARNING" in proc.stdout
+    assert "phase status: phase suspect: foreign work" in proc.stdout
+
+
 def test_fields_added_later_are_read_when_present(standin):
     def add(doc):
         run = doc["runs"][1]
