@@ -65,13 +65,13 @@ def ratios(figures):
 
 # How a path is named in reports: the lab's usual headings for per_doc, the path itself otherwise.
 _NAMES = {
-    "per_doc.cpu_us": "CPU (µs/doc)", "per_doc.instructions": "instructions (/doc)",
+    "per_doc.cpu_us": "CPU (µs/doc)", "per_doc.instructions": "instructions, user mode (/doc)",
     "per_doc.write_bytes": "disk write (B/doc)", "per_doc.read_bytes": "disk read (B/doc)",
     "per_doc.net_bytes": "network (B/doc)", "per_doc.storage_bytes": "storage (B/doc)",
     "per_doc.docs": "documents", "latency_ms.p50": "latency p50 (ms)", "latency_ms.p99": "latency p99 (ms)",
-    "wal.bytes": "WAL/journal bytes",
+    "wal.bytes": "WAL/journal bytes (PostgreSQL: WAL write position advance)",
     "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
-    "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions (/op)",
+    "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions, user mode (/op)",
     "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
 }
 

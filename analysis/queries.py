@@ -225,7 +225,7 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
 
 _ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p99_ms"),
          ("service time p50 (ms)", "service_p50_ms"), ("service time p99 (ms)", "service_p99_ms"),
-         ("CPU per query (µs)", "cpu_us"), ("instructions per query", "instructions"),
+         ("CPU per query (µs)", "cpu_us"), ("instructions per query (user mode)", "instructions"),
          ("network per query (B)", "net_bytes"), ("disk read per query (B)", "read_bytes"),
          ("disk write per query (B)", "write_bytes"))
 

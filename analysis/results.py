@@ -223,6 +223,10 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
             "system_s": cpu_sys,
             "instructions": instructions,
             "instructions_event": instructions_event,
+            # perf counts `instructions:u` (lab/perf.sh): what the kernel ran for the server is not in it
+            "instructions_scope": ("user mode only (instructions:u): instructions the kernel ran for the server "
+                                   "(system calls, network, I/O) are not counted") if instructions is not None
+                                  and str(instructions_event or "").endswith(":u") else None,
             "hardware_counters": perf.get("hardware_counters", instructions is not None),
             "perf_events": {k: v["value"] for k, v in events.items()},
             "perf_units": {k: v["unit"] for k, v in events.items() if v["unit"]},

@@ -2,8 +2,10 @@
 the assembly of repetitions and sweep points from real results.json files, reports and plots."""
 import copy
 import json
+import math
 import os
 import shutil
+import statistics
 
 import pytest
 
@@ -91,7 +93,13 @@ def test_repeat_summarises_each_figure_and_the_paired_ratio(tmp_path, fixture_di
     assert "per_doc.basis" not in res["figures"]["postgres"]
     text = (bench / "report.md").read_text()
     assert text.index("## The answer") < text.index("## Every figure")
-    assert "- CPU (µs/doc): mongodb 210 ± 25, postgres 102 ± 7.2; mongodb spends 2.067x ± 0.287 of postgres" in text
+    # the ratio is the geometric mean of 2.0, 2.2, 2.0, its interval taken on the logarithms
+    logs = [math.log(v) for v in (2.0, 2.2, 2.0)]
+    m, sd = sum(logs) / 3, statistics.stdev(logs)
+    half = 4.3027 * sd / 3 ** 0.5
+    assert ratio["mean"] == pytest.approx(math.exp(m)) and ratio["ci"]["low"] == pytest.approx(math.exp(m - half), rel=1e-4)
+    assert (f"- CPU (µs/doc): mongodb 210 ± 25, postgres 102 ± 7.2; mongodb spends {math.exp(m):.3f}x of postgres "
+            f"(geometric mean; interval {math.exp(m - half):.3f} .. {math.exp(m + half):.3f}") in text
     assert "[repeat-2/report.md](repeat-2/report.md): complete" in text
 
 
@@ -99,7 +107,15 @@ def test_repeat_says_no_difference_when_the_interval_includes_one(tmp_path, fixt
     bench = _bench_with_repetitions(tmp_path, fixture_dir, [(100.0, 100.0), (90.0, 100.0), (110.0, 100.0)])
     res = repeat.write(str(bench))
     assert res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]["includes_no_difference"] is True
-    assert "**no difference** shown between mongodb and postgres" in (bench / "report.md").read_text()
+    assert "**not distinguishable**: the repetitions cannot tell mongodb from postgres" in (bench / "report.md").read_text()
+
+
+def test_repeat_ratios_are_geometric_means_of_the_repetitions_ratios(tmp_path, fixture_dir):
+    """2x then 0.5x is no difference on average: 1x, where the arithmetic mean says 1.25x."""
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (50.0, 100.0)])
+    ratio = repeat.write(str(bench))["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]
+    assert ratio["values"] == [2.0, 0.5] and ratio["mean"] == pytest.approx(1.0)
+    assert ratio["ci"]["low"] * ratio["ci"]["high"] == pytest.approx(1.0), "symmetric in log space"
 
 
 def test_repeat_keeps_finished_repetitions_and_names_the_missing_one(tmp_path, fixture_dir):
@@ -209,7 +225,7 @@ def test_sweep_of_repeated_points_carries_their_intervals(tmp_path, fixture_dir)
     first = res["series"]["mongodb"]["per_doc.cpu_us"][0]
     assert first["n"] == 3 and first["ci"]["half_width"] == pytest.approx(4.303 * 10 / 3 ** 0.5, rel=1e-4)
     assert [p["repeat"] for p in res["points"]] == [3, 3]
-    assert "| 100 | 210 ± 25 | 102 ± 7.2 | 2.067x ± 0.287 |" in (sweep_dir / "report.md").read_text()
+    assert "| 100 | 210 ± 25 | 102 ± 7.2 | 2.065x (1.801 .. 2.367) |" in (sweep_dir / "report.md").read_text()
 
 
 def test_sweep_marks_a_point_that_did_not_finish(tmp_path, fixture_dir):
@@ -316,7 +332,7 @@ def test_branch_keeps_repetitions_and_points(tmp_path, fixture_dir, monkeypatch)
             "bench8/sweep-FIELD_BYTES/plots/cpu.png"} <= files
     readme = git("show", f"{name}:README.md")
     assert "## bench9: 2 repetitions (mean ± 95% CI)" in readme
-    assert "mongodb/postgres CPU per document: 2.100x ± " in readme
+    assert "mongodb/postgres CPU per document: 2.098x (" in readme
     assert "## bench8/sweep-FIELD_BYTES: sweep of FIELD_BYTES over 50, 200" in readme
     assert "FIELD_BYTES=50: 1.25x, FIELD_BYTES=200: 1.50x" in readme
 
