@@ -26,6 +26,10 @@ TOLERANCE = {
         "rows_read_per_s": 20,  # autovacuum workers scan pg_class
         "user_table_reads": 0,  # the lab's inserts never scan or index-fetch a user table in the window
         "other_backends_at_edges": 0,
+        # the rest of the cluster (client/src/targets/postgres-stats.js readClusterStats): other
+        # databases get autovacuum visits (transactions_per_s, rows_read_per_s, as above) and no client
+        "other_databases_sessions": 0,
+        "other_databases_active_ms": 0,  # only client sessions accrue active_time
     },
     "mongodb": {
         "reads_per_s": 1 / 60,  # internal housekeeping at most once a minute
@@ -170,6 +174,40 @@ def _postgres(checks, w, start, end, seconds):
                None if n is not None else "reading has no other_client_backends")
 
 
+def _postgres_cluster(checks, start, end, seconds):
+    """Work in the other databases of the same server, and checkpoints nobody in the lab asked for."""
+    t = TOLERANCE["postgres"]
+    older = (None if "cluster_other_databases_sessions" in (end.get("counters") or {})
+             else "the readings have no cluster counters (a client before the whole-cluster reading)")
+
+    def why(key):
+        return older or (end.get("unavailable") or {}).get(key) or (start.get("unavailable") or {}).get(key)
+    for name, key, tol, about in (
+            ("other_databases_sessions", "cluster_other_databases_sessions", t["other_databases_sessions"],
+             "pg_stat_database.sessions of every other database: the lab connects only to its own"),
+            ("other_databases_active_ms", "cluster_other_databases_active_ms", t["other_databases_active_ms"],
+             "pg_stat_database.active_time (ms) of every other database: time client sessions spent running statements"),
+            ("other_databases_transactions", "cluster_other_databases_xacts",
+             t["transactions_fixed"] + t["transactions_per_s"] * seconds,
+             "xact_commit + xact_rollback of every other database (tolerance: autovacuum visits)"),
+            ("other_databases_rows_read", "cluster_other_databases_rows_read", t["rows_read_per_s"] * seconds,
+             "tup_returned + tup_fetched of every other database (tolerance: autovacuum visits)")):
+        _check(checks, name, 0, None if older else _delta(start, end, key), tol, about, why(key))
+    # A requested checkpoint is a CHECKPOINT command, or one the WAL forced: one per
+    # max_wal_size / (1 + checkpoint_completion_target) of WAL (PostgreSQL's CheckPointSegments)
+    c = end.get("counters") or {}
+    wal, size, target = _delta(start, end, "wal_bytes"), c.get("cluster_max_wal_size_bytes"), c.get("cluster_checkpoint_completion_target")
+    forced = int(wal // (size / (1 + target))) if wal is not None and size and target is not None else 0
+    _check(checks, "checkpoints_requested", 0, None if older else _delta(start, end, "cluster_checkpoints_requested"),
+           forced, "pg_stat_bgwriter.checkpoints_req (pg_stat_checkpointer.num_requested from 17): the lab asks for "
+           "none in the window (tolerance: those its WAL may force, one per max_wal_size / (1 + "
+           "checkpoint_completion_target))", why("cluster_checkpoints_requested"))
+    for edge, reading in (("start", start), ("end", end)):
+        n = (reading.get("counters") or {}).get("cluster_other_database_backends")
+        _check(checks, f"other_database_sessions_at_{edge}", 0, None if older else n, t["other_backends_at_edges"],
+               f"client sessions on the other databases at the {edge} reading (pg_stat_activity)", older)
+
+
 def _mongodb(checks, w, start, end, seconds, sem):
     """sem: the server's counter semantics (analysis/counters.py): which opcounter holds what."""
     t = TOLERANCE["mongodb"]
@@ -271,6 +309,7 @@ def reconcile(database, stats, clients, phase=None):
         out["server"] = sem["label"]
         if database == "postgres":
             _postgres(checks, w, start, end, seconds)
+            _postgres_cluster(checks, start, end, seconds)
         else:
             _mongodb(checks, w, start, end, seconds, sem)
         for name, c in checks.items():

@@ -279,3 +279,39 @@ def test_secantus_counters_are_read_for_what_they_mean_and_null_where_they_mean_
         assert r["checks"][name]["verdict"] == "unavailable" and "metrics.commands" in r["checks"][name]["reason"]
 
 
+
+
+def test_foreign_work_on_another_database_of_the_cluster_is_suspect():
+    """Real readings (PostgreSQL 15, lab database jsonbench, 2 clients x 200 docs; client/src/targets/
+    postgres-stats.js readClusterStats): in the foreign case a session on database `postgres` ran
+    generate_series(1, 2e7) and a CHECKPOINT during the window. The lab database's own counters
+    reconcile in both: only the whole cluster shows it."""
+    stats, clients = case("postgres-cluster-clean")
+    r = reconcile.reconcile("postgres", stats, clients)
+    assert r["verdict"] == "ok", r["reasons"]
+    assert r["observed"]["other_databases_sessions"] == 0 and r["observed"]["checkpoints_requested"] == 0
+    stats, clients = case("postgres-cluster-foreign")
+    r = reconcile.reconcile("postgres", stats, clients)
+    assert r["verdict"] == "suspect"
+    assert {x.split()[0] for x in r["reasons"]} == {"other_databases_sessions", "other_databases_active_ms",
+                                                      "checkpoints_requested"}
+    assert r["observed"]["other_databases_active_ms"] > 1000, "the generate_series ran for seconds"
+    for name in ("transactions", "rows_written", "user_table_reads", "sessions"):
+        assert r["checks"][name]["verdict"] == "ok", name
+
+
+def test_checkpoints_the_wal_forces_are_tolerated():
+    stats, clients = case("postgres-cluster-foreign")
+    s = copy.deepcopy(stats)
+    # a window that wrote 2 x max_wal_size / (1 + 0.9) of WAL may see 2 forced checkpoints
+    size, target = s["end"]["counters"]["cluster_max_wal_size_bytes"], s["end"]["counters"]["cluster_checkpoint_completion_target"]
+    s["end"]["counters"]["wal_bytes"] = s["start"]["counters"]["wal_bytes"] + int(2 * size / (1 + target)) + 1
+    assert reconcile.reconcile("postgres", s, clients)["checks"]["checkpoints_requested"]["tolerance"] == 2
+
+
+def test_readings_without_cluster_counters_say_so():
+    stats, clients = case("postgres-clean")
+    r = reconcile.reconcile("postgres", stats, clients)
+    c = r["checks"]["other_databases_sessions"]
+    assert c["verdict"] == "unavailable" and "no cluster counters" in c["reason"]
+    assert r["verdict"] == "ok"
