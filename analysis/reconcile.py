@@ -275,17 +275,41 @@ def _mongodb(checks, w, start, end, seconds, sem):
                f"connections.current at the {edge} reading: only the reading's own", why)
 
 
-def reconcile(database, stats, clients, phase=None):
+def _container(watch, profile):
+    """What ran in the database container's cgroup besides the server: the process watch
+    (D.phase.json cgroup_processes) and the perf record profile's samples ({comm: samples})."""
+    checks, reasons = {}, []
+    if watch is not None:
+        foreign = watch.get("foreign")
+        if foreign is None or (not foreign and watch.get("reason")):
+            checks["container_processes"] = {"verdict": "unavailable", "observed": None,
+                                             "reason": watch.get("reason") or "the watch read no sample"}
+        else:
+            checks["container_processes"] = {"verdict": "suspect" if foreign else "ok", "observed": len(foreign),
+                                             "foreign": sorted(set(map(str, foreign)))}
+            if foreign:
+                reasons.append("processes other than the server ran in the database container during the window: "
+                               + ", ".join(sorted(set(map(str, foreign)))))
+    if profile is not None:
+        n = sum(profile.values())
+        checks["container_perf_samples"] = {"verdict": "suspect" if n else "ok", "observed": n, "foreign": profile}
+        if n:
+            reasons.append("perf record sampled processes other than the server in the database container: "
+                           + ", ".join(f"{c} ({k} samples)" for c, k in profile.items()))
+    for c in checks.values():
+        c.update(expected=0, tolerance=0, about="what ran in the database container's cgroup besides the server")
+    return checks, reasons
+
+
+def reconcile(database, stats, clients, phase=None, profile_foreign=None):
     """The reconciliation object of one phase (results.json runs[].reconciliation).
 
     stats: D.server-stats.json ({start, end}) or None; clients: the client result dicts;
     phase: D.phase.json (its optional cgroup_processes.foreign lists processes other than the server
-    seen in the database container during the window)."""
-    reasons = []
-    foreign = ((phase or {}).get("cgroup_processes") or {}).get("foreign") or []
-    if foreign:
-        reasons.append("processes other than the server ran in the database container during the window: "
-                       + ", ".join(sorted(set(map(str, foreign)))))
+    seen in the database container during the window; null with a reason when the watch could not
+    read the cgroup); profile_foreign: {comm: samples} of the perf record profile's samples from
+    processes other than the server (analysis/profile_samples.py), None without a profile."""
+    container, reasons = _container((phase or {}).get("cgroup_processes"), profile_foreign)
     out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {}, "deltas": None,
            "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
            "unavailable": None, "notes": [], "server": None}
@@ -320,6 +344,7 @@ def reconcile(database, stats, clients, phase=None):
             elif c["verdict"] == "low":
                 out["notes"].append(f"{name} {c['observed']} < expected {c['expected']} - tolerance {c['tolerance']}: "
                                     "the readings do not cover all of the clients' work")
+    out["checks"].update(container)
     if reasons:
         out["verdict"] = "suspect"
     elif out["unavailable"]:

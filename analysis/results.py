@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, cpu_crosscheck, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
+from . import benchfiles, cpu_crosscheck, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -169,7 +169,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
     notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
-    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase)
+    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase,
+                                         profile_samples.foreign(bench_dir, phase_id, database))
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if reconciliation["verdict"] == "suspect":
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))

@@ -57,9 +57,12 @@ def test_standin_run_cells(standin):
     for db in dbs:
         for label in ("CPU user", "CPU system", "memory rss (mean)", "memory cache (mean)",
                       "memory working set (mean)", "disk read ops", "disk write ops", "network rx", "network tx",
-                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged",
-                      "phase status"):
+                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged"):
             assert table[label][db].state == check.OK, (label, db, table[label][db])
+        # This recording's profiles hold samples of processes besides the server in the database
+        # container (a healthcheck's pg_isready, a shell): foreign work, a WARNING, not a failure
+        assert table["phase status"][db].state == check.WARN
+        assert "perf record sampled processes other than the server" in table["phase status"][db].text
         for label in ("disk read bytes (block I/O)", "disk write bytes (block I/O)", "instructions"):
             assert table[label][db].state == check.UNAVAILABLE, (label, db)
         # This fixture predates the readings these rows need: each says so, none fails the check.
@@ -69,6 +72,7 @@ def test_standin_run_cells(standin):
             assert table[label][db].text, (label, db)
         assert table["client metrics in Prometheus"][db].state == check.NOT_CHECKED
     # Samples are counted by the server's own comm, not just any sample.
+    assert "pg_isready (" in table["phase status"]["postgres"].text
     assert table["perf samples, server comm"]["postgres"].text.endswith(" postgres")
     assert table["perf samples, server comm"]["mongodb"].text.endswith(" ferretdb")
 
@@ -170,7 +174,8 @@ def test_fields_added_later_are_read_when_present(standin):
     assert table["foreign processes in cgroup"]["mongodb"].state == check.WARN
     assert table["disk devices counted"]["postgres"].text == "vda"
     proc = cli(standin)
-    assert proc.returncode == 0 and "2 warning(s)" in proc.stdout.splitlines()[-1]
+    # and the two phases' own warnings: the recording's foreign perf samples
+    assert proc.returncode == 0 and "4 warning(s)" in proc.stdout.splitlines()[-1]
 
 
 def test_no_results_json_is_a_clear_error(fixture_benches):
@@ -233,3 +238,13 @@ def test_a_hole_in_the_database_series_warns(standin):
     json.dump(m, open(path, "w"))
     c = cells(standin)[0]["database series without gaps"]["postgres"]
     assert c.state == check.WARN and "longest 8.5 s" in c.text
+
+
+def test_a_process_watch_that_read_nothing_is_not_measured_not_none(standin):
+    path = os.path.join(standin, "postgres.phase.json")
+    phase = json.load(open(path))
+    phase["cgroup_processes"] = {"samples": 0, "comms": {}, "foreign": [],
+                                 "reason": "no sample could read the container's cgroup (none taken)"}
+    json.dump(phase, open(path, "w"))
+    c = cells(standin)[0]["foreign processes in cgroup"]["postgres"]
+    assert c.state == check.UNAVAILABLE and "could read" in c.text

@@ -10,7 +10,8 @@ def test_the_recorded_run_agrees_and_a_gap_counted_whole_is_suspect_with_both_nu
     bench = fixture_benches["ci-standin-run"]
     runs = {r["database"]: r for r in results.build(bench)["runs"]}
     for db in ("postgres", "mongodb"):  # 1.27 vs 1.27 s and 2.09 vs 2.11 s in the recording
-        assert runs[db]["status"] == "ok", runs[db]["reason"]
+        # (the recording is suspect for another reason: healthcheck samples in its profiles)
+        assert "cAdvisor CPU" not in (runs[db]["reason"] or ""), runs[db]["reason"]
     # a scrape gap across the window start counted the container's whole counter: 546 CPU-s
     path = os.path.join(bench, "postgres.metrics.json")
     m = json.load(open(path))

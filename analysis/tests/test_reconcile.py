@@ -315,3 +315,30 @@ def test_readings_without_cluster_counters_say_so():
     c = r["checks"]["other_databases_sessions"]
     assert c["verdict"] == "unavailable" and "no cluster counters" in c["reason"]
     assert r["verdict"] == "ok"
+
+
+def test_a_process_watch_that_could_not_read_the_cgroup_is_unavailable_not_ok():
+    stats, clients = case("postgres-clean")
+    why = "no sample could read the container's cgroup: no readable cgroup directory for pid 7"
+    for foreign in (None, []):  # the lab's summary now, and an older summary
+        r = reconcile.reconcile("postgres", stats, clients, {"cgroup_processes": {"foreign": foreign, "reason": why}})
+        c = r["checks"]["container_processes"]
+        assert c["verdict"] == "unavailable" and c["reason"] == why
+    r = reconcile.reconcile("postgres", stats, clients, {"cgroup_processes": {"foreign": [], "reason": None}})
+    assert r["checks"]["container_processes"]["verdict"] == "ok"
+
+
+def test_perf_samples_of_another_process_in_the_container_make_the_phase_suspect(fixture_benches):
+    """ci-standin-run's recorded profiles hold samples of a healthcheck (pg_isready) and a shell in
+    the database containers: parsed before, now counted."""
+    from analysis import profile_samples
+    bench = fixture_benches["ci-standin-run"]
+    foreign = profile_samples.foreign(bench, "postgres", "postgres")
+    assert foreign and "pg_isready" in foreign
+    stats, clients = case("postgres-clean")
+    r = reconcile.reconcile("postgres", stats, clients, None, foreign)
+    assert r["verdict"] == "suspect" and r["checks"]["container_perf_samples"]["observed"] == sum(foreign.values())
+    assert any(x.startswith("perf record sampled processes other than the server") and "pg_isready (" in x
+               for x in r["reasons"])
+    assert profile_samples.foreign(fixture_benches["bench1"], "postgres", "postgres") == {}
+    assert reconcile.reconcile("postgres", stats, clients, None, {})["verdict"] == "ok"
