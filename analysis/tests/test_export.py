@@ -117,6 +117,26 @@ scrape_configs:
         httpd.server_close()
 
 
+def wait_scraped(url, metric, samples):
+    """Prometheus applies new scrape targets only every few seconds: wait for real samples first."""
+    deadline = time.time() + 20
+    while True:
+        r = requests.get(f"{url}/api/v1/query", params={"query": f'count_over_time({metric}{{name="db1"}}[1m])'}).json()
+        if r["data"]["result"] and float(r["data"]["result"][0]["value"][1]) >= samples:
+            return
+        assert time.time() < deadline, "prometheus never scraped the test exporter"
+        time.sleep(0.3)
+
+
+def phase_folder(tmp_path, name, start, end):
+    bench = tmp_path / name
+    bench.mkdir()
+    (bench / "postgres.phase.json").write_text(json.dumps({
+        "database": "postgres", "service": "postgres", "project": PROJECT,
+        "window": {"start": start, "end": end}, "status": "ok"}))
+    return bench
+
+
 def wait_until(t0, offset):
     delay = t0 + offset - time.time()
     if delay > 0:
@@ -258,13 +278,7 @@ def test_a_gap_across_the_window_start_makes_the_database_figure_null_not_its_wh
     fake, url = prom_stack
     cpu = "container_cpu_user_seconds_total"
     fake.set("db1", "postgres", cpu, 501.0)
-    deadline = time.time() + 20
-    while True:
-        r = requests.get(f"{url}/api/v1/query", params={"query": f'count_over_time({cpu}{{name="db1"}}[1m])'}).json()
-        if r["data"]["result"] and float(r["data"]["result"][0]["value"][1]) >= 2:
-            break
-        assert time.time() < deadline, "prometheus never scraped the test exporter"
-        time.sleep(0.3)
+    wait_scraped(url, cpu, 2)
     with fake.lock:
         fake.hidden.add("db1")
     time.sleep(11.5)  # longer than the lookback (10 scrape intervals)
@@ -276,12 +290,7 @@ def test_a_gap_across_the_window_start_makes_the_database_figure_null_not_its_wh
     wait_until(start, 4.0)
     end = time.time()
     wait_until(end, 1.5)
-    bench = tmp_path / "bench"
-    bench.mkdir()
-    (bench / "postgres.phase.json").write_text(json.dumps({
-        "database": "postgres", "service": "postgres", "project": PROJECT,
-        "window": {"start": start, "end": end}, "status": "ok"}))
-    out = export(str(bench), "postgres", url)
+    out = export(str(phase_folder(tmp_path, "bench", start, end)), "postgres", url)
     pg = out["services"]["postgres"]["counters"][cpu]
     assert pg["delta"] is None, pg
     assert pg["per_container"]["db1"]["no_baseline"] is True
