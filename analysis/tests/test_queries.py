@@ -35,6 +35,15 @@ def test_equal_answers_give_ratios_per_query():
     assert q["databases"]["postgres"]["per_query"]["cpu_us"] == 1e6 / 3
 
 
+def test_a_suspect_query_phase_gives_no_ratio():
+    runs = [query_run("mongodb", "olap-a", ["a", "b", "c"], cpu_s=3.0),
+            query_run("postgres", "olap-a", ["a", "b", "c"], cpu_s=1.0)]
+    runs[1].update(status="suspect", reason="other_databases_active_ms 1923 > expected 0 + tolerance 0")
+    q = queries.compare(runs)["olap-a"]
+    assert q["answers_equal"] is True and q["ratio"] is None
+    assert q["reason"].startswith("no ratio: postgres phase suspect (other_databases_active_ms")
+
+
 def test_two_empty_answers_are_said_to_be_empty_with_no_ratio():
     """0 rows on both sides digest equal but prove nothing (e.g. a time range outside the data)."""
     empty = "e3b0c442"  # the same digest of an empty answer on both sides
