@@ -131,7 +131,7 @@ def per_operation_tables(result):
     lines += ["", "The database's resources per successful operation of each phase (in a mix: per operation of "
               "the mix, the resources cannot be split by type). WAL/journal bytes are the server's own counter "
               "between readings just outside the window.", "",
-              "| phase | per | operations | CPU µs | instructions | network B | WAL/journal (phase) | WAL B |",
+              "| phase | per | operations | CPU µs | instructions (user mode) | network B | WAL/journal (phase) | WAL B |",
               "|---|---|---|---|---|---|---|---|"]
     for r in runs:
         p, w = r.get("per_op") or {}, r.get("wal") or {}

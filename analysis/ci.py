@@ -35,9 +35,31 @@ def summarise(values, confidence=CONFIDENCE):
 
 
 def includes(summary, value):
-    """True when the interval holds `value` (1.0 for a ratio, 0 for a difference: "no difference"),
-    None when there is no interval."""
+    """True when the interval holds `value` (1.0 for a ratio, 0 for a difference: the repetitions
+    cannot distinguish the two), None when there is no interval."""
     ci = summary.get("ci")
     if ci is None:
         return None
     return ci["low"] <= value <= ci["high"]
+
+
+def summarise_ratio(values, confidence=CONFIDENCE):
+    """A ratio's summary over repetitions: geometric mean, interval taken on the log-ratios (Student
+    t) and mapped back, so 2x and 0.5x average to 1x, not 1.25x. `values` as in summarise; a ratio
+    <= 0 has no logarithm and is left out with the reason."""
+    kept = [v for v in values if v is not None]
+    positive = [v for v in kept if v > 0]
+    logs = [math.log(v) if v is not None and v > 0 else None for v in values]
+    s = summarise(logs, confidence)
+    out = {"n": s["n"], "mean": None, "stdev": None, "ci": None, "reason": s["reason"], "values": list(values),
+           "mean_of": "geometric mean; interval on log-ratios (Student t) mapped back"}
+    if len(positive) < len(kept):
+        out["reason"] = f"{len(kept) - len(positive)} ratio(s) <= 0 left out (no logarithm)"
+    if s["mean"] is None:
+        return out
+    out["mean"] = math.exp(s["mean"])
+    out["log_stdev"] = s["stdev"]
+    if s["ci"] is not None:
+        low, high = math.exp(s["ci"]["low"]), math.exp(s["ci"]["high"])
+        out["ci"] = {"low": low, "high": high, "half_width": (high - low) / 2, "confidence": confidence}
+    return out

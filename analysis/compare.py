@@ -101,8 +101,13 @@ def compare(side1, side2, noise_pct=None):
             run2 = runs2.get(phase_id(run1))
             if run2 is None:
                 continue
+            # a phase that is not ok (failed, interrupted, suspect) compares unequal work: no change
+            flagged = [f"{ref} {r['status']}" for ref, r in (("REF1", run1), ("REF2", run2))
+                       if r.get("status", "ok") != "ok"]
             for field, name, unit in PER_DOC:
                 a, b = run1["per_doc"].get(field), run2["per_doc"].get(field)
+                if flagged:
+                    a = b = None
                 change = None if a is None or b is None or a == 0 else 100.0 * (b - a) / a
                 threshold = max(default if noise_pct is None else noise_pct,
                                 spreads.get((_config_key(r1), phase_id(run1), field), 0.0),
@@ -115,6 +120,7 @@ def compare(side1, side2, noise_pct=None):
                     "figure": field, "name": f"{name} ({unit})", "ref1": a, "ref2": b,
                     "change_pct": change, "noise_pct": threshold,
                     "beyond_noise": None if change is None else abs(change) > threshold,
+                    "left_out": "; ".join(flagged) or None,
                 })
     return rows, sorted(set(side1) ^ set(side2))
 
@@ -130,7 +136,7 @@ def render(ref1, ref2, rows, unmatched, noise_pct):
              "|---|---|---|---|---|---|---|"]
     for r in rows:
         change = "n/a" if r["change_pct"] is None else f"{r['change_pct']:+.1f}%"
-        moved = "n/a" if r["beyond_noise"] is None else ("**yes**" if r["beyond_noise"] else f"no (<= {r['noise_pct']:.1f}%)")
+        moved = (f"left out ({r['left_out']})" if r.get("left_out") else "n/a") if r["beyond_noise"] is None else ("**yes**" if r["beyond_noise"] else f"no (<= {r['noise_pct']:.1f}%)")
         lines.append(f"| {r['bench']} | {r['label']} | {r['name']} | {fmt(r['ref1'])} | {fmt(r['ref2'])} | {change} | {moved} |")
     if unmatched:
         lines += ["", "Only on one side (not compared): " + ", ".join(unmatched)]

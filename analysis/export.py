@@ -51,12 +51,21 @@ def sum_per_container(series_list):
     return {k: sorted(v.items()) for k, v in per.items()}, service_of
 
 
-def counter_delta(samples, start, end, interval):
+def counter_delta(samples, start, end, interval, created_ok=True):
     """Increase of one container's counter over [start, end]: end value minus start value, with
-    a decrease treated as a reset (the counter restarted from 0, so the new value is all increase)."""
+    a decrease treated as a reset (the counter restarted from 0, so the new value is all increase).
+
+    No sample in the lookback before the window: a container created in the window starts from 0
+    (created_ok: the clients, started inside every window). A container that must have existed
+    before the window (the database) then has a gap in its series across the start, and its
+    cumulative value would be counted whole (546 CPU-s for a true 45): its delta is None."""
     before = [(t, v) for t, v in samples if t <= start]
     inside = [(t, v) for t, v in samples if start < t <= end]
     created = not before
+    if created and not created_ok:
+        return {"delta": None, "start_value": None, "start_time": None,
+                "end_value": inside[-1][1] if inside else None, "end_time": inside[-1][0] if inside else None,
+                "created_in_window": False, "no_baseline": True, "resets": [], "samples": len(inside)}
     base_t, base_v = (before[-1] if before else (None, 0.0))
     delta = 0.0
     resets = []
@@ -175,16 +184,21 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
             if metric in COUNTERS:
                 per = {}
                 for key, samples in mine.items():
-                    d = counter_delta(samples, start, end, interval)
+                    d = counter_delta(samples, start, end, interval, created_ok=services[svc] == "client")
                     per[key] = d
                     note_gaps(metric, svc, key, samples, not d["created_in_window"])
                     if d["created_in_window"]:
                         created.add((svc, key))
+                    if d.get("no_baseline"):
+                        notes.append(f"{svc}/{key}: no {metric} sample in the {lookback:g} s before the window "
+                                     "start: a database container is not created in its own window (a "
+                                     "Prometheus/cAdvisor gap across the start): its figure is null")
                     for r in d["resets"]:
                         notes.append(f"{svc}/{key}: {metric} decreased at {r['time']:.3f} "
                                      f"({r['before']} -> {r['after']}): counter reset, counted from 0")
                 out_services[svc]["counters"][metric] = {
-                    "delta": sum(d["delta"] for d in per.values()) if per else None,
+                    "delta": (sum(d["delta"] for d in per.values())
+                              if per and all(d["delta"] is not None for d in per.values()) else None),
                     "resets": sum(len(d["resets"]) for d in per.values()),
                     "per_container": per,
                 }

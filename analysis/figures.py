@@ -6,7 +6,10 @@ Used by `repeat` (statistics over repetitions) and `sweep` (figures against a sw
 import re
 
 SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest")
-USABLE_STATUS = ("ok", "suspect")  # a failed or interrupted phase's figures cover part of the work
+# A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
+# lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
+# say so (repeat's notes, n of N).
+USABLE_STATUS = ("ok",)
 
 
 def _numbers(obj, prefix, out):
@@ -36,7 +39,7 @@ def of_run(run):
 
 
 def of_result(result):
-    """{run key: {path: number}} for the runs whose figures stand (status ok or suspect);
+    """{run key: {path: number}} for the runs whose figures stand (status ok);
     {run key: None} for the others, so a caller can say why a value is missing."""
     return {run_key(r): (of_run(r) if r.get("status") in USABLE_STATUS else None) for r in result.get("runs") or []}
 
@@ -62,13 +65,13 @@ def ratios(figures):
 
 # How a path is named in reports: the lab's usual headings for per_doc, the path itself otherwise.
 _NAMES = {
-    "per_doc.cpu_us": "CPU (µs/doc)", "per_doc.instructions": "instructions (/doc)",
+    "per_doc.cpu_us": "CPU (µs/doc)", "per_doc.instructions": "instructions, user mode (/doc)",
     "per_doc.write_bytes": "disk write (B/doc)", "per_doc.read_bytes": "disk read (B/doc)",
     "per_doc.net_bytes": "network (B/doc)", "per_doc.storage_bytes": "storage (B/doc)",
     "per_doc.docs": "documents", "latency_ms.p50": "latency p50 (ms)", "latency_ms.p99": "latency p99 (ms)",
-    "wal.bytes": "WAL/journal bytes",
+    "wal.bytes": "WAL/journal bytes (PostgreSQL: WAL write position advance)",
     "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
-    "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions (/op)",
+    "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions, user mode (/op)",
     "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
 }
 

@@ -2,7 +2,7 @@
 
 PER_DOC = [  # (field, heading, unit)
     ("cpu_us", "CPU", "µs/doc"),
-    ("instructions", "instructions", "/doc"),
+    ("instructions", "instructions (user mode)", "/doc"),
     ("write_bytes", "disk write", "B/doc"),
     ("read_bytes", "disk read", "B/doc"),
     ("net_bytes", "network", "B/doc"),

@@ -119,6 +119,12 @@ def _first_difference(a, b):
     return None
 
 
+def _empty(q):
+    """Every execution answered, each with 0 rows."""
+    execs = q.get("per_execution") or []
+    return bool(execs) and all(e.get("rows") == 0 for e in execs)
+
+
 def compare(runs, numerator="mongodb", denominator="postgres"):
     """{query name: comparison} over the query runs (runs[] entries with a `query` section)."""
     by_name = {}
@@ -169,11 +175,22 @@ def compare(runs, numerator="mongodb", denominator="postgres"):
                 entry["reason"] = (f"execution {diff['k']}: {numerator} answered {diff['rows'][0]} rows, {denominator} "
                                    f"{diff['rows'][1]} rows, digests differ: the figures are not compared"
                                    if diff else "the normalisations differ")
+            elif _empty(qa) and _empty(qb):
+                # two empty answers agree on nothing: the query selected no data here
+                entry["answers_equal"] = None
+                entry["status"] = "empty"
+                entry["reason"] = ("both databases answered 0 rows in every execution: the answer was empty (the "
+                                   "query selects nothing in this data set), so equal digests prove nothing; no ratio")
             else:
                 entry["status"] = "ok"
                 pa, pb = qa["per_query"] or {}, qb["per_query"] or {}
-                entry["ratio"] = {f: (pa.get(f) / pb[f] if pa.get(f) is not None and pb.get(f) else None)
-                                  for f in PER_QUERY_FIELDS}
+                flagged = [f"{db} phase suspect ({sides[db].get('reason')})" for db in (numerator, denominator)
+                           if sides[db]["status"] == "suspect"]
+                if flagged:  # the answers agree, but a window held work the lab did not send
+                    entry["reason"] = "no ratio: " + "; ".join(flagged)
+                else:
+                    entry["ratio"] = {f: (pa.get(f) / pb[f] if pa.get(f) is not None and pb.get(f) else None)
+                                      for f in PER_QUERY_FIELDS}
         out[name] = entry
     return out
 
@@ -206,6 +223,10 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
             entry["status"] = "answers differ"
             entry["reason"] = "repetitions " + ", ".join(str(i + 1) for i, s in enumerate(statuses) if s == "answers differ") + \
                 ": the databases' answers differ; no ratio"
+        elif any(s == "empty" for s in statuses):
+            entry["status"] = "empty"
+            entry["reason"] = "repetitions " + ", ".join(str(i + 1) for i, s in enumerate(statuses) if s == "empty") + \
+                ": both databases' answers were empty; no ratio"
         elif all(s == "ok" for s in statuses):
             entry["status"] = "ok"
             # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
@@ -220,7 +241,7 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
 _ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p99_ms"),
          ("service time p50 (ms)", "service_p50_ms"), ("service time p99 (ms)", "service_p99_ms"),
          ("CPU per query, net of idle (µs)", "cpu_us_net"), ("CPU per query, gross (µs)", "cpu_us_gross"),
-         ("CPU per query, gross user+system ticks (µs)", "cpu_us"), ("instructions per query", "instructions"),
+         ("CPU per query, gross user+system ticks (µs)", "cpu_us"), ("instructions per query (user mode)", "instructions"),
          ("network per query (B)", "net_bytes"), ("disk read per query (B)", "read_bytes"),
          ("disk write per query (B)", "write_bytes"))
 
@@ -252,7 +273,8 @@ def report_lines(result, numerator="mongodb", denominator="postgres"):
         if q.get("about"):
             lines += [q["about"], ""]
         verdict = {"ok": "**answers equal** (same digest on both)", "answers differ": "**ANSWERS DIFFER**: the figures are "
-                   "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**"}.get(q["status"], q["status"])
+                   "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**",
+                   "empty": "**EMPTY ANSWER** on both: nothing compared"}.get(q["status"], q["status"])
         lines += [f"Status: {verdict}" + (f" ({q['reason']})" if q.get("reason") else "")
                   + (" - a MongoDB stand-in is involved: not a MongoDB result" if q.get("stand_in") else ""), ""]
         head = [""] + cols + [f"{numerator}/{denominator}"]

@@ -10,6 +10,7 @@ the phase is then `suspect`. Its figures are still reported, just flagged.
 Every check is `observed <= expected + tolerance`; the tolerance rule (TOLERANCE) is written into
 results.json with each reconciliation so a reader sees exactly what was allowed.
 """
+from . import counters
 
 # What the lab allows beyond the work it can count exactly. Figures measured on PostgreSQL 15 and
 # FerretDB 1.24 (client/test/integration/server-stats.test.js): a new PostgreSQL session runs one
@@ -25,6 +26,10 @@ TOLERANCE = {
         "rows_read_per_s": 20,  # autovacuum workers scan pg_class
         "user_table_reads": 0,  # the lab's inserts never scan or index-fetch a user table in the window
         "other_backends_at_edges": 0,
+        # the rest of the cluster (client/src/targets/postgres-stats.js readClusterStats): other
+        # databases get autovacuum visits (transactions_per_s, rows_read_per_s, as above) and no client
+        "other_databases_sessions": 0,
+        "other_databases_active_ms": 0,  # only client sessions accrue active_time
     },
     "mongodb": {
         "reads_per_s": 1 / 60,  # internal housekeeping at most once a minute
@@ -36,12 +41,6 @@ TOLERANCE = {
         "extra_connections_at_edges": 0,
     },
 }
-
-# FerretDB (1.x) reports only per-command totals (metrics.commands); MongoDB has them too. These
-# names sort them into the categories that opcounters use.
-READ_COMMANDS = ("find", "getMore", "aggregate", "count", "distinct")
-WRITE_COMMANDS = ("update", "delete", "findAndModify")
-
 
 def _delta(start, end, key):
     a, b = (start.get("counters") or {}).get(key), (end.get("counters") or {}).get(key)
@@ -175,82 +174,155 @@ def _postgres(checks, w, start, end, seconds):
                None if n is not None else "reading has no other_client_backends")
 
 
-def _mongodb(checks, w, start, end, seconds):
+def _postgres_cluster(checks, start, end, seconds):
+    """Work in the other databases of the same server, and checkpoints nobody in the lab asked for."""
+    t = TOLERANCE["postgres"]
+    older = (None if "cluster_other_databases_sessions" in (end.get("counters") or {})
+             else "the readings have no cluster counters (a client before the whole-cluster reading)")
+
+    def why(key):
+        return older or (end.get("unavailable") or {}).get(key) or (start.get("unavailable") or {}).get(key)
+    for name, key, tol, about in (
+            ("other_databases_sessions", "cluster_other_databases_sessions", t["other_databases_sessions"],
+             "pg_stat_database.sessions of every other database: the lab connects only to its own"),
+            ("other_databases_active_ms", "cluster_other_databases_active_ms", t["other_databases_active_ms"],
+             "pg_stat_database.active_time (ms) of every other database: time client sessions spent running statements"),
+            ("other_databases_transactions", "cluster_other_databases_xacts",
+             t["transactions_fixed"] + t["transactions_per_s"] * seconds,
+             "xact_commit + xact_rollback of every other database (tolerance: autovacuum visits)"),
+            ("other_databases_rows_read", "cluster_other_databases_rows_read", t["rows_read_per_s"] * seconds,
+             "tup_returned + tup_fetched of every other database (tolerance: autovacuum visits)")):
+        _check(checks, name, 0, None if older else _delta(start, end, key), tol, about, why(key))
+    # A requested checkpoint is a CHECKPOINT command, or one the WAL forced: one per
+    # max_wal_size / (1 + checkpoint_completion_target) of WAL (PostgreSQL's CheckPointSegments)
+    c = end.get("counters") or {}
+    wal, size, target = _delta(start, end, "wal_bytes"), c.get("cluster_max_wal_size_bytes"), c.get("cluster_checkpoint_completion_target")
+    forced = int(wal // (size / (1 + target))) if wal is not None and size and target is not None else 0
+    _check(checks, "checkpoints_requested", 0, None if older else _delta(start, end, "cluster_checkpoints_requested"),
+           forced, "pg_stat_bgwriter.checkpoints_req (pg_stat_checkpointer.num_requested from 17): the lab asks for "
+           "none in the window (tolerance: those its WAL may force, one per max_wal_size / (1 + "
+           "checkpoint_completion_target))", why("cluster_checkpoints_requested"))
+    for edge, reading in (("start", start), ("end", end)):
+        n = (reading.get("counters") or {}).get("cluster_other_database_backends")
+        _check(checks, f"other_database_sessions_at_{edge}", 0, None if older else n, t["other_backends_at_edges"],
+               f"client sessions on the other databases at the {edge} reading (pg_stat_activity)", older)
+
+
+def _mongodb(checks, w, start, end, seconds, sem):
+    """sem: the server's counter semantics (analysis/counters.py): which opcounter holds what."""
     t = TOLERANCE["mongodb"]
-    ferret = (end.get("counters") or {}).get("opcounters_insert") is None and bool(end.get("commands"))
     connections = w["client_sessions"] + w["readings"]
-    if ferret:
-        inserts = _commands_delta(start, end, ["insert"])
-        reads = _commands_delta(start, end, READ_COMMANDS)
-        writes = _commands_delta(start, end, WRITE_COMMANDS)
-        commands = _commands_delta(start, end, exclude=("insert",) + READ_COMMANDS + WRITE_COMMANDS)
-        source = "metrics.commands (FerretDB offers no opcounters)"
-    else:
-        inserts = _delta(start, end, "opcounters_insert")
-        # opcounters count find as `query` and aggregate as `command`: read commands by name too
-        agg = _commands_delta(start, end, ["aggregate", "count", "distinct"]) or 0
-        reads = _sum(_delta(start, end, "opcounters_query"), _delta(start, end, "opcounters_getmore"))
-        reads = None if reads is None else reads + agg
-        writes = _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete"))
-        commands = _delta(start, end, "opcounters_command")
-        commands = None if commands is None else commands - agg
-        source = "opcounters"
-    _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
-           f"{source}: one insert per acknowledged document (tolerance: failed inserts)", low_too=True)
+    source = f"opcounters ({sem['label']})"
     ops = w.get("ops") or {}
     queries = w.get("queries") or {"ok": 0, "errors": 0}
+    lab_queries = queries["ok"] + queries["errors"]
+    inserts = _delta(start, end, "opcounters_insert") if sem["inserts"]["counter"] else None
+    reads = _sum(_delta(start, end, "opcounters_query"), _delta(start, end, "opcounters_getmore"))
+    commands = _delta(start, end, "opcounters_command")
+    reads_why = commands_why = None
+    if sem["by_name"]:
+        # the read commands this server counts under `command`, moved to reads by name
+        moved = _commands_delta(start, end, sem["reads_in_command"])
+        if moved is None:
+            reads_why = commands_why = "serverStatus has no metrics.commands: read commands cannot be told apart"
+            reads = commands = None
+        else:
+            reads = None if reads is None else reads + moved
+            commands = None if commands is None else commands - moved
+    elif lab_queries:
+        # the lab's own query executions land in `command` with every other command
+        reads_why = commands_why = sem["by_name_reason"]
+        reads = commands = None
+    read_names = "find/getMore/" + "/".join(("aggregate",) * (sem["aggregate_in"] == "query" or sem["by_name"])
+                                            + (("count", "distinct") if sem["by_name"] else ()))
+    _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
+           f"{source}: one insert per acknowledged document (tolerance: failed inserts)", sem["inserts"].get("reason"),
+           low_too=True)
     lab_reads = _n(ops, "read") + _n(ops, "rmw") + _n(ops, "scan") + queries["ok"]
     read_errors = (_n(ops, "read", "errors") + _n(ops, "rmw", "errors") + _n(ops, "scan", "errors")
                    + queries["errors"])
     # a scan is one find whose first batch holds all its documents; a getMore or killCursors per
     # scan at most is tolerated
     _check(checks, "reads", lab_reads, reads, t["reads_per_s"] * seconds + read_errors + _n(ops, "scan"),
-           f"{source}: find/getMore/aggregate/count/distinct: one find per read, scan and read-modify-write, "
+           f"{source}: {read_names}: one find per read, scan and read-modify-write, "
            "one aggregate or find per query execution (tolerance: refused queries)"
-           if lab_reads else f"{source}: find/getMore/aggregate/count/distinct: the lab reads nothing in the window",
-           low_too=bool(lab_reads))
+           if lab_reads else f"{source}: {read_names}: the lab reads nothing in the window",
+           reads_why, low_too=bool(lab_reads))
     # a tsbs bucket upsert is one update command (upsert: true), whether it creates or appends
     lab_writes = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket")
-    _check(checks, "other_writes", lab_writes, writes,
+    _check(checks, "other_writes", lab_writes,
+           _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete")),
            t["other_writes_fixed"] + t["other_writes_per_s"] * seconds
            + _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
-           f"{source}: update/delete/findAndModify: one update per update and read-modify-write"
-           if lab_writes else f"{source}: update/delete/findAndModify: the lab only inserts",
+           f"{source}: update/delete {sem['updates']['counts']}: one update per update and read-modify-write"
+           if lab_writes else f"{source}: update/delete: the lab only inserts",
            low_too=bool(lab_writes))
     _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"],
            commands,
            w["statements_per_reading"] + t["commands_per_connection"] * connections
            + t["commands_per_client_per_s"] * (w["clients"] + 1) * seconds,
-           f"{source}: other commands: each session's set-up, the readings (tolerance: handshakes, heartbeats)")
-    why = "not offered by FerretDB's serverStatus" if ferret else None
+           f"{source}: other commands: each session's set-up, the readings (tolerance: handshakes, heartbeats)",
+           commands_why)
     _check(checks, "connections_created", t["connections_per_session"] * (w["client_sessions"] + 1),
            _delta(start, end, "connections_total_created"), t["connections_per_session"],
            "connections.totalCreated: the driver's connections per client session and the start reading "
-           "(tolerance: the end reading)", why)
+           "(tolerance: the end reading)")
     for edge, reading in (("start", start), ("end", end)):
+        why = sem.get("connections_current_reason")
         _check(checks, f"connections_at_{edge}", t["connections_per_session"],
-               (reading.get("counters") or {}).get("connections_current"), t["extra_connections_at_edges"],
+               None if why else (reading.get("counters") or {}).get("connections_current"),
+               t["extra_connections_at_edges"],
                f"connections.current at the {edge} reading: only the reading's own", why)
 
 
-def reconcile(database, stats, clients, phase=None):
+def _container(watch, profile):
+    """What ran in the database container's cgroup besides the server: the process watch
+    (D.phase.json cgroup_processes) and the perf record profile's samples ({comm: samples})."""
+    checks, reasons = {}, []
+    if watch is not None:
+        foreign = watch.get("foreign")
+        if foreign is None or (not foreign and watch.get("reason")):
+            checks["container_processes"] = {"verdict": "unavailable", "observed": None,
+                                             "reason": watch.get("reason") or "the watch read no sample"}
+        else:
+            checks["container_processes"] = {"verdict": "suspect" if foreign else "ok", "observed": len(foreign),
+                                             "foreign": sorted(set(map(str, foreign)))}
+            if foreign:
+                reasons.append("processes other than the server ran in the database container during the window: "
+                               + ", ".join(sorted(set(map(str, foreign)))))
+    if profile is not None:
+        n = sum(profile.values())
+        checks["container_perf_samples"] = {"verdict": "suspect" if n else "ok", "observed": n, "foreign": profile}
+        if n:
+            reasons.append("perf record sampled processes other than the server in the database container: "
+                           + ", ".join(f"{c} ({k} samples)" for c, k in profile.items()))
+    for c in checks.values():
+        c.update(expected=0, tolerance=0, about="what ran in the database container's cgroup besides the server")
+    return checks, reasons
+
+
+def reconcile(database, stats, clients, phase=None, profile_foreign=None):
     """The reconciliation object of one phase (results.json runs[].reconciliation).
 
     stats: D.server-stats.json ({start, end}) or None; clients: the client result dicts;
     phase: D.phase.json (its optional cgroup_processes.foreign lists processes other than the server
-    seen in the database container during the window)."""
-    reasons = []
-    foreign = ((phase or {}).get("cgroup_processes") or {}).get("foreign") or []
-    if foreign:
-        reasons.append("processes other than the server ran in the database container during the window: "
-                       + ", ".join(sorted(set(map(str, foreign)))))
+    seen in the database container during the window; null with a reason when the watch could not
+    read the cgroup); profile_foreign: {comm: samples} of the perf record profile's samples from
+    processes other than the server (analysis/profile_samples.py), None without a profile."""
+    container, reasons = _container((phase or {}).get("cgroup_processes"), profile_foreign)
     out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {}, "deltas": None,
            "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
-           "unavailable": None, "notes": []}
+           "unavailable": None, "notes": [], "server": None}
     start, end = (stats or {}).get("start"), (stats or {}).get("end")
+    sem, unknown = counters.of_readings(stats)
+    if sem is not None and (sem["label"].startswith("postgres")) != (database == "postgres"):
+        sem, unknown = None, f"the readings name server {sem['label']!r} for the {database} phase"
     if not start or not end:
         out["unavailable"] = (f"{database}.server-stats.json missing" if stats is None else
                               "a server-stats reading failed (see the phase's .out)")
+    elif sem is None:
+        # the same counter name means different things per server and version: not guessed
+        out["unavailable"] = unknown
     else:
         seconds = max(0.0, float(end.get("taken_at", 0)) - float(start.get("taken_at", 0)))
         w = lab_work(clients, stats)
@@ -258,7 +330,12 @@ def reconcile(database, stats, clients, phase=None):
         out["deltas"] = {k: _delta(start, end, k) for k in (end.get("counters") or {})}
         out["lab_work"], out["interval_s"] = w, round(seconds, 3)
         checks = out["checks"]
-        (_postgres if database == "postgres" else _mongodb)(checks, w, start, end, seconds)
+        out["server"] = sem["label"]
+        if database == "postgres":
+            _postgres(checks, w, start, end, seconds)
+            _postgres_cluster(checks, start, end, seconds)
+        else:
+            _mongodb(checks, w, start, end, seconds, sem)
         for name, c in checks.items():
             out["expected"][name], out["observed"][name], out["tolerance"][name] = (
                 c["expected"], c["observed"], c["tolerance"])
@@ -267,6 +344,7 @@ def reconcile(database, stats, clients, phase=None):
             elif c["verdict"] == "low":
                 out["notes"].append(f"{name} {c['observed']} < expected {c['expected']} - tolerance {c['tolerance']}: "
                                     "the readings do not cover all of the clients' work")
+    out["checks"].update(container)
     if reasons:
         out["verdict"] = "suspect"
     elif out["unavailable"]:

@@ -55,7 +55,9 @@ def summarise_results(per_rep):
             paths += [p for p in (f.get(k) or {}) if p not in paths]
         for i, f in enumerate(figs, 1):
             if per_rep[i - 1] and k in f and f[k] is None:
-                notes.append(f"repetition {i}: {k} did not finish (status not ok): its figures are left out")
+                run = next((r for r in per_rep[i - 1].get("runs") or [] if figures.run_key(r) == k), {})
+                notes.append(f"repetition {i}: {k} status {run.get('status')}"
+                             + (f" ({run['reason']})" if run.get("reason") else "") + ": its figures are left out")
         out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs]) for p in figures.order(paths)}
     rats = [figures.ratios(f) for f in figs]
     ratio_out = {}
@@ -64,7 +66,7 @@ def summarise_results(per_rep):
         paths = [p for p in out[num] if p in out[den]]
         ratio_out[pair] = {}
         for p in paths:
-            s = ci.summarise([(r.get(pair) or {}).get(p) for r in rats])
+            s = ci.summarise_ratio([(r.get(pair) or {}).get(p) for r in rats])
             s["includes_no_difference"] = ci.includes(s, 1.0)
             ratio_out[pair][p] = s
     return out, ratio_out, notes
@@ -139,8 +141,8 @@ def mean_ci(s, ratio=False):
     if s.get("ci") is None:
         return (f"{s['mean']:.3f}x" if ratio else fmt(s["mean"])) + f" (n={s['n']})"
     half = s["ci"]["half_width"]
-    if ratio:
-        return f"{s['mean']:.3f}x ± {half:.3f}"
+    if ratio:  # a geometric mean's interval is not symmetric: its bounds
+        return f"{s['mean']:.3f}x ({s['ci']['low']:.3f} .. {s['ci']['high']:.3f})"
     return f"{fmt(s['mean'])} ± {fmt(half, 2)}"
 
 
@@ -151,7 +153,7 @@ def verdict(s):
     if s.get("ci") is None:
         return "no interval (one value)"
     if s["includes_no_difference"]:
-        return "**no difference** at 95% (interval includes 1)"
+        return "**not distinguishable** at 95% (interval includes 1)"
     return "higher" if s["mean"] > 1 else "lower"
 
 
@@ -169,15 +171,16 @@ def answer_lines(result):
                 continue
             both = (f"{num} {mean_ci(result['figures'][num].get(p))}, "
                     f"{den} {mean_ci(result['figures'][den].get(p))}")
+            counted = f"n={s['n']} of {result['repeat']}"
             if s.get("ci") is None:
-                said = f"ratio {s['mean']:.3f}x (one value: no interval)"
+                said = f"ratio {s['mean']:.3f}x (one value: no interval; {counted})"
             elif s["includes_no_difference"]:
-                said = (f"ratio {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} (interval {s['ci']['low']:.3f} .. "
-                        f"{s['ci']['high']:.3f} includes 1: **no difference** shown between {num} and {den})")
+                said = (f"ratio {s['mean']:.3f}x (geometric mean; interval {s['ci']['low']:.3f} .. "
+                        f"{s['ci']['high']:.3f} includes 1: **not distinguishable**: the repetitions cannot tell {num} from {den}; {counted})")
             else:
                 more = "more" if s["mean"] > 1 else "less"
-                said = (f"{num} spends {s['mean']:.3f}x ± {s['ci']['half_width']:.3f} of {den} (interval "
-                        f"{s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise)")
+                said = (f"{num} spends {s['mean']:.3f}x of {den} (geometric mean; interval "
+                        f"{s['ci']['low']:.3f} .. {s['ci']['high']:.3f}: {more}, beyond noise; {counted})")
             lines.append(f"- {figures.name(p)}: {both}; {said}")
         lines.append("")
     if not lines:
@@ -226,13 +229,15 @@ def report(result):
     lines += ["## The answer", ""] + answer_lines(result)
     lines += queries.repeat_report_lines(result.get("queries"))
     lines += ["An interval that includes 1 means these repetitions cannot tell the two databases apart on that "
-              "figure: the difference is within the run-to-run noise.", "",
+              "figure (not distinguishable): any difference is within the run-to-run noise.", "",
               "## Every figure (mean ± half-width of the 95% confidence interval)", "", figures_table(result), "",
               "## Each repetition's value", "", per_repetition_table(result), "",
               "## Method", "",
               f"- {result['repeat']} repetitions, {result['order']}.",
-              f"- Interval: {result['interval']}; ratios are taken within each repetition, then summarised.",
-              "- A phase that failed or was interrupted gives no value for that repetition (n counts the values).",
+              f"- Interval: {result['interval']}; ratios are taken within each repetition, then summarised as a "
+              "geometric mean with the interval on their logarithms (2x and 0.5x average to 1x).",
+              "- A phase that failed, was interrupted or is suspect (foreign work, CPU readings that disagree) gives "
+              "no value for that repetition: n counts the repetitions that did (Notes name the others).",
               "", "## Repetitions", ""]
     for rep in result["repetitions"]:
         state = "complete" if rep["complete"] else "INCOMPLETE: " + "; ".join(rep["incomplete"])

@@ -30,6 +30,8 @@ def _per_doc_table(result):
     for field, name, unit in PER_DOC:
         cells = [f"{name} ({unit})"] + [fmt(r["per_doc"].get(field)) for r in runs] + [fmt_ratio(ratios.get(field))]
         rows.append("| " + " | ".join(cells) + " |")
+    if ratios.get("reason"):  # a side is not ok: its ratios are left out (results.ratios)
+        rows.append(f"\n{ratios['reason']}")
     return "\n".join(rows)
 
 

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, fairness, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
+from . import benchfiles, cpu_crosscheck, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -170,12 +170,21 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
     notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
-    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase)
+    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase,
+                                         profile_samples.foreign(bench_dir, phase_id, database))
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if reconciliation["verdict"] == "suspect":
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
             status, reason = "suspect", "; ".join(reconciliation["reasons"])
+    cpu_mismatch = cpu_crosscheck.crosscheck(cpu_total, _cgroup_cpu(phase), (end - start) if start and end else None,
+                                             (metrics or {}).get("scrape_interval_s"))
+    if cpu_mismatch:
+        run_notes.append("SUSPECT: " + cpu_mismatch)
+        if status == "ok":
+            status, reason = "suspect", cpu_mismatch
+        elif status == "suspect":
+            reason = f"{reason}; {cpu_mismatch}"
     run_notes.extend(f"server counters: {n}" for n in reconciliation["notes"])
     if reconciliation["verdict"] != "suspect" and reconciliation["unavailable"]:
         run_notes.append(f"server counters not reconciled: {reconciliation['unavailable']}")
@@ -216,6 +225,10 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
             "system_s": cpu_sys,
             "instructions": instructions,
             "instructions_event": instructions_event,
+            # perf counts `instructions:u` (lab/perf.sh): what the kernel ran for the server is not in it
+            "instructions_scope": ("user mode only (instructions:u): instructions the kernel ran for the server "
+                                   "(system calls, network, I/O) are not counted") if instructions is not None
+                                  and str(instructions_event or "").endswith(":u") else None,
             "hardware_counters": perf.get("hardware_counters", instructions is not None),
             "perf_events": {k: v["value"] for k, v in events.items()},
             "perf_units": {k: v["unit"] for k, v in events.items() if v["unit"]},
@@ -314,6 +327,12 @@ def ratios(runs, numerator="mongodb", denominator="postgres", stage="run"):
     num, den = by_db.get(numerator), by_db.get(denominator)
     out = {"numerator": numerator, "denominator": denominator,
            "stand_in": bool((num and num["stand_in"]) or (den and den["stand_in"]))}
+    # a ratio of a phase that failed or did work the lab did not send would compare unequal work
+    flagged = [f"{r['phase']} status {r['status']}" + (f" ({r['reason']})" if r.get("reason") else "")
+               for r in (num, den) if r and r.get("status") != "ok"]
+    if flagged:
+        out["reason"] = "no ratio: " + "; ".join(flagged)
+        num = den = None
     for f in PER_DOC_FIELDS:
         out[f] = _ratio(num["per_doc"][f] if num else None, den["per_doc"][f] if den else None)
     out["per_op"] = {f: _ratio((num.get("per_op") or {}).get(f) if num else None,

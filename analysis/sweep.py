@@ -163,7 +163,7 @@ def figure_table(result, path):
             s = next((s for s in result["ratios"][p][path] if s["value"] == v), None)
             c = _cell(s, ratio=True)
             if s and s.get("includes_no_difference"):
-                c += " (no difference)"
+                c += " (not distinguishable)"
             cells.append(c)
         rows.append("| " + " | ".join(cells) + " |")
     return "\n".join(rows)
@@ -186,7 +186,7 @@ def answer_lines(result, paths):
             unclear = [str(s["value"]) for s in pts if s.get("includes_no_difference")]
             lines.append(f"- {figures.name(p)}, {key} {pts[0]['value']} -> {pts[-1]['value']}: " + "; ".join(ends)
                          + f"; {pair} {pts[0]['mean']:.2f}x -> {pts[-1]['mean']:.2f}x"
-                         + (f" (no difference shown at {key}={', '.join(unclear)})" if unclear else ""))
+                         + (f" (not distinguishable at {key}={', '.join(unclear)})" if unclear else ""))
     return (lines or ["No mongodb/postgres pair with a figure at two values or more."]) + [""]
 
 

@@ -2,8 +2,10 @@
 
 D.server-stats.json holds two `node client server-stats` readings that bracket the window (just
 before it opens, after the clients have exited): the difference of
-- PostgreSQL `wal_bytes` = pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'): WAL inserted, full-page
-  images and TOAST included (source "pg_current_wal_lsn");
+- PostgreSQL `wal_bytes` = pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0'): the advance of the WAL
+  *write* position (WAL handed to the operating system, not necessarily flushed; records still in
+  the server's WAL buffers, pg_current_wal_insert_lsn, are not in it), full-page images and TOAST
+  included (source "pg_current_wal_lsn");
 - MongoDB `wt_log_bytes_written` = serverStatus().wiredTiger.log["log bytes written"]: the journal
   (source "wiredTiger.log").
 The stand-ins have no such counter (FerretDB: SQLite/PostgreSQL behind it; SecantusDB: no
@@ -11,6 +13,9 @@ The stand-ins have no such counter (FerretDB: SQLite/PostgreSQL behind it; Secan
 included: the readings are as close to the window as the lab can take them.
 """
 COUNTER = {"postgres": ("wal_bytes", "pg_current_wal_lsn"), "mongodb": ("wt_log_bytes_written", "wiredTiger.log")}
+ABOUT = {"postgres": ("advance of the WAL write position, pg_current_wal_lsn() (WAL written to the operating "
+                      "system, not necessarily flushed; not the insert position)"),
+         "mongodb": "WiredTiger's journal, serverStatus wiredTiger.log 'log bytes written'"}
 
 
 def wal(database, stats, phase_id=None):
@@ -29,12 +34,12 @@ def wal(database, stats, phase_id=None):
         why = ((end.get("unavailable") or {}).get(key) or (start.get("unavailable") or {}).get(key)
                or f"the server reports no {key}")
         server = ((end.get("server") or {}) if isinstance(end.get("server"), dict) else {})
-        if server.get("stand_in") or "FerretDB" in str(why):
-            # Named by the server the reading came from (FerretDB, SecantusDB: neither has the counter).
+        if server.get("stand_in"):
+            # Named by the server the reading came from (SecantusDB, FerretDB: neither has the counter).
             name = server.get("product") or server.get("name") or "the stand-in"
             why = f"{why}: {name} offers no WAL/journal figure"
         return {"bytes": None, "source": None, "reason": why}
     if b < a:
         return {"bytes": None, "source": source,
                 "reason": f"{key} went down between the readings ({a} -> {b}): the server restarted"}
-    return {"bytes": b - a, "source": source, "reason": None}
+    return {"bytes": b - a, "source": source, "reason": None, "about": ABOUT[database]}

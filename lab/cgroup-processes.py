@@ -145,7 +145,8 @@ def summary(samples, database, stand_in):
     return {
         "samples": len(good),
         "comms": dict(sorted(comms.items())),
-        "foreign": sorted(c for c in comms if c not in server),
+        # a watch that read nothing saw no process, foreign or not: null with the reason
+        "foreign": sorted(c for c in comms if c not in server) if good else None,
         "server": server,
         "processes": [{"pid": pid, "comm": comm} for pid, comm in sorted(seen)],
         "reason": reason,

@@ -57,9 +57,12 @@ def test_standin_run_cells(standin):
     for db in dbs:
         for label in ("CPU user", "CPU system", "memory rss (mean)", "memory cache (mean)",
                       "memory working set (mean)", "disk read ops", "disk write ops", "network rx", "network tx",
-                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged",
-                      "phase status"):
+                      "perf stat events", "compose labels in cAdvisor", "documents counted = acknowledged"):
             assert table[label][db].state == check.OK, (label, db, table[label][db])
+        # This recording's profiles hold samples of processes besides the server in the database
+        # container (a healthcheck's pg_isready, a shell): foreign work, a WARNING, not a failure
+        assert table["phase status"][db].state == check.WARN
+        assert "perf record sampled processes other than the server" in table["phase status"][db].text
         for label in ("disk read bytes (block I/O)", "disk write bytes (block I/O)", "instructions"):
             assert table[label][db].state == check.UNAVAILABLE, (label, db)
         # This fixture predates the readings these rows need: each says so, none fails the check.
@@ -69,6 +72,7 @@ def test_standin_run_cells(standin):
             assert table[label][db].text, (label, db)
         assert table["client metrics in Prometheus"][db].state == check.NOT_CHECKED
     # Samples are counted by the server's own comm, not just any sample.
+    assert "pg_isready (" in table["phase status"]["postgres"].text
     assert table["perf samples, server comm"]["postgres"].text.endswith(" postgres")
     assert table["perf samples, server comm"]["mongodb"].text.endswith(" ferretdb")
 
@@ -125,6 +129,22 @@ def test_failed_phase_fails(standin):
     assert proc.returncode == 1 and "phase failed: client-1 exited with code 1" in proc.stdout
 
 
+def test_foreign_work_warns_with_its_counters_and_does_not_fail_the_check(fixture_benches):
+    """A foreign scan during the check (recorded: a select loop on PostgreSQL 15) makes the phase
+    suspect: a WARNING naming the counters, the check passes, the run goes on."""
+    import shutil
+    bench = fixture_benches["ci-standin-run"]
+    shutil.copy(os.path.join(os.path.dirname(__file__), "fixtures", "reconcile", "postgres-foreign", "server-stats.json"),
+                os.path.join(bench, "postgres.server-stats.json"))
+    results.write(bench)
+    c = cells(bench)[0]["phase status"]["postgres"]
+    assert c.state == check.WARN and "foreign work" in c.text and "user_table_reads" in c.text
+    proc = cli(bench)
+    assert proc.returncode == 0, proc.stdout
+    assert "Missing without a reason" not in proc.stdout and "WARNING" in proc.stdout
+    assert "phase status: phase suspect: foreign work" in proc.stdout
+
+
 def test_fields_added_later_are_read_when_present(standin):
     def add(doc):
         run = doc["runs"][1]
@@ -154,7 +174,8 @@ def test_fields_added_later_are_read_when_present(standin):
     assert table["foreign processes in cgroup"]["mongodb"].state == check.WARN
     assert table["disk devices counted"]["postgres"].text == "vda"
     proc = cli(standin)
-    assert proc.returncode == 0 and "2 warning(s)" in proc.stdout.splitlines()[-1]
+    # and the two phases' own warnings: the recording's foreign perf samples
+    assert proc.returncode == 0 and "4 warning(s)" in proc.stdout.splitlines()[-1]
 
 
 def test_no_results_json_is_a_clear_error(fixture_benches):
@@ -226,3 +247,13 @@ def test_samples_of_the_secantusdb_stand_in_count_as_the_mongodb_server(standin)
     open(path, "w").write(text)
     c = cells(standin)[0]["perf samples, server comm"]["mongodb"]
     assert c.state == check.OK and c.text.endswith(" secantusd-py"), c.text
+
+
+def test_a_process_watch_that_read_nothing_is_not_measured_not_none(standin):
+    path = os.path.join(standin, "postgres.phase.json")
+    phase = json.load(open(path))
+    phase["cgroup_processes"] = {"samples": 0, "comms": {}, "foreign": [],
+                                 "reason": "no sample could read the container's cgroup (none taken)"}
+    json.dump(phase, open(path, "w"))
+    c = cells(standin)[0]["foreign processes in cgroup"]["postgres"]
+    assert c.state == check.UNAVAILABLE and "could read" in c.text

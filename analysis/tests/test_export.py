@@ -117,6 +117,26 @@ scrape_configs:
         httpd.server_close()
 
 
+def wait_scraped(url, metric, samples):
+    """Prometheus applies new scrape targets only every few seconds: wait for real samples first."""
+    deadline = time.time() + 20
+    while True:
+        r = requests.get(f"{url}/api/v1/query", params={"query": f'count_over_time({metric}{{name="db1"}}[1m])'}).json()
+        if r["data"]["result"] and float(r["data"]["result"][0]["value"][1]) >= samples:
+            return
+        assert time.time() < deadline, "prometheus never scraped the test exporter"
+        time.sleep(0.3)
+
+
+def phase_folder(tmp_path, name, start, end):
+    bench = tmp_path / name
+    bench.mkdir()
+    (bench / "postgres.phase.json").write_text(json.dumps({
+        "database": "postgres", "service": "postgres", "project": PROJECT,
+        "window": {"start": start, "end": end}, "status": "ok"}))
+    return bench
+
+
 def wait_until(t0, offset):
     delay = t0 + offset - time.time()
     if delay > 0:
@@ -249,3 +269,32 @@ def test_export_counts_only_the_device_under_dockers_data_root(prom_stack, tmp_p
     assert out["services"]["postgres"]["counters"][w]["delta"] == pytest.approx(400.0)
     assert out["disk_devices"]["counted"] == ["dm-0"] and out["disk_devices"]["excluded"] == ["/dev/sda"]
     assert out["disk_devices"]["reason"] is None
+
+
+def test_a_gap_across_the_window_start_makes_the_database_figure_null_not_its_whole_counter(prom_stack, tmp_path):
+    """The database container's series has no sample in the 10 s lookback (a scrape hole across
+    the window start). Counting from 0 as if it were created in the window made 546 CPU-s of a
+    true 45; the clients, created in every window, still start from 0."""
+    fake, url = prom_stack
+    cpu = "container_cpu_user_seconds_total"
+    fake.set("db1", "postgres", cpu, 501.0)
+    wait_scraped(url, cpu, 2)
+    with fake.lock:
+        fake.hidden.add("db1")
+    time.sleep(11.5)  # longer than the lookback (10 scrape intervals)
+    start = time.time()
+    fake.set("db1", "postgres", cpu, 546.0)
+    fake.set("c1", "client", cpu, 2.0)
+    with fake.lock:
+        fake.hidden.discard("db1")
+    wait_until(start, 4.0)
+    end = time.time()
+    wait_until(end, 1.5)
+    out = export(str(phase_folder(tmp_path, "bench", start, end)), "postgres", url)
+    pg = out["services"]["postgres"]["counters"][cpu]
+    assert pg["delta"] is None, pg
+    assert pg["per_container"]["db1"]["no_baseline"] is True
+    assert any(n.startswith(f"postgres/db1: no {cpu} sample in the 10 s before the window start")
+               and "null" in n for n in out["notes"]), out["notes"]
+    assert not any("db1" in n and "taken as 0" in n for n in out["notes"])
+    assert out["services"]["client"]["counters"][cpu]["delta"] == pytest.approx(2.0)

@@ -84,13 +84,16 @@ def test_per_doc_keeps_its_insert_meaning(ycsb):
 
 
 def test_wal_from_the_server_stats_readings_and_ferretdb_reason(ycsb):
+    from analysis import wal
     bench, _, res = ycsb
     by = {r["phase"]: r for r in res["runs"]}
     with open(os.path.join(bench, "postgres.server-stats.json")) as f:
         s = json.load(f)
     pg = by["postgres"]["wal"]
     assert pg == {"bytes": s["end"]["counters"]["wal_bytes"] - s["start"]["counters"]["wal_bytes"],
-                  "source": "pg_current_wal_lsn", "reason": None}
+                  "source": "pg_current_wal_lsn", "reason": None, "about": wal.ABOUT["postgres"]}
+    # the figure says what it is: the WAL write position, not the insert position nor bytes flushed
+    assert pg["about"].startswith("advance of the WAL write position, pg_current_wal_lsn()")
     mg = by["mongodb"]["wal"]
     assert mg["bytes"] is None and mg["source"] is None and "FerretDB" in mg["reason"]
 
@@ -99,7 +102,7 @@ def test_wal_of_real_mongodb_journal_counter():
     from analysis import wal
     reading = lambda n: {"counters": {"wt_log_bytes_written": n}, "unavailable": {}}  # noqa: E731
     assert wal.wal("mongodb", {"start": reading(1000), "end": reading(5096)}) == {
-        "bytes": 4096, "source": "wiredTiger.log", "reason": None}
+        "bytes": 4096, "source": "wiredTiger.log", "reason": None, "about": wal.ABOUT["mongodb"]}
     assert "restarted" in wal.wal("mongodb", {"start": reading(5096), "end": reading(10)})["reason"]
 
 

@@ -7,10 +7,11 @@ from analysis import queries, results, schema
 from analysis.report import bench_report
 
 
-def query_run(db, name, digests, rows=None, status="ok", reason=None, cpu_s=1.0, latency_p50=10.0, stand_in=False):
+def query_run(db, name, digests, rows=None, status="ok", reason=None, cpu_s=1.0, latency_p50=10.0, stand_in=False,
+              row_count=1):
     answered = len(digests)
-    per_execution = [{"k": k, "digest": d, "rows": 1} for k, d in enumerate(digests)]
-    answers = [{"k": k, "rows": (rows or {}).get(k, [["r", k]])} for k in range(answered)]
+    per_execution = [{"k": k, "digest": d, "rows": row_count} for k, d in enumerate(digests)]
+    answers = [{"k": k, "rows": (rows or {}).get(k, [["r", k]] if row_count else [])} for k in range(answered)]
     q = {"name": name, "status": status, "reason": reason, "executions": 3, "answered": answered,
          "normalisation": {"digits": 12, "ordered": True, "order_columns": None, "columns": ["repo", "n"]},
          "digest": "".join(digests) if answered == 3 else None, "per_execution": per_execution, "answers": answers,
@@ -32,6 +33,30 @@ def test_equal_answers_give_ratios_per_query():
     assert q["ratio"]["cpu_us"] == 3.0 and q["ratio"]["latency_p50_ms"] == 3.0
     assert q["ratio"]["instructions"] is None  # no figure on either side: no ratio
     assert q["databases"]["postgres"]["per_query"]["cpu_us"] == 1e6 / 3
+
+
+def test_a_suspect_query_phase_gives_no_ratio():
+    runs = [query_run("mongodb", "olap-a", ["a", "b", "c"], cpu_s=3.0),
+            query_run("postgres", "olap-a", ["a", "b", "c"], cpu_s=1.0)]
+    runs[1].update(status="suspect", reason="other_databases_active_ms 1923 > expected 0 + tolerance 0")
+    q = queries.compare(runs)["olap-a"]
+    assert q["answers_equal"] is True and q["ratio"] is None
+    assert q["reason"].startswith("no ratio: postgres phase suspect (other_databases_active_ms")
+
+
+def test_two_empty_answers_are_said_to_be_empty_with_no_ratio():
+    """0 rows on both sides digest equal but prove nothing (e.g. a time range outside the data)."""
+    empty = "e3b0c442"  # the same digest of an empty answer on both sides
+    runs = [query_run("mongodb", "olap-a", [empty] * 3, row_count=0, cpu_s=3.0),
+            query_run("postgres", "olap-a", [empty] * 3, row_count=0, cpu_s=1.0)]
+    q = queries.compare(runs)["olap-a"]
+    assert q["status"] == "empty" and q["ratio"] is None and q["answers_equal"] is None
+    assert "answer was empty" in q["reason"]
+    s = queries.repeat_summary([{"queries": {"olap-a": q}}] * 2, {})["olap-a"]
+    assert s["status"] == "empty" and s["ratio"] is None
+    # one side empty, the other not: an ordinary difference
+    runs[1] = query_run("postgres", "olap-a", ["a", "b", "c"])
+    assert queries.compare(runs)["olap-a"]["status"] == "answers differ"
 
 
 def test_a_different_answer_fails_the_comparison_and_shows_both_answers():

@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from analysis import reconcile, report, results, schema, summary
+from analysis import counters, reconcile, report, results, schema, summary
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "reconcile")
 
@@ -64,27 +64,21 @@ def test_a_foreign_select_loop_on_postgres_is_suspect_with_the_reasons():
     assert checks["rows_read"]["verdict"] == "suspect"
 
 
-def test_clean_ferretdb_phase_is_ok_and_what_it_does_not_offer_is_unavailable_with_the_reason():
-    stats, clients = case("ferretdb-clean")
-    r = reconcile.reconcile("mongodb", stats, clients)
-    assert r["verdict"] == "ok"
-    assert r["observed"]["inserts"] == r["expected"]["inserts"] == 400
-    assert r["observed"]["reads"] == 0 and r["observed"]["other_writes"] == 0
-    assert r["checks"]["connections_created"]["verdict"] == "unavailable"
-    assert "FerretDB" in r["checks"]["connections_created"]["reason"]
+def test_ferretdb_readings_name_no_server_and_are_not_reconciled():
+    """FerretDB's readings (and any older run's) carry no server.name: its counters are not
+    interpreted, the reconciliation is null with the reason."""
+    for name in ("ferretdb-clean", "ferretdb-foreign"):
+        stats, clients = case(name)
+        r = reconcile.reconcile("mongodb", stats, clients)
+        assert r["verdict"] == "unavailable" and r["checks"] == {}
+        assert r["unavailable"].startswith("server unknown"), r["unavailable"]
 
 
-def test_a_foreign_find_loop_on_ferretdb_is_suspect():
-    stats, clients = case("ferretdb-foreign")
-    r = reconcile.reconcile("mongodb", stats, clients)
-    assert r["verdict"] == "suspect"
-    assert r["checks"]["reads"]["verdict"] == "suspect" and r["checks"]["reads"]["observed"] >= 4
-    assert r["checks"]["inserts"]["verdict"] == "ok"
-
-
-def mongodb_shaped(stats, finds=0, extra_connections=0):
+def mongodb_shaped(stats, finds=0, extra_connections=0, version="8.0.4"):
     """serverStatus as MongoDB answers it: opcounters (documents for insert), connections."""
     out = copy.deepcopy(stats)
+    for edge in ("start", "end"):
+        out[edge]["server"] = {"name": "mongod", "version": version}
     base = {"insert": 1000, "query": 20, "update": 3, "delete": 1, "getmore": 0, "command": 5000}
     # the reading itself holds 2 connections (its pool and the driver's monitor)
     for edge, inserted, commands, created, current in (("start", 0, 0, 0, 2), ("end", 400, 40, 9, 2)):
@@ -183,28 +177,168 @@ def test_counters_below_the_acknowledged_work_are_noted_not_suspect():
                           "clients' work"]
 
 
-def query_phase(stats, clients, aggregates, k=5):
-    """The ferretdb-clean readings as a query phase: one client (stage query) that ran K executions
-    of olap-a, and `aggregates` aggregate commands counted by the server between the readings."""
-    out = copy.deepcopy(stats)
+def query_phase(stats, clients, aggregates, k=5, version="8.0.4"):
+    """The readings as a mongod query phase: one client (stage query) that ran K executions of
+    olap-a, and `aggregates` aggregate commands the server received between the readings, counted
+    where that version counts them (opcounters.query from 7.1, opcounters.command before; always
+    metrics.commands.aggregate)."""
+    out = mongodb_shaped(stats, version=version)
+    out["end"]["counters"]["opcounters_insert"] = out["start"]["counters"]["opcounters_insert"]
+    # one client session's and the readings' own commands
+    out["end"]["counters"]["opcounters_command"] = out["start"]["counters"]["opcounters_command"] + 10
     out["end"]["commands"]["aggregate"] = out["start"]["commands"].get("aggregate", 0) + aggregates
-    # nothing inserted in a query phase
     out["end"]["commands"]["insert"] = out["start"]["commands"].get("insert", 0)
+    since_7_1 = tuple(int(x) for x in version.split(".")[:2]) >= (7, 1)
+    out["end"]["counters"]["opcounters_query" if since_7_1 else "opcounters_command"] += aggregates
     c = copy.deepcopy(clients[0])
     c.update({"stage": "query", "docs_ok": k, "errors": 0,
               "operations": {"olap-a": {"ok": k, "errors": 0, "dropped": 0, "docs": 10 * k}}})
     return out, [c]
 
 
-def test_a_query_phase_own_aggregates_are_the_labs_work_and_foreign_reads_are_still_caught():
+@pytest.mark.parametrize("version", ["8.0.4", "7.0.14"])
+def test_a_query_phase_own_aggregates_count_once_and_foreign_reads_are_still_caught(version):
+    """On 8.0 an aggregate counts in opcounters.query (not command): adding
+    metrics.commands.aggregate to the reads counted each twice and took them from the commands."""
     stats, clients = case("ferretdb-clean")
-    s, c = query_phase(stats, clients, aggregates=5)
+    s, c = query_phase(stats, clients, aggregates=5, version=version)
     r = reconcile.reconcile("mongodb", s, c)
+    assert r["server"] == f"mongod {version}"
     assert r["lab_work"]["queries"] == {"ok": 5, "errors": 0}
     assert r["checks"]["reads"]["expected"] == 5 and r["checks"]["reads"]["observed"] == 5
-    assert r["checks"]["reads"]["verdict"] == "ok", r["reasons"]
-    # a foreign loop of finds/aggregates during the query window is still over the lab's K
-    s, c = query_phase(stats, clients, aggregates=5 + 4)
+    assert r["checks"]["commands"]["observed"] == 10, "the readings' and sessions' commands, no aggregate"
+    assert r["verdict"] == "ok", r["reasons"]
+    # a foreign loop of aggregates during the query window is still over the lab's K
+    s, c = query_phase(stats, clients, aggregates=5 + 4, version=version)
     r = reconcile.reconcile("mongodb", s, c)
     assert r["checks"]["reads"]["verdict"] == "suspect"
     assert any(x.startswith("reads 9 > expected 5") for x in r["reasons"]), r["reasons"]
+
+
+MANUAL = os.path.join(os.path.dirname(CASES), "counters", "mongod-8.0-manual.json")
+
+
+def test_the_counter_table_says_what_the_8_0_manual_says():
+    manual = json.load(open(MANUAL))
+    assert "Starting in MongoDB 7.1, aggregations count as query operations" in manual["opcounters.query"]
+    sem, _ = counters.semantics({"name": "mongod", "version": "8.0.4"})
+    assert sem["aggregate_in"] == "query" and "aggregate" in manual["opcounters.command_except"]
+    # what `command` still holds of the reads: count and distinct are not in the manual's exceptions
+    assert set(sem["reads_in_command"]).isdisjoint(manual["opcounters.command_except"])
+    old, _ = counters.semantics({"name": "mongod", "version": "7.0.14"})
+    assert old["aggregate_in"] == "command" and "aggregate" in old["reads_in_command"]
+
+
+def test_a_server_or_version_without_recorded_semantics_is_not_reconciled():
+    stats, clients = case("ferretdb-clean")
+    for server, why in (({"name": "mongod", "version": "8.2.1"}, "no counter semantics recorded for mongod 8.2.1"),
+                        ({"name": "mongod", "version": "garbage"}, "mongod version 'garbage' not understood"),
+                        ({"name": "cockroach", "version": "1"}, "no counter semantics recorded for server 'cockroach'"),
+                        ({"name": "postgres", "version": "15"}, "the readings name server 'postgres 15' for the mongodb")):
+        s = mongodb_shaped(stats)
+        s["start"]["server"] = s["end"]["server"] = server
+        r = reconcile.reconcile("mongodb", s, clients)
+        assert r["verdict"] == "unavailable" and r["unavailable"].startswith(why), r["unavailable"]
+    s = mongodb_shaped(stats)
+    s["end"]["server"] = {"name": "mongod", "version": "7.0.14"}
+    assert "different servers" in reconcile.reconcile("mongodb", s, clients)["unavailable"]
+
+
+SECANTUS = os.path.join(os.path.dirname(CASES), "counters", "secantus-0.7.0b3.json")
+
+
+def secantus(work):
+    """The real secantus readings (fixture), named as the client now names them."""
+    stats = json.load(open(SECANTUS))
+    for edge in ("start", "end"):
+        stats[edge]["server"] = {"name": "secantus", "version": "0.7.0b3"}
+    client = {"stage": work, "client_id": "1", "docs_ok": 0, "errors": 0, "reconnects": 0, "operations": {}}
+    return stats, client
+
+
+def test_secantus_counters_are_read_for_what_they_mean_and_null_where_they_mean_something_else():
+    stats, client = secantus("run")
+    assert stats["work_between"]["insert_documents"] == 2000
+    d = {k: stats["end"]["counters"][k] - stats["start"]["counters"][k] for k in ("opcounters_insert", "opcounters_query")}
+    assert d["opcounters_insert"] <= 2, "insert commands, not the 2,000 documents"
+    assert d["opcounters_query"] == stats["work_between"]["finds"], "aggregates are not in query"
+    assert stats["end"]["counters"]["wt_log_bytes_written"] is None and stats["end"]["commands"] == {}
+    client.update(docs_ok=2000, operations={"insert": {"ok": 2000, "errors": 0}, "read": {"ok": 3, "errors": 0}})
+    r = reconcile.reconcile("mongodb", stats, [client])
+    assert r["server"].startswith("secantus")
+    ins = r["checks"]["inserts"]
+    assert ins["verdict"] == "unavailable" and "not documents" in ins["reason"] and ins["observed"] is None
+    assert r["checks"]["connections_at_end"]["verdict"] == "unavailable"
+    # finds are read for what they are: 3 findOne against the lab's 3 reads
+    assert r["checks"]["reads"]["observed"] == 3 and r["checks"]["reads"]["verdict"] == "ok"
+    # a query phase's aggregates hide among secantus's commands: reads and commands cannot be told apart
+    q, qc = secantus("query")
+    qc["operations"] = {"olap-a": {"ok": 5, "errors": 0}}
+    r = reconcile.reconcile("mongodb", q, [qc])
+    for name in ("reads", "commands"):
+        assert r["checks"][name]["verdict"] == "unavailable" and "metrics.commands" in r["checks"][name]["reason"]
+
+
+
+
+def test_foreign_work_on_another_database_of_the_cluster_is_suspect():
+    """Real readings (PostgreSQL 15, lab database jsonbench, 2 clients x 200 docs; client/src/targets/
+    postgres-stats.js readClusterStats): in the foreign case a session on database `postgres` ran
+    generate_series(1, 2e7) and a CHECKPOINT during the window. The lab database's own counters
+    reconcile in both: only the whole cluster shows it."""
+    stats, clients = case("postgres-cluster-clean")
+    r = reconcile.reconcile("postgres", stats, clients)
+    assert r["verdict"] == "ok", r["reasons"]
+    assert r["observed"]["other_databases_sessions"] == 0 and r["observed"]["checkpoints_requested"] == 0
+    stats, clients = case("postgres-cluster-foreign")
+    r = reconcile.reconcile("postgres", stats, clients)
+    assert r["verdict"] == "suspect"
+    assert {x.split()[0] for x in r["reasons"]} == {"other_databases_sessions", "other_databases_active_ms",
+                                                      "checkpoints_requested"}
+    assert r["observed"]["other_databases_active_ms"] > 1000, "the generate_series ran for seconds"
+    for name in ("transactions", "rows_written", "user_table_reads", "sessions"):
+        assert r["checks"][name]["verdict"] == "ok", name
+
+
+def test_checkpoints_the_wal_forces_are_tolerated():
+    stats, clients = case("postgres-cluster-foreign")
+    s = copy.deepcopy(stats)
+    # a window that wrote 2 x max_wal_size / (1 + 0.9) of WAL may see 2 forced checkpoints
+    size, target = s["end"]["counters"]["cluster_max_wal_size_bytes"], s["end"]["counters"]["cluster_checkpoint_completion_target"]
+    s["end"]["counters"]["wal_bytes"] = s["start"]["counters"]["wal_bytes"] + int(2 * size / (1 + target)) + 1
+    assert reconcile.reconcile("postgres", s, clients)["checks"]["checkpoints_requested"]["tolerance"] == 2
+
+
+def test_readings_without_cluster_counters_say_so():
+    stats, clients = case("postgres-clean")
+    r = reconcile.reconcile("postgres", stats, clients)
+    c = r["checks"]["other_databases_sessions"]
+    assert c["verdict"] == "unavailable" and "no cluster counters" in c["reason"]
+    assert r["verdict"] == "ok"
+
+
+def test_a_process_watch_that_could_not_read_the_cgroup_is_unavailable_not_ok():
+    stats, clients = case("postgres-clean")
+    why = "no sample could read the container's cgroup: no readable cgroup directory for pid 7"
+    for foreign in (None, []):  # the lab's summary now, and an older summary
+        r = reconcile.reconcile("postgres", stats, clients, {"cgroup_processes": {"foreign": foreign, "reason": why}})
+        c = r["checks"]["container_processes"]
+        assert c["verdict"] == "unavailable" and c["reason"] == why
+    r = reconcile.reconcile("postgres", stats, clients, {"cgroup_processes": {"foreign": [], "reason": None}})
+    assert r["checks"]["container_processes"]["verdict"] == "ok"
+
+
+def test_perf_samples_of_another_process_in_the_container_make_the_phase_suspect(fixture_benches):
+    """ci-standin-run's recorded profiles hold samples of a healthcheck (pg_isready) and a shell in
+    the database containers: parsed before, now counted."""
+    from analysis import profile_samples
+    bench = fixture_benches["ci-standin-run"]
+    foreign = profile_samples.foreign(bench, "postgres", "postgres")
+    assert foreign and "pg_isready" in foreign
+    stats, clients = case("postgres-clean")
+    r = reconcile.reconcile("postgres", stats, clients, None, foreign)
+    assert r["verdict"] == "suspect" and r["checks"]["container_perf_samples"]["observed"] == sum(foreign.values())
+    assert any(x.startswith("perf record sampled processes other than the server") and "pg_isready (" in x
+               for x in r["reasons"])
+    assert profile_samples.foreign(fixture_benches["bench1"], "postgres", "postgres") == {}
+    assert reconcile.reconcile("postgres", stats, clients, None, {})["verdict"] == "ok"

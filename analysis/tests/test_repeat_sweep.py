@@ -2,8 +2,10 @@
 the assembly of repetitions and sweep points from real results.json files, reports and plots."""
 import copy
 import json
+import math
 import os
 import shutil
+import statistics
 
 import pytest
 
@@ -91,7 +93,13 @@ def test_repeat_summarises_each_figure_and_the_paired_ratio(tmp_path, fixture_di
     assert "per_doc.basis" not in res["figures"]["postgres"]
     text = (bench / "report.md").read_text()
     assert text.index("## The answer") < text.index("## Every figure")
-    assert "- CPU (µs/doc): mongodb 210 ± 25, postgres 102 ± 7.2; mongodb spends 2.067x ± 0.287 of postgres" in text
+    # the ratio is the geometric mean of 2.0, 2.2, 2.0, its interval taken on the logarithms
+    logs = [math.log(v) for v in (2.0, 2.2, 2.0)]
+    m, sd = sum(logs) / 3, statistics.stdev(logs)
+    half = 4.3027 * sd / 3 ** 0.5
+    assert ratio["mean"] == pytest.approx(math.exp(m)) and ratio["ci"]["low"] == pytest.approx(math.exp(m - half), rel=1e-4)
+    assert (f"- CPU (µs/doc): mongodb 210 ± 25, postgres 102 ± 7.2; mongodb spends {math.exp(m):.3f}x of postgres "
+            f"(geometric mean; interval {math.exp(m - half):.3f} .. {math.exp(m + half):.3f}") in text
     assert "[repeat-2/report.md](repeat-2/report.md): complete" in text
 
 
@@ -99,7 +107,15 @@ def test_repeat_says_no_difference_when_the_interval_includes_one(tmp_path, fixt
     bench = _bench_with_repetitions(tmp_path, fixture_dir, [(100.0, 100.0), (90.0, 100.0), (110.0, 100.0)])
     res = repeat.write(str(bench))
     assert res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]["includes_no_difference"] is True
-    assert "**no difference** shown between mongodb and postgres" in (bench / "report.md").read_text()
+    assert "**not distinguishable**: the repetitions cannot tell mongodb from postgres" in (bench / "report.md").read_text()
+
+
+def test_repeat_ratios_are_geometric_means_of_the_repetitions_ratios(tmp_path, fixture_dir):
+    """2x then 0.5x is no difference on average: 1x, where the arithmetic mean says 1.25x."""
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (50.0, 100.0)])
+    ratio = repeat.write(str(bench))["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]
+    assert ratio["values"] == [2.0, 0.5] and ratio["mean"] == pytest.approx(1.0)
+    assert ratio["ci"]["low"] * ratio["ci"]["high"] == pytest.approx(1.0), "symmetric in log space"
 
 
 def test_repeat_keeps_finished_repetitions_and_names_the_missing_one(tmp_path, fixture_dir):
@@ -115,8 +131,40 @@ def test_repeat_keeps_finished_repetitions_and_names_the_missing_one(tmp_path, f
     assert any(i.startswith("repeat-3: not run") for i in res["incomplete"])
     assert res["figures"]["postgres"]["per_doc.cpu_us"]["values"] == [100.0, None, None]
     assert res["figures"]["mongodb"]["per_doc.cpu_us"]["n"] == 2
-    assert any("repetition 2: postgres did not finish" in n for n in res["notes"])
+    assert any("repetition 2: postgres status failed" in n for n in res["notes"])
     assert "**Incomplete:**" in (bench / "report.md").read_text()
+
+
+def test_repeat_leaves_a_suspect_repetition_out_and_says_how_many_counted(tmp_path, fixture_dir):
+    """A suspect phase did work the lab did not send: its 900 µs/doc must not enter the mean."""
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (900.0, 100.0), (220.0, 100.0)])
+    r2 = json.loads((bench / "repeat-2" / "results.json").read_text())
+    mongo = next(run for run in r2["runs"] if run["database"] == "mongodb")
+    mongo.update(status="suspect", reason="reads 9 > expected 5 + tolerance 0")
+    (bench / "repeat-2" / "results.json").write_text(json.dumps(r2))
+    res = repeat.write(str(bench))
+    cpu = res["figures"]["mongodb"]["per_doc.cpu_us"]
+    assert cpu["values"] == [200.0, None, 220.0] and cpu["n"] == 2 and cpu["mean"] == pytest.approx(210.0)
+    assert res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]["n"] == 2
+    assert any(n.startswith("repetition 2: mongodb status suspect (reads 9 > expected 5") for n in res["notes"])
+    assert "n=2 of 3" in (bench / "report.md").read_text()
+
+
+def test_a_bench_ratio_and_a_comparison_leave_a_suspect_phase_out(fixture_dir):
+    from analysis import compare
+    r = results.build(fixture_dir)
+    assert r["ratios"]["cpu_us"] is not None and "reason" not in r["ratios"]
+    flagged = copy.deepcopy(r)
+    for run in flagged["runs"]:
+        if run["database"] == "mongodb":
+            run.update(status="suspect", reason="user_table_reads 4 > expected 0 + tolerance 0")
+    rat = results.ratios(flagged["runs"])
+    assert rat["cpu_us"] is None and rat["per_op"]["cpu_us"] is None
+    assert rat["reason"].startswith("no ratio: mongodb status suspect (user_table_reads")
+    rows, _ = compare.compare({"b": r}, {"b": flagged})
+    mongo = [x for x in rows if x["database"] == "mongodb"]
+    assert mongo and all(x["change_pct"] is None and x["left_out"] == "REF2 suspect" for x in mongo)
+    assert all(x["left_out"] is None for x in rows if x["database"] == "postgres")
 
 
 def test_repeat_without_repetitions_is_a_clear_error(tmp_path, fixture_dir):
@@ -177,7 +225,7 @@ def test_sweep_of_repeated_points_carries_their_intervals(tmp_path, fixture_dir)
     first = res["series"]["mongodb"]["per_doc.cpu_us"][0]
     assert first["n"] == 3 and first["ci"]["half_width"] == pytest.approx(4.303 * 10 / 3 ** 0.5, rel=1e-4)
     assert [p["repeat"] for p in res["points"]] == [3, 3]
-    assert "| 100 | 210 ± 25 | 102 ± 7.2 | 2.067x ± 0.287 |" in (sweep_dir / "report.md").read_text()
+    assert "| 100 | 210 ± 25 | 102 ± 7.2 | 2.065x (1.801 .. 2.367) |" in (sweep_dir / "report.md").read_text()
 
 
 def test_sweep_marks_a_point_that_did_not_finish(tmp_path, fixture_dir):
@@ -284,7 +332,7 @@ def test_branch_keeps_repetitions_and_points(tmp_path, fixture_dir, monkeypatch)
             "bench8/sweep-FIELD_BYTES/plots/cpu.png"} <= files
     readme = git("show", f"{name}:README.md")
     assert "## bench9: 2 repetitions (mean ± 95% CI)" in readme
-    assert "mongodb/postgres CPU per document: 2.100x ± " in readme
+    assert "mongodb/postgres CPU per document: 2.098x (" in readme
     assert "## bench8/sweep-FIELD_BYTES: sweep of FIELD_BYTES over 50, 200" in readme
     assert "FIELD_BYTES=50: 1.25x, FIELD_BYTES=200: 1.50x" in readme
 

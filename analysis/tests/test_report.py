@@ -83,3 +83,13 @@ def test_report_shows_start_lag_and_the_clients_own_part(fixture_benches, tmp_pa
     for run in res["runs"]:
         # fixture clients predate the scheduler lag: said as n/a, not invented
         assert f"{fmt(run['start_lag_ms']['p99'])} / n/a" in row, row
+
+
+def test_instructions_say_they_are_user_mode_only(fixture_benches):
+    """perf counts instructions:u (lab/perf.sh): the kernel's share for the server is not in it."""
+    from analysis import figures, labels, results
+    runs = results.build(fixture_benches["bench2"])["runs"]
+    assert all(r["cpu"]["instructions_event"] == "instructions:u" for r in runs)
+    assert all(r["cpu"]["instructions_scope"].startswith("user mode only (instructions:u)") for r in runs)
+    assert "user mode" in figures.name("per_doc.instructions") and "user mode" in figures.name("per_op.instructions")
+    assert dict((f, h) for f, h, _ in labels.PER_DOC)["instructions"] == "instructions (user mode)"

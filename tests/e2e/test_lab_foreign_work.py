@@ -157,3 +157,52 @@ def test_foreign_query_loop_makes_the_phase_suspect(foreign_run, db):
     assert "**SUSPECT:**" in top
     assert re.search(rf"{db}.*status SUSPECT \(", run.stdout), run.stdout[-2000:]
     assert run.results["complete"] is True
+
+
+@pytest.fixture(scope="module")
+def cluster_foreign_run(workdir):
+    """PostgreSQL alone, 2 clients x 600 docs; 4 s after its phase starts, one session on database
+    `postgres` (another database of the same cluster) runs generate_series(1, 1e7) and a CHECKPOINT."""
+    remove_project()
+    bench = make_bench(workdir, "bench-e2e-cluster-foreign", docs=600, perf_s=0)
+    with open(bench / "bench.env", "a") as f:
+        f.write("DATABASES=postgres\n")
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT, env=lab_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
+    lines, work = [], None
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if work is None and re.search(r"\] postgres: phase starts", line):
+                uri = re.sub(r"/[^/]+$", "/postgres", host_uri("postgres"))  # .env exists once runme started
+                work = subprocess.Popen(["node", os.path.join(os.path.dirname(LOOP), "foreign-cluster-work.js"), uri, "4",
+                                         "10000000"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        proc.wait(timeout=1800)
+        work_out = work.communicate(timeout=120)[0] if work else "never started"
+    finally:
+        for p in (work, proc):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
+    (workdir / "runme-cluster-foreign.log").write_text(done.stdout + "\n--- foreign ---\n" + work_out)
+    print(done.stdout[-3000:])
+    print(work_out)
+    yield Run(bench, done), work_out
+    remove_project()
+
+
+def test_work_on_another_database_of_the_cluster_makes_the_phase_suspect(cluster_foreign_run):
+    """The lab database's own counters see nothing of it; the whole-cluster reading does."""
+    run, work_out = cluster_foreign_run
+    assert run.returncode == 0, run.stdout[-3000:]
+    assert work_out.startswith("done generate_series"), work_out
+    entry = run_entry(run, "postgres")
+    rec = entry["reconciliation"]
+    print("cluster foreign", rec["interval_s"], "s", json.dumps(brief(rec)))
+    assert rec["verdict"] == "suspect" and entry["status"] == "suspect", rec
+    flagged = {k for k, c in rec["checks"].items() if c["verdict"] == "suspect"}
+    assert "checkpoints_requested" in flagged, flagged
+    assert flagged & {"other_databases_sessions", "other_databases_active_ms", "other_database_sessions_at_end"}, flagged
+    assert rec["checks"]["user_table_reads"]["verdict"] == "ok", "the lab database alone saw nothing"
+    assert re.search(r"postgres.*status SUSPECT \(", run.stdout), run.stdout[-2000:]

@@ -98,7 +98,8 @@ def test_the_mongodb_server_is_mongod_or_the_secantusdb_stand_in(tmp_path, stand
 def test_summary_without_any_readable_sample_says_why(tmp_path):
     f = samples_file(tmp_path, {"t": 1, "error": "no readable cgroup directory for pid 5"})
     out = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
-    assert out["samples"] == 0 and out["foreign"] == []
+    # a watch that read nothing saw no process: not "no foreign process" but null with the reason
+    assert out["samples"] == 0 and out["foreign"] is None
     assert "no readable cgroup directory for pid 5" in out["reason"]
     missing = json.loads(run("summary", "--database", "postgres", str(tmp_path / "none.jsonl")).stdout)
     assert missing["samples"] == 0 and "none taken" in missing["reason"]

@@ -34,10 +34,60 @@ const STATS_SQL = `select to_jsonb(d) as row,
   from pg_stat_database d where d.datname = current_database()`;
 
 // Statements the reading itself sends, counted by analysis as lab work:
-// `show server_version` (connect.js) and the select above, one connection.
-const READING = { connections: 1, statements: 2, about: 'show server_version; select from pg_stat_database' };
+// `show server_version` (connect.js), the cluster's select (readClusterStats; one more on
+// PostgreSQL 17+ for pg_stat_checkpointer) and the select above, one connection.
+const READING = { connections: 1, statements: 3, about: 'show server_version; select from pg_stat_database (the cluster); select from pg_stat_database (this database)' };
+
+// The whole cluster, not only the lab's database: work in another database of the same server
+// (a session on `postgres` running generate_series, a CHECKPOINT) spends the same CPU, WAL and
+// buffers. Summed over pg_stat_database's rows of the other databases (the row with no datname,
+// shared catalogs, which every connection reads, is left out), with the checkpointer's counters
+// (pg_stat_bgwriter; pg_stat_checkpointer from 17) and the settings that bound how many
+// checkpoints the WAL itself may force. Its own function: one query, one place.
+const CLUSTER_SQL = `select current_setting('server_version_num')::int as version_num,
+       (select coalesce(jsonb_agg(to_jsonb(d)), '[]') from pg_stat_database d
+         where d.datname is not null and d.datname <> current_database()) as other_databases,
+       (select to_jsonb(b) from pg_stat_bgwriter b) as bgwriter,
+       (select count(*) from pg_stat_activity a
+         where a.backend_type = 'client backend' and a.pid <> pg_backend_pid()
+           and a.datname is distinct from current_database())::int as other_database_backends,
+       (select jsonb_object_agg(name, jsonb_build_object('setting', setting, 'unit', unit)) from pg_settings
+         where name in ('max_wal_size', 'checkpoint_completion_target')) as settings`;
+const CLUSTER_SUMS = { xact_commit: 'xacts', xact_rollback: 'xacts', tup_returned: 'rows_read', tup_fetched: 'rows_read', sessions: 'sessions', active_time: 'active_ms' };
+const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
+
+async function readClusterStats(client) {
+  const { rows: [r] } = await client.query(CLUSTER_SQL);
+  const counters = {};
+  const unavailable = {};
+  for (const [col, name] of Object.entries(CLUSTER_SUMS)) {
+    const key = `other_databases_${name}`;
+    if (r.other_databases.some((d) => d[col] === undefined)) {
+      counters[key] = null;
+      unavailable[key] = `pg_stat_database has no column ${col} in PostgreSQL ${r.version_num}`;
+    } else if (counters[key] !== null) {
+      counters[key] = (counters[key] || 0) + r.other_databases.reduce((n, d) => n + Number(d[col] || 0), 0);
+    }
+  }
+  counters.other_database_backends = r.other_database_backends;
+  let checkpoints = r.bgwriter && r.bgwriter.checkpoints_req;
+  let statements = 1;
+  if (checkpoints === undefined && r.version_num >= 170000) {
+    statements += 1;
+    const { rows: [c] } = await client.query('select num_requested from pg_stat_checkpointer');
+    checkpoints = c.num_requested;
+  }
+  counters.checkpoints_requested = checkpoints === undefined || checkpoints === null ? null : Number(checkpoints);
+  if (counters.checkpoints_requested === null) unavailable.checkpoints_requested = `no requested-checkpoint counter in PostgreSQL ${r.version_num}`;
+  const wal = r.settings.max_wal_size;
+  const cct = r.settings.checkpoint_completion_target;
+  counters.max_wal_size_bytes = wal && UNIT_BYTES[wal.unit] ? Number(wal.setting) * UNIT_BYTES[wal.unit] : null;
+  counters.checkpoint_completion_target = cct ? Number(cct.setting) : null;
+  return { counters, unavailable, statements, raw: { other_databases: r.other_databases, bgwriter: r.bgwriter, settings: r.settings } };
+}
 
 async function readPostgresStats(client) {
+  const cluster = await readClusterStats(client);
   const { rows } = await client.query(STATS_SQL);
   const r = rows[0];
   if (!r) throw new Error('pg_stat_database has no row for current_database()');
@@ -57,13 +107,15 @@ async function readPostgresStats(client) {
   // autovacuum workers, which are the server's own upkeep).
   counters.other_client_backends = r.other_sessions.length;
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
+  for (const [k, v] of Object.entries(cluster.counters)) counters[`cluster_${k}`] = v;
+  for (const [k, v] of Object.entries(cluster.unavailable)) unavailable[`cluster_${k}`] = v;
   return {
     // The server's own version string (server_version, e.g. "15.14 (Debian 15.14-0+deb12u1)").
     server: { name: 'postgres', version: r.version, product: 'PostgreSQL', stand_in: false },
     counters, unavailable, server_time: r.server_time,
-    raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num },
-    reading: READING,
+    raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num, cluster: cluster.raw },
+    reading: { ...READING, statements: READING.statements - 1 + cluster.statements },
   };
 }
 
-module.exports = { readPostgresStats, COUNTERS, READING };
+module.exports = { readPostgresStats, readClusterStats, COUNTERS, READING };

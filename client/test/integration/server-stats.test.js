@@ -41,7 +41,7 @@ test.describe('server-stats: PostgreSQL', () => {
     assert.equal(s.counters.other_client_backends, 0);
     assert.match(s.raw.wal_lsn, /^[0-9A-F]+\/[0-9A-F]+$/);
     assert.deepEqual(s.unavailable, {});
-    assert.deepEqual([s.reading.connections, s.reading.statements, s.run_session.statements], [1, 2, 3]);
+    assert.deepEqual([s.reading.connections, s.reading.statements, s.run_session.statements], [1, 3, 3]);
   });
 
   test('N inserts: tup_inserted +N, transactions = N + the sessions\' own, no user-table read; a scan shows', async () => {
@@ -52,10 +52,11 @@ test.describe('server-stats: PostgreSQL', () => {
     assert.equal(delta(a, b, 'tup_inserted'), N); // 3 x 50 B documents: no TOAST
     assert.equal(delta(a, b, 'user_n_tup_ins'), N);
     // N inserts + the run session (start-up transaction, show, set, prepare) + what of the two
-    // readings (start-up, show, select each) falls between their snapshots: 3 in all, give or take
-    // one that the statistics flush (at most once a second per session) has not yet published.
+    // readings (start-up, show, cluster select, select each) falls between their snapshots: 4 in
+    // all, give or take one that the statistics flush (at most once a second per session) has not
+    // yet published.
     const xacts = delta(a, b, 'xact_commit');
-    assert.ok(xacts >= N + 6 && xacts <= N + 8, `xact_commit +${xacts}`);
+    assert.ok(xacts >= N + 7 && xacts <= N + 9, `xact_commit +${xacts}`);
     assert.equal(delta(a, b, 'xact_rollback'), 0);
     assert.ok([2, 3].includes(delta(a, b, 'sessions')), `sessions +${delta(a, b, 'sessions')}`);
     for (const k of ['user_seq_scan', 'user_seq_tup_read', 'user_idx_scan', 'user_idx_tup_fetch']) assert.equal(delta(a, b, k), 0, k);
@@ -83,6 +84,45 @@ test.describe('server-stats: PostgreSQL', () => {
     assert.equal(delta(b, c, 'user_seq_scan'), 1);
     assert.equal(delta(b, c, 'user_seq_tup_read'), N);
     assert.ok(delta(b, c, 'tup_returned') >= N);
+  });
+});
+
+test.describe('server-stats: PostgreSQL, the whole cluster', () => {
+  let pg;
+  test.before(async () => {
+    pg = await startPostgres();
+    await pg.query('create database jsonbench');
+  });
+  test.after(async () => { if (pg) await pg.cleanup(); });
+
+  test('foreign work on another database (generate_series, CHECKPOINT) shows in the cluster counters', async () => {
+    const lab = pg.uri.replace(/\/postgres$/, '/jsonbench');
+    const a = await stats(lab);
+    for (const k of ['other_databases_xacts', 'other_databases_rows_read', 'other_databases_sessions',
+      'other_databases_active_ms', 'other_database_backends', 'checkpoints_requested', 'max_wal_size_bytes']) {
+      assert.equal(typeof a.counters[`cluster_${k}`], 'number', k);
+    }
+    assert.equal(a.counters.cluster_other_database_backends, 0);
+    const { Client } = require('pg');
+    const other = new Client({ connectionString: pg.uri, application_name: 'foreign' }); // database postgres
+    await other.connect();
+    try {
+      await other.query('select count(*) from generate_series(1, 3000000)');
+      const during = await stats(lab);
+      assert.equal(during.counters.cluster_other_database_backends, 1, 'the foreign session, on database postgres');
+      assert.equal(during.counters.other_client_backends, 0, 'the lab database alone sees nothing');
+      await other.query('checkpoint');
+    } finally { await other.end(); }
+    let b;
+    for (let i = 0; i < 20; i++) { // an ended session's counters are flushed as it ends: poll briefly
+      b = await stats(lab);
+      if (delta(a, b, 'cluster_other_databases_active_ms') > 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(delta(a, b, 'cluster_other_databases_sessions'), 1);
+    assert.ok(delta(a, b, 'cluster_other_databases_active_ms') > 50, `active ${delta(a, b, 'cluster_other_databases_active_ms')} ms`);
+    assert.equal(delta(a, b, 'cluster_checkpoints_requested'), 1);
+    assert.equal(delta(a, b, 'user_seq_scan'), 0, 'the lab database saw none of it');
   });
 });
 
