@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from analysis import perfstat
+from lab_images import STANDIN, official_postgres, postgres_image
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGE = "jsonbench-standin/debian:bookworm"
 
 
 def lab(fn, tmp_path):
@@ -26,9 +26,11 @@ def busy_container():
         pytest.skip("needs root, perf and docker")
     if lab("perf_unavailable_reason", "/").stdout.strip():
         pytest.skip(lab("perf_unavailable_reason", "/").stdout.strip())
-    if subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode != 0:
-        pytest.skip(f"{IMAGE} not built (lab/standins/build.sh)")
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", IMAGE, "sh", "-c", "while :; do :; done"],
+    image = postgres_image()  # any image with a shell: one that runme.sh test always has
+    if image is None:
+        pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
+    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", image, "-c",
+                          "while :; do :; done"],
                          capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True, text=True,
