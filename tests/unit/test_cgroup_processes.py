@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -170,27 +171,36 @@ def test_a_real_cgroup_of_this_host_lists_exactly_its_processes(host_cgroup):
         child.wait()
 
 
-def watch_for(seconds, watched: subprocess.Popen, *flags, env=None):
-    """Runs `watch` on the watched process for `seconds`, stops both; returns the watch's output."""
+def watch_until(done, watched: subprocess.Popen, *flags, env=None, timeout=60):
+    """Runs `watch` on the watched process until `done(samples so far)` (each line is flushed as it
+    is taken), or `timeout` seconds: a condition, not a duration, so that a busy host only makes the
+    test slower. Stops both; returns every sample, the ones after the condition included."""
     w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(watched.pid), *flags],
                          stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    timer = threading.Timer(timeout, w.terminate)
+    timer.start()
+    samples = []
     try:
-        time.sleep(seconds)
+        for line in w.stdout:
+            samples.append(json.loads(line))
+            if done(samples):
+                break
     finally:
+        timer.cancel()
         w.terminate()
-        out, _ = w.communicate(timeout=10)
+        rest, _ = w.communicate(timeout=10)
         watched.kill()
         watched.wait()
     assert w.returncode == 0
-    return out
+    return samples + [json.loads(x) for x in rest.splitlines()]
 
 
 def test_watch_samples_until_terminated():
-    child = subprocess.Popen(["sleep", "30"])
-    out = watch_for(1.5, child, "--every", "0.2")
-    lines = [json.loads(x) for x in out.splitlines()]
-    assert len(lines) >= 4, out
-    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
+    child = subprocess.Popen(["sleep", "60"])
+    samples = watch_until(lambda got: len(got) >= 4, child, "--every", "0.2")
+    assert len(samples) >= 4, samples
+    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in samples)
+    assert [s["t"] for s in samples] == sorted(s["t"] for s in samples)
 
 
 def test_watch_sees_processes_that_live_some_milliseconds(tmp_path, host_cgroup):
@@ -200,9 +210,11 @@ def test_watch_sees_processes_that_live_some_milliseconds(tmp_path, host_cgroup)
     blip.symlink_to(shutil.which("sleep"))
     loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
     (cg / "cgroup.procs").write_text(str(loop.pid))  # its children start in the cgroup
-    out = watch_for(3.5, loop, env=env)
+    def seen(comm, samples):
+        return any(p["comm"] == comm for s in samples for p in s.get("processes", []))
+    samples = watch_until(lambda got: seen("blip", got), loop, env=env)
     f = tmp_path / "samples.jsonl"
-    f.write_text(out)
+    f.write_text("".join(json.dumps(s) + "\n" for s in samples))
     summary = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
-    assert summary["samples"] >= 3
+    assert summary["samples"] == len(samples)
     assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary
