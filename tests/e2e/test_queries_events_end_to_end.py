@@ -90,7 +90,9 @@ def test_queries_section_compares_digests_and_names_the_refusal(events_run):
     a = qs["olap-a"]
     assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
     assert a["databases"]["mongodb"]["digest"] == a["databases"]["postgres"]["digest"]
-    assert a["ratio"]["latency_p50_ms"] > 0 and a["ratio"]["cpu_us"] is not None
+    per = {db: a["databases"][db]["per_query"] for db in ("mongodb", "postgres")}
+    for f in ("latency_p50_ms", "cpu_us"):
+        assert a["ratio"][f] == pytest.approx(per["mongodb"][f] / per["postgres"][f]), f
     lookup = qs["olap-lookup"]
     pg = lookup["databases"]["postgres"]
     assert pg["status"] == "ok" and pg["answered"] == K and pg["per_query"]["latency_p50_ms"] > 0

@@ -72,7 +72,8 @@ def test_load_phase_is_reported_as_insert_costs(ycsb_run):
         assert list(load["operations"]) == ["insert"]
         assert load["operations"]["insert"]["ok"] == RECORDS == load["docs_in_db"]
         assert load["per_doc"]["cpu_us"] > 0 and load["per_op"]["op"] == "insert"
-    assert results["load_ratios"]["cpu_us"] is not None
+    mongo, pg = runs(results)["mongodb-load"], runs(results)["postgres-load"]
+    assert results["load_ratios"]["cpu_us"] == pytest.approx(mongo["per_doc"]["cpu_us"] / pg["per_doc"]["cpu_us"])
 
 
 def test_run_phase_per_operation_figures(ycsb_run):

@@ -93,15 +93,31 @@ def test_memory_limit_beyond_the_host(tmp_path):
     assert_refused(r, "DB_MEMORY=4096g x 2 databases exceeds this host's memory", "allowed: at most")
 
 
-def skip_unless_other_users_reach_the_checkout():
-    readable = subprocess.run(["runuser", "-u", "nobody", "--", "test", "-x", str(LAB_ROOT / "runme.sh")])
-    if readable.returncode != 0:
-        pytest.skip(f"other users cannot reach {LAB_ROOT} (a checkout under a private folder)")
+def as_other_user(user, runme_args, env, *, before="", timeout=120):
+    """Runs runme.sh as `user`, from a bind mount of the checkout at a fresh folder under /tmp, in a
+    private mount namespace of this test's own: a checkout under a private folder (/root/..., CI's)
+    is then reachable by that user, who still cannot write to it or install anything. `before`: shell
+    run as root in the namespace first (e.g. to hide a folder)."""
+    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("runuser"):
+        pytest.skip("needs root, unshare and runuser")
+    mnt = Path(tempfile.mkdtemp(prefix="jsonbench-checkout-"))
+    mnt.chmod(0o755)
+    script = (f"mount --bind {LAB_ROOT} {mnt} && {before} cd {mnt} && "
+              f"if ! runuser -u {user} -- test -x {mnt}/runme.sh; then "
+              f"echo 'the checkout itself is not readable by other users:' $(stat -c %A {LAB_ROOT}) >&2; exit 97; fi && "
+              f"exec runuser -u {user} -- env " + " ".join(f"{k}={v}" for k, v in env.items())
+              + f" {mnt}/runme.sh --no-branch " + " ".join(runme_args))
+    try:
+        r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], cwd="/",
+                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+    finally:
+        mnt.rmdir()  # the bind mount ended with the namespace
+    assert r.returncode != 97, r.stderr
+    return r
 
 
 def test_no_docker_engine_gives_the_commands_to_get_one():
     """As a user who may not install anything (not root) and with no engine to talk to."""
-    skip_unless_other_users_reach_the_checkout()
     home = Path(tempfile.mkdtemp(prefix="jsonbench-nobody-"))
     try:
         home.chmod(0o755)
@@ -109,9 +125,7 @@ def test_no_docker_engine_gives_the_commands_to_get_one():
         os.chown(b, 65534, 65534)  # nobody
         env = {"DOCKER_HOST": "unix:///nonexistent/docker.sock", "PATH": "/usr/local/bin:/usr/bin:/bin",
                "HOME": str(home)}
-        r = subprocess.run(["runuser", "-u", "nobody", "--", "env", *[f"{k}={v}" for k, v in env.items()],
-                            str(LAB_ROOT / "runme.sh"), "--no-branch", str(b)],
-                           cwd=LAB_ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+        r = as_other_user("nobody", [str(b)], env)
     finally:
         shutil.rmtree(home, ignore_errors=True)
     assert_refused(r, "no Docker engine answers", "apt-get install -y docker.io")
@@ -119,11 +133,10 @@ def test_no_docker_engine_gives_the_commands_to_get_one():
 
 def test_no_compose_v2_gives_the_commands_to_get_it():
     """A user who reaches the engine (docker group) but has no Compose plugin: the plugin folder is
-    hidden by a tmpfs in a private mount namespace of this test's own, and the user is removed."""
+    hidden by a tmpfs in the test's private mount namespace, and the user is removed."""
     plugins = Path("/usr/local/lib/docker/cli-plugins")
-    if os.geteuid() != 0 or not plugins.is_dir() or not shutil.which("unshare") or not shutil.which("useradd"):
-        pytest.skip("needs root, unshare, useradd and the Compose plugin in /usr/local/lib/docker/cli-plugins")
-    skip_unless_other_users_reach_the_checkout()
+    if os.geteuid() != 0 or not plugins.is_dir() or not shutil.which("useradd"):
+        pytest.skip("needs root, useradd and the Compose plugin in /usr/local/lib/docker/cli-plugins")
     user = f"jbtest{os.getpid()}"
     subprocess.run(["useradd", "-M", "-N", "-G", "docker", "-s", "/bin/bash", user], check=True)
     home = Path(tempfile.mkdtemp(prefix="jsonbench-nocompose-"))
@@ -133,11 +146,7 @@ def test_no_compose_v2_gives_the_commands_to_get_it():
         shutil.chown(b, user)
         shutil.chown(home, user)
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": str(home), "COMPOSE_PROJECT_NAME": PROJECT}
-        script = (f"mount -t tmpfs none {plugins} && exec runuser -u {user} -- env "
-                  + " ".join(f"{k}={v}" for k, v in env.items())
-                  + f" {LAB_ROOT / 'runme.sh'} --no-branch {b}")
-        r = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", script], cwd=LAB_ROOT,
-                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+        r = as_other_user(user, [str(b)], env, before=f"mount -t tmpfs none {plugins} &&")
     finally:
         subprocess.run(["userdel", user], capture_output=True)
         shutil.rmtree(home, ignore_errors=True)

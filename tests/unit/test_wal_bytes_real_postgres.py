@@ -1,7 +1,7 @@
 """results.json runs[].wal.bytes (analysis/wal.py over two `node client server-stats` readings)
 against an independent reading: pg_current_wal_lsn() read with psql inside the readings, around
-real jsonb inserts and jsonb_set updates on a real PostgreSQL (the lab's stand-in image, Debian's
-PostgreSQL 15, or the official image when that is what is present)."""
+real jsonb inserts and jsonb_set updates on a real PostgreSQL (the official image compose.yaml pins when it
+is present, else the lab's stand-in: Debian's PostgreSQL 15)."""
 import json
 import os
 import shutil
@@ -12,17 +12,10 @@ from pathlib import Path
 import pytest
 
 from analysis import wal
+from lab_images import STANDIN, official_postgres, postgres_image
 
 ROOT = Path(__file__).resolve().parents[2]
-IMAGES = ("postgres:15", "jsonbench-standin/postgres:latest")
 PASSWORD = "wal-test-password"
-
-
-def _image():
-    for image in IMAGES:
-        if subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode == 0:
-            return image
-    return None
 
 
 @pytest.fixture(scope="module")
@@ -31,9 +24,9 @@ def postgres():
         pytest.skip("needs docker and node")
     if not (ROOT / "client" / "node_modules").exists():
         pytest.skip("client dependencies not installed (npm ci in client/)")
-    image = _image()
+    image = postgres_image()
     if image is None:
-        pytest.skip(f"none of {IMAGES} is present (lab/standins/build.sh builds the stand-in)")
+        pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh builds the stand-in)")
     cid = subprocess.run(["docker", "run", "-d", "-p", "127.0.0.1::5432", "-e", f"POSTGRES_PASSWORD={PASSWORD}",
                           "-e", "POSTGRES_USER=jsonbench", "-e", "POSTGRES_DB=jsonbench",
                           "--label", "jsonbench.test=wal-bytes", image],
