@@ -216,11 +216,15 @@ class MongoTarget {
   async close() {
     const c = this.client;
     this.client = null;
+    if (this.session) await this.session.endSession().catch(() => {});
+    this.session = null;
     if (c) await c.close().catch(() => {});
   }
 }
 
 // The query phase's steps and whole-document loads (mongodb-queries.js).
 Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
+// The booking transaction's steps (mongodb-booking.js).
+Object.assign(MongoTarget.prototype, require('./mongodb-booking').methods);
 
 module.exports = { MongoTarget };

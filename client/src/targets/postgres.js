@@ -69,6 +69,10 @@ class PostgresTarget {
 
   // Session state the inserts rely on, set again after every reconnect.
   async prepareSession() {
+    if (this.booking) {
+      await this.client.query(`set synchronous_commit = ${this.booking.durability === 'strict' ? 'on' : 'off'}`);
+      return;
+    }
     if (!this.durability) return;
     await this.client.query(`set synchronous_commit = ${this.durability === 'strict' ? 'on' : 'off'}`);
     await this.client.query(`prepare ${STATEMENT} (${this.paramTypes.join(', ')}) as ${this.insertSql}`);
@@ -259,5 +263,7 @@ class PostgresTarget {
 
 // The query phase's steps and whole-document loads (postgres-queries.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
+// The booking transaction's steps (postgres-booking.js).
+Object.assign(PostgresTarget.prototype, require('./postgres-booking').methods);
 
 module.exports = { PostgresTarget, ddl, NotFoundError };

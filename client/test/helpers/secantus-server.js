@@ -50,7 +50,9 @@ function secantusVenv() {
   return bin;
 }
 
-async function startSecantus() {
+// replset: without --standalone, so it advertises a single-node replica set and runs
+// multi-document transactions (the URI then has directConnection=true).
+async function startSecantus({ replset = false } = {}) {
   const bin = secantusVenv();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-secantus-'));
   const port = await freePort();
@@ -59,9 +61,9 @@ async function startSecantus() {
   // --standalone: the lab's mongod runs standalone (no replica set) and the driver must see that
   // topology; --sync-on-commit: commits are durable, as the lab's journaled writes are on mongod.
   const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--storage-path', path.join(dir, 'data'),
-    '--sync-on-commit', '--standalone', '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
+    '--sync-on-commit', ...(replset ? [] : ['--standalone']), '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
   fs.closeSync(log);
-  const uri = `mongodb://127.0.0.1:${port}/jsonbench`;
+  const uri = `mongodb://127.0.0.1:${port}/jsonbench${replset ? '?directConnection=true' : ''}`;
   const server = {
     port, uri, dir, child, pid: child.pid, logFile, name: 'SecantusDB (MongoDB stand-in)',
     stop: (signal = 'SIGTERM') => stopChild(child, signal),
