@@ -155,6 +155,8 @@ test('bad booking keys are refused naming the file or flag, the key and the allo
     assert.equal(r.code, 2, line);
     assert.match(r.stderr, re);
   }
+  fs.writeFileSync(file, bench('OPS=300'));
+  assert.match((await runCli(['plan', file])).stdout, /^phase=mongodb database=mongodb stage=run ops=300 rate=10 expected_s=30 clients=2 query=-$/m);
   fs.writeFileSync(file, bench('DAY_RANGE=7').replace('KEY=uuidv7', 'KEY=sequence'));
   assert.match((await runCli(['validate-bench', file])).stderr, /KEY=sequence cannot be used with WORKLOAD=booking/);
   const r = await runCli(['run'], { env: { ...BASE, URI: 'postgres://u@127.0.0.1:1/x', RATE: '1', RETRY: 'soon' } });
