@@ -1,0 +1,128 @@
+'use strict';
+// Client CPU per committed booking transaction (WORKLOAD=booking), this client (the Runner, the
+// booking workload and the binding's transaction step kind, back to back on one connection) next
+// to a floor client of the same driver sending the same statements with nothing around them, on a
+// real PostgreSQL and on SecantusDB as a single-node replica set (started here, stopped by pid).
+// Target: ours <= 1.5 x floor on both. After a warm-up round of each, rounds alternate and the
+// median is kept.
+const { MongoClient, Binary } = require('mongodb');
+const { Client } = require('pg');
+const { startPostgres } = require('../test/helpers/postgres-server');
+const { startSecantus } = require('../test/helpers/secantus-server');
+const { runCli } = require('../test/helpers/run-cli');
+const { createTarget } = require('../src/targets');
+const { BookingWorkload } = require('../src/workloads/booking');
+const { Runner } = require('../src/runner');
+const { KeyDeriver, ClientKeys, uuidString } = require('../src/keys');
+
+const TXNS = { postgres: Number(process.env.BENCH_TXNS || 1000), mongodb: Number(process.env.BENCH_MONGO_TXNS || 300) };
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
+const FLIGHTS = 2000;
+const TARGET = 1.5;
+
+const cpuUs = async (fn) => {
+  const c0 = process.cpuUsage();
+  await fn();
+  const c = process.cpuUsage(c0);
+  return c.user + c.system;
+};
+
+async function ours(database, uri, n, round) {
+  const target = createTarget(database, uri);
+  await target.connect();
+  const opts = {
+    database, ops: n, rate: 0, seed: 1, clientId: String(round + 1), clients: 99, key: 'uuidv7', flights: FLIGHTS, dayRange: 30,
+    bookingSleepMs: 0, isolation: 'read-committed', retry: 'backoff', maxAttempts: 10, durability: 'strict', reconnectTimeoutS: 5,
+  };
+  const workload = new BookingWorkload({ target, opts });
+  await workload.prepare(opts);
+  const runner = new Runner({ target, workload, opts, metrics: null, log: () => {}, label: database });
+  const us = await cpuUs(() => runner.run());
+  await target.close();
+  if (runner.ok !== n) throw new Error(`ours on ${database}: ${runner.ok}/${n} committed (${runner.errorSamples.join('; ')})`);
+  return us / n;
+}
+
+// The floor: the same statements, one transaction after another, no schedule, no counting.
+async function floorPostgres(uri, n, round) {
+  const c = new Client({ connectionString: uri });
+  await c.connect();
+  const keys = new ClientKeys(new KeyDeriver('uuidv7', 2), `floor-${round}`);
+  const us = await cpuUs(async () => {
+    for (let i = 0; i < n; i++) {
+      const id = uuidString(keys.buffer(i));
+      const s = 1 + (i % FLIGHTS);
+      await c.query('begin isolation level read committed');
+      const f = (await c.query({ name: 'f', text: 'select s.id, s.duration_min, a.seats from schedule s join aircraft a on a.id = s.aircraft_id where s.id = $1', values: [s] })).rows[0];
+      await c.query({ name: 's', text: 'insert into seat (id, schedule_id, day, user_id, seat_no) values ($1, $2, $3, $4, $5)', values: [id, s, '2025-01-02', i, 1 + (i % f.seats)] });
+      await c.query({ name: 'p', text: 'insert into payment (id, user_id, amount_cents) values ($1, $2, $3)', values: [id, i, f.duration_min * 25] });
+      await c.query({ name: 'a', text: 'insert into audit (schedule_id, day, seats_occupied) values ($1, $2, 1) on conflict (schedule_id, day) do update set seats_occupied = audit.seats_occupied + 1', values: [s, '2025-01-02'] });
+      await c.query('commit');
+    }
+  });
+  await c.end();
+  return us / n;
+}
+
+async function floorMongo(uri, n, round) {
+  const client = new MongoClient(uri, { maxPoolSize: 1, retryWrites: false });
+  await client.connect();
+  const db = client.db();
+  const session = client.startSession();
+  const keys = new ClientKeys(new KeyDeriver('uuidv7', 2), `floor-${round}`);
+  const day = new Date('2025-01-02T00:00:00Z');
+  const us = await cpuUs(async () => {
+    for (let i = 0; i < n; i++) {
+      const id = new Binary(keys.buffer(i), Binary.SUBTYPE_UUID);
+      const s = 1 + (i % FLIGHTS);
+      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+      const [f] = await db.collection('schedule').aggregate([{ $match: { _id: s } },
+        { $lookup: { from: 'aircraft', localField: 'aircraft_id', foreignField: '_id', as: 'a' } },
+        { $project: { duration_min: 1, seats: { $first: '$a.seats' } } }], { session }).toArray();
+      await db.collection('seat').insertOne({ _id: id, schedule_id: s, day, user_id: i, seat_no: 1 + (i % f.seats) }, { session });
+      await db.collection('payment').insertOne({ _id: id, user_id: i, amount_cents: f.duration_min * 25 }, { session });
+      await db.collection('audit').updateOne({ schedule_id: s, day }, { $inc: { seats_occupied: 1 } }, { session, upsert: true });
+      await session.commitTransaction();
+    }
+  });
+  await session.endSession();
+  await client.close();
+  return us / n;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const pg = await startPostgres();
+  let sec = null;
+  const verdicts = [];
+  try {
+    sec = await startSecantus({ replset: true });
+    for (const [database, server, floor] of [['postgres', pg, floorPostgres], ['mongodb', sec, floorMongo]]) {
+      const init = await runCli(['init'], { env: { URI: server.uri, WORKLOAD: 'booking', KEY: 'uuidv7', LAYOUT: 'heap', FLIGHTS: String(FLIGHTS) }, timeoutMs: 180000 });
+      if (init.code !== 0) throw new Error(`init ${database}: ${init.stderr}`);
+      const o = [];
+      const f = [];
+      // A warm-up round of each (JIT, the driver's first statements), not counted.
+      await floor(server.uri, TXNS[database], ROUNDS);
+      await ours(database, server.uri, TXNS[database], ROUNDS);
+      for (let r = 0; r < ROUNDS; r++) {
+        f.push(await floor(server.uri, TXNS[database], r));
+        o.push(await ours(database, server.uri, TXNS[database], r));
+      }
+      const ratio = median(o) / median(f);
+      const ok = ratio <= TARGET;
+      verdicts.push(ok);
+      console.log(`booking ${database}${database === 'mongodb' ? ' (SecantusDB stand-in)' : ''}: client CPU per committed transaction `
+        + `ours ${median(o).toFixed(0)} us, floor ${median(f).toFixed(0)} us (medians of ${ROUNDS} x ${TXNS[database]}): `
+        + `${ratio.toFixed(2)}x, target <= ${TARGET}x: ${ok ? 'met' : 'MISSED'}`);
+    }
+  } finally {
+    await pg.cleanup();
+    if (sec) await sec.cleanup();
+  }
+  return verdicts;
+}
+
+module.exports = { main };
+if (require.main === module) main().catch((err) => { console.error(err); process.exit(1); });
