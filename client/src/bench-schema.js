@@ -111,6 +111,10 @@ const BENCH_SPECS = {
     type: 'enum', values: RETRIES, default: 'backoff', appliesIf: booking, appliesAbout: 'WORKLOAD=booking',
     about: 'after a conflict: backoff (5 ms x1.5 up to 500 ms, MongoDB drivers\' specification, seeded jitter) or immediate (the study\'s client)',
   },
+  SESSIONS: {
+    type: 'int', min: 1, max: 64, default: '4', appliesIf: booking, appliesAbout: 'WORKLOAD=booking',
+    about: 'connections (each with its session) per client: a transaction due while others are still open, or retrying, starts on a free one',
+  },
   MAX_ATTEMPTS: { type: 'int', min: 1, max: 1000, default: '10', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'attempts of one transaction before it counts as an error' },
   // Analytical queries over GitHub-archive-like events (WORKLOAD=events): generated, or a user's file.
   EVENTS: { type: 'int', min: 1, default: '100000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'events generated (all clients together)' },

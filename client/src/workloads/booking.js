@@ -34,11 +34,15 @@ class BookingWorkload {
     this.stats = new TxnStats();
     this.txOptions = { isolation: opts.isolation, policy: this.policy, stats: this.stats };
     this.sleepMs = opts.bookingSleepMs;
+    // Connections of this client (run.js opens the others, the Runner's lanes).
+    this.sessions = opts.sessions || 1;
   }
 
   // Instead of the inserts' preparation: the session's settings (and on MongoDB, the refusal of
   // a standalone server).
-  prepare(opts) { return this.target.prepareBooking(opts); }
+  prepare(opts) { return this.prepareTarget(this.target, opts); }
+
+  prepareTarget(target, opts) { return target.prepareBooking(opts); }
 
   typeOf() { return 0; }
 
@@ -56,8 +60,9 @@ class BookingWorkload {
     };
   }
 
-  exec(b) {
-    return this.target.book(b.i, async (tx) => {
+  // target: the lane (connection) the Runner runs this booking on.
+  exec(b, target = this.target) {
+    return target.book(b.i, async (tx) => {
       const flight = await tx.flightWithAircraft(b.scheduleId);
       await tx.insertSeat({
         id: b.id, scheduleId: b.scheduleId, day: b.day, userId: b.userId, seatNo: 1 + Math.floor(b.seatFraction * flight.seats),
@@ -78,6 +83,7 @@ class BookingWorkload {
         day_range: this.opts.dayRange,
         booking_sleep_ms: this.sleepMs,
         flights: this.opts.flights,
+        sessions: this.sessions,
         ...this.stats.result(this.policy),
       },
     };
