@@ -1,32 +1,15 @@
 'use strict';
 // The airline booking model on MongoDB (workloads/booking-data.js): its collections and index,
-// the static data, one booking per call as a multi-document transaction (snapshot read concern,
-// majority write concern), retried as MongoDB's drivers specification says: the whole
-// transaction on an error labelled TransientTransactionError, the commit alone on
-// UnknownTransactionCommitResult; and the nothing-lost check. Transactions need a replica set:
-// a standalone server is refused before anything starts.
+// the static data, the steps of one booking (run as a transaction by mongodb-txn.js), and the
+// nothing-lost check. Transactions need a replica set: a standalone server is refused before
+// anything starts.
 const { Binary } = require('mongodb');
 const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
-const { withRetries } = require('./txn-retry');
-const { InputError } = require('../bench-schema');
+const { transaction, requireReplicaSet } = require('./mongodb-txn');
 
-const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
-const TRANSIENT = 'TransientTransactionError';
-const UNKNOWN_COMMIT = 'UnknownTransactionCommitResult';
 
 const dayDate = (text) => new Date(`${text}T00:00:00Z`);
 const uuid = (buf) => new Binary(buf, Binary.SUBTYPE_UUID);
-
-// A transaction workload on a standalone server would fail on its first commit: say why first.
-async function requireReplicaSet(client) {
-  const hello = await client.db('admin').command({ hello: 1 });
-  if (!hello.setName) {
-    throw new InputError('WORKLOAD=booking runs multi-document transactions, which MongoDB allows only on a replica set '
-      + '(this server is standalone: hello has no setName); allowed: a server started as a replica set (the lab: TOPOLOGY=replset; '
-      + 'a single-node set needs directConnection=true in the URI)');
-  }
-  return hello.setName;
-}
 
 const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});
 
@@ -79,37 +62,6 @@ function stepsOn(db, session) {
   };
 }
 
-const hasLabel = (err, label) => typeof err.hasErrorLabel === 'function' && err.hasErrorLabel(label);
-
-// One booking, retried. The commit is retried alone while it fails with
-// UnknownTransactionCommitResult (up to MAX_ATTEMPTS commits); if it still fails, the booking is
-// in doubt (the server may have committed it).
-function transaction(target, i, body, { policy, stats }) {
-  const attempt = async () => {
-    if (!target.client) throw new Error('not connected');
-    const session = target.txnSession();
-    session.startTransaction(TXN_OPTIONS);
-    try {
-      await body(stepsOn(target.db, session));
-    } catch (err) {
-      await session.abortTransaction().catch(() => {});
-      throw err;
-    }
-    for (let n = 1; ; n++) {
-      try {
-        await session.commitTransaction();
-        return;
-      } catch (err) {
-        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) throw err;
-        if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
-        stats.commitRetries++;
-      }
-    }
-  };
-  const classify = (err) => (hasLabel(err, TRANSIENT) ? `${TRANSIENT}:${err.codeName || err.code || err.name}` : null);
-  return withRetries(i, attempt, { policy, stats, classify });
-}
-
 const hex = (b) => Buffer.from(b.buffer).toString('hex');
 const dayOf = (d) => d.toISOString().slice(0, 10);
 
@@ -155,19 +107,15 @@ async function sizes(db) {
   return out;
 }
 
-// The binding's booking steps (targets/mongodb.js): one session for the client's transactions.
+// The binding's booking steps (targets/mongodb.js).
 const methods = {
   initBooking(opts) { return init(this.db, opts); },
-  prepareBooking() { return requireReplicaSet(this.client); },
-  txnSession() {
-    if (!this.session || this.session.hasEnded) this.session = this.client.startSession();
-    return this.session;
-  },
-  book(i, body, options) { return transaction(this, i, body, options); },
+  prepareBooking() { return requireReplicaSet(this.client, 'booking'); },
+  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
   verifyBooking() { return verify(this.db); },
   bookingSizes() { return sizes(this.db); },
 };
 
 module.exports = {
-  init, transaction, verify, sizes, requireReplicaSet, TXN_OPTIONS, methods,
+  init, stepsOn, verify, sizes, methods,
 };

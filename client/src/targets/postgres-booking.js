@@ -1,10 +1,9 @@
 'use strict';
 // The airline booking model on PostgreSQL (workloads/booking-data.js): its tables and index, the
-// static data, one booking transaction per call (retried on 40001 serialization_failure and
-// 40P01 deadlock_detected: the study's client retried on serialization failures only), and the
+// static data, the steps of one booking (run as a transaction by postgres-txn.js), and the
 // nothing-lost check.
 const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
-const { withRetries } = require('./txn-retry');
+const { transaction } = require('./postgres-txn');
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',
@@ -14,13 +13,6 @@ const DDL = [
   'create table payment (id uuid primary key, user_id int not null, amount_cents bigint not null)',
   'create table audit (schedule_id int not null, day date not null, seats_occupied int not null)',
 ];
-const ISOLATION_SQL = {
-  'read-committed': 'begin isolation level read committed',
-  'repeatable-read': 'begin isolation level repeatable read',
-  serializable: 'begin isolation level serializable',
-};
-// SQLSTATEs worth another attempt (PostgreSQL manual, Appendix A; "Serialization Failure Handling").
-const RETRYABLE = { 40001: 'serialization_failure', '40P01': 'deadlock_detected' };
 
 const FLIGHT = {
   name: 'booking_flight',
@@ -77,30 +69,6 @@ function stepsOn(client) {
   };
 }
 
-// One booking, retried: body(steps) runs between BEGIN (at ISOLATION) and COMMIT.
-// lost(err): the session is gone (no ROLLBACK to send; a COMMIT in flight is in doubt).
-function transaction(target, i, body, { isolation, policy, stats }) {
-  const attempt = async () => {
-    const { client } = target;
-    if (!client) throw new Error('not connected');
-    await client.query(ISOLATION_SQL[isolation]);
-    let committing = false;
-    try {
-      await body(stepsOn(client));
-      committing = true;
-      await client.query('commit');
-    } catch (err) {
-      if (target.isConnectionLost(err)) {
-        if (committing) stats.inDoubt++;
-      } else {
-        await client.query('rollback').catch(() => {});
-      }
-      throw err;
-    }
-  };
-  return withRetries(i, attempt, { policy, stats, classify: (err) => RETRYABLE[err.code] || null });
-}
-
 // Nothing lost: seats = payments (the same ids), every audit row = its (flight, day)'s seats.
 // At most `limit` offending rows are listed.
 async function verify(client, limit = 20) {
@@ -133,11 +101,11 @@ const methods = {
     this.booking = { durability };
     return this.prepareSession();
   },
-  book(i, body, options) { return transaction(this, i, body, options); },
+  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
   verifyBooking() { return verify(this.client); },
   bookingSizes() { return sizes(this.client); },
 };
 
 module.exports = {
-  init, transaction, verify, sizes, RETRYABLE, ISOLATION_SQL, methods,
+  init, stepsOn, verify, sizes, methods,
 };
