@@ -31,7 +31,7 @@ const CLIENT_SPECS = {
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
 // The booking transactions' keys (bench-schema.js).
-const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS'];
+const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX'];
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
@@ -45,7 +45,7 @@ const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE'];
 const COMMANDS = {
   // init creates the table/collection of the workload (tsbs: of its MODEL, targets/*-models.js) and
   // the indexes its query set declares (the set's indexes(dataOf(...))).
-  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS'],
+  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS'],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
@@ -116,10 +116,10 @@ function checkRun(out) {
     throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
   }
   out.shape = shapeOf(values);
-  if (out.workload === 'booking' && out.stage !== 'run') {
-    throw new InputError(`--stage ${out.stage}: the booking workload has only a run stage (init loads its flights); allowed with WORKLOAD=booking: run`);
+  if ((out.workload === 'booking' || out.workload === 'oltp') && out.stage !== 'run') {
+    throw new InputError(`--stage ${out.stage}: the ${out.workload} workload has only a run stage (init loads its data); allowed with WORKLOAD=${out.workload}: run`);
   }
-  if (out.workload === 'tsbs' || out.workload === 'booking') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
+  if (out.workload === 'tsbs' || out.workload === 'booking' || out.workload === 'oltp') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
   checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}${out.shape.name === 'nested' ? ` --shape nested --depth ${out.depth} --fanout ${out.fanout}` : ''}`);
   out.dist = { name: out.dist };
   if (out.dist.name === 'zipfian' || out.dist.name === 'latest') out.dist.theta = out.theta;

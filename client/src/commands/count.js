@@ -9,6 +9,10 @@ async function count(opts) {
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
     if (opts.workload === 'booking') return await countBookings(target, server, opts);
+    if (opts.workload === 'oltp') {
+      console.log(JSON.stringify({ database: opts.database, server, ...await target.countOltp() }));
+      return 0;
+    }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
     const sizes = await target.count(opts.workload === 'tsbs' ? storageOf(opts.model) : undefined);
     console.log(JSON.stringify({ database: opts.database, server, ...sizes }));

@@ -32,8 +32,9 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
     if (!target.client) throw new Error('not connected');
     const session = target.txnSession();
     session.startTransaction(TXN_OPTIONS);
+    let out;
     try {
-      await body(stepsOn(target.db, session));
+      out = await body(stepsOn(target.db, session));
     } catch (err) {
       await session.abortTransaction().catch(() => {});
       throw err;
@@ -41,7 +42,7 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
     for (let n = 1; ; n++) {
       try {
         await session.commitTransaction();
-        return;
+        return out;
       } catch (err) {
         if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) throw err;
         if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }

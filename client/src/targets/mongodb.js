@@ -225,6 +225,7 @@ class MongoTarget {
 // The query phase's steps and whole-document loads (mongodb-queries.js).
 Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
 // The transaction step kind's session (mongodb-txn.js) and the booking model (mongodb-booking.js).
-Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods, require('./mongodb-booking').methods);
+Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods, require('./mongodb-booking').methods,
+  require('./mongodb-oltp').methods);
 
 module.exports = { MongoTarget };

@@ -23,9 +23,10 @@ function transaction(target, i, body, {
     await client.query(ISOLATION_SQL[isolation]);
     let committing = false;
     try {
-      await body(stepsOn(client));
+      const out = await body(stepsOn(client));
       committing = true;
       await client.query('commit');
+      return out;
     } catch (err) {
       if (target.isConnectionLost(err)) {
         if (committing) stats.inDoubt++;

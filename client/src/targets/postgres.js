@@ -265,5 +265,8 @@ class PostgresTarget {
 Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
 // The booking transaction's steps (postgres-booking.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-booking').methods);
+// The OLTP operations' steps (postgres-oltp.js); the session as a booking's (prepareOltp).
+Object.assign(PostgresTarget.prototype, require('./postgres-oltp').methods);
+PostgresTarget.prototype.prepareOltp = PostgresTarget.prototype.prepareBooking;
 
 module.exports = { PostgresTarget, ddl, NotFoundError };

@@ -10,39 +10,22 @@
 // days: 1 = the study's single-day contention hotspot), user and seat fraction. A retry repeats
 // the same booking.
 const { KeyDeriver, ClientKeys, uuidString } = require('../keys');
-const { Sfc32, hashString } = require('../prng');
+const { Sfc32 } = require('../prng');
 const { CENTS_PER_MINUTE, dayText } = require('./booking-data');
-const { RetryPolicy, TxnStats, sleep } = require('../targets/txn-retry');
-const { clientIndex } = require('./client-index');
+const { sleep } = require('../targets/txn-retry');
+const { TxnWorkload } = require('./txn-workload');
 
 const BOOKING_SALT = 0x626f6f6b; // "book"
 const USERS = 1000000;
 
-class BookingWorkload {
+class BookingWorkload extends TxnWorkload {
   constructor({ target, opts }) {
-    clientIndex(opts); // refuses a client id outside 1..CLIENTS
-    this.target = target;
-    this.opts = opts;
-    this.total = opts.ops;
-    this.rate = opts.rate;
+    super({ target, opts, prepareStep: 'prepareBooking' });
     this.opNames = ['booking'];
-    this.seed = opts.seed >>> 0;
-    this.ownHash = hashString(String(opts.clientId));
     this.keys = new ClientKeys(new KeyDeriver(opts.key, opts.seed), opts.clientId);
     this.rng = new Sfc32(0, 0, 0, 0);
-    this.policy = new RetryPolicy({ retry: opts.retry, maxAttempts: opts.maxAttempts, seed: opts.seed, clientId: opts.clientId });
-    this.stats = new TxnStats();
-    this.txOptions = { isolation: opts.isolation, policy: this.policy, stats: this.stats };
     this.sleepMs = opts.bookingSleepMs;
-    // Connections of this client (run.js opens the others, the Runner's lanes).
-    this.sessions = opts.sessions || 1;
   }
-
-  // Instead of the inserts' preparation: the session's settings (and on MongoDB, the refusal of
-  // a standalone server).
-  prepare(opts) { return this.prepareTarget(this.target, opts); }
-
-  prepareTarget(target, opts) { return target.prepareBooking(opts); }
 
   typeOf() { return 0; }
 
@@ -73,20 +56,8 @@ class BookingWorkload {
     }, this.txOptions).then(() => 1);
   }
 
-  acknowledge() {}
-
-  // The run's transaction figures (result field `transactions`, docs/contracts.md).
   resultFields() {
-    return {
-      transactions: {
-        isolation: this.target.database === 'postgres' ? this.opts.isolation : 'snapshot (read concern snapshot, write concern majority)',
-        day_range: this.opts.dayRange,
-        booking_sleep_ms: this.sleepMs,
-        flights: this.opts.flights,
-        sessions: this.sessions,
-        ...this.stats.result(this.policy),
-      },
-    };
+    return this.transactionFields({ day_range: this.opts.dayRange, booking_sleep_ms: this.sleepMs, flights: this.opts.flights });
   }
 }
 
