@@ -1,8 +1,9 @@
 'use strict';
-// Client CPU per committed booking transaction (WORKLOAD=booking), this client (the Runner, the
-// booking workload and the binding's transaction step kind, back to back on one connection) next
-// to a floor client of the same driver sending the same statements with nothing around them, on a
-// real PostgreSQL and on SecantusDB as a single-node replica set (started here, stopped by pid).
+// Client CPU per committed transaction (WORKLOAD=booking, and oltp at 95/5), this client (the
+// Runner, the workload and the binding's transaction step kind, back to back on one connection)
+// next to a floor client of the same driver sending the same statements in a transaction with
+// nothing around them, on a real PostgreSQL and on SecantusDB as a single-node replica set
+// (started here, stopped by pid).
 // Target: ours <= 1.5 x floor on both. After a warm-up round of each, rounds alternate and the
 // median is kept.
 const { MongoClient, Binary } = require('mongodb');
@@ -12,6 +13,10 @@ const { startSecantus } = require('../test/helpers/secantus-server');
 const { runCli } = require('../test/helpers/run-cli');
 const { createTarget } = require('../src/targets');
 const { BookingWorkload } = require('../src/workloads/booking');
+const { OltpWorkload } = require('../src/workloads/oltp');
+const pgOltp = require('../src/targets/postgres-oltp');
+const mongoOltp = require('../src/targets/mongodb-oltp');
+const { TXN_OPTIONS } = require('../src/targets/mongodb-txn');
 const { Runner } = require('../src/runner');
 const { KeyDeriver, ClientKeys, uuidString } = require('../src/keys');
 
@@ -27,14 +32,18 @@ const cpuUs = async (fn) => {
   return c.user + c.system;
 };
 
-async function ours(database, uri, n, round) {
+const TABLE_ROWS = 10000;
+const txnOpts = (database, n, round) => ({
+  database, ops: n, rate: 0, seed: 1, clientId: String(round + 1), clients: 999, key: 'uuidv7', flights: FLIGHTS, dayRange: 30,
+  bookingSleepMs: 0, isolation: 'read-committed', retry: 'backoff', maxAttempts: 10, durability: 'strict', reconnectTimeoutS: 5,
+  tableRows: TABLE_ROWS, oltpMix: '95/5',
+});
+
+async function ours(database, uri, n, round, Workload = BookingWorkload) {
   const target = createTarget(database, uri);
   await target.connect();
-  const opts = {
-    database, ops: n, rate: 0, seed: 1, clientId: String(round + 1), clients: 99, key: 'uuidv7', flights: FLIGHTS, dayRange: 30,
-    bookingSleepMs: 0, isolation: 'read-committed', retry: 'backoff', maxAttempts: 10, durability: 'strict', reconnectTimeoutS: 5,
-  };
-  const workload = new BookingWorkload({ target, opts });
+  const opts = txnOpts(database, n, round);
+  const workload = new Workload({ target, opts });
   await workload.prepare(opts);
   const runner = new Runner({ target, workload, opts, metrics: null, log: () => {}, label: database });
   const us = await cpuUs(() => runner.run());
@@ -90,6 +99,53 @@ async function floorMongo(uri, n, round) {
   return us / n;
 }
 
+// The OLTP floor: the same operations (made before the clock starts), each in a transaction
+// through the driver directly, with the models' own step functions and nothing else.
+async function floorOltp(database, uri, n, round) {
+  const opsOf = new OltpWorkload({ target: { database }, opts: txnOpts(database, n, round + 100) });
+  const ops = Array.from({ length: n }, (_, i) => ({ ...opsOf.build(i) }));
+  const run = (tx, op) => {
+    switch (op.name) {
+      case 'point-select': return tx.pointSelect(op.id);
+      case 'simple-range': return tx.simpleRange(op.lo, op.hi);
+      case 'sum-range': return tx.sumRange(op.lo, op.hi);
+      case 'order-range': return tx.orderRange(op.lo, op.hi);
+      case 'distinct-range': return tx.distinctRange(op.lo, op.hi);
+      case 'index-update': return tx.indexUpdate(op.id);
+      case 'non-index-update': return tx.nonIndexUpdate(op.id, op.c);
+      default: return tx.deleteRow(op.id).then(() => tx.insertRow(op.row));
+    }
+  };
+  if (database === 'postgres') {
+    const c = new Client({ connectionString: uri });
+    await c.connect();
+    const tx = pgOltp.stepsOn(c);
+    const us = await cpuUs(async () => {
+      for (const op of ops) {
+        await c.query('begin isolation level read committed');
+        await run(tx, op);
+        await c.query('commit');
+      }
+    });
+    await c.end();
+    return us / n;
+  }
+  const client = new MongoClient(uri, { maxPoolSize: 1, retryWrites: false });
+  await client.connect();
+  const session = client.startSession();
+  const tx = mongoOltp.stepsOn(client.db(), session);
+  const us = await cpuUs(async () => {
+    for (const op of ops) {
+      session.startTransaction(TXN_OPTIONS);
+      await run(tx, op);
+      await session.commitTransaction();
+    }
+  });
+  await session.endSession();
+  await client.close();
+  return us / n;
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
@@ -98,22 +154,29 @@ async function main() {
   const verdicts = [];
   try {
     sec = await startSecantus({ replset: true });
-    for (const [database, server, floor] of [['postgres', pg, floorPostgres], ['mongodb', sec, floorMongo]]) {
-      const init = await runCli(['init'], { env: { URI: server.uri, WORKLOAD: 'booking', KEY: 'uuidv7', LAYOUT: 'heap', FLIGHTS: String(FLIGHTS) }, timeoutMs: 180000 });
+    const cases = [
+      ['booking', 'postgres', pg, floorPostgres, BookingWorkload],
+      ['booking', 'mongodb', sec, floorMongo, BookingWorkload],
+      ['oltp 95/5', 'postgres', pg, (uri, n, r) => floorOltp('postgres', uri, n, r), OltpWorkload],
+      ['oltp 95/5', 'mongodb', sec, (uri, n, r) => floorOltp('mongodb', uri, n, r), OltpWorkload],
+    ];
+    for (const [name, database, server, floor, Workload] of cases) {
+      const env = name === 'booking' ? { WORKLOAD: 'booking', FLIGHTS: String(FLIGHTS) } : { WORKLOAD: 'oltp', TABLE_ROWS: String(TABLE_ROWS) };
+      const init = await runCli(['init'], { env: { URI: server.uri, KEY: 'uuidv7', LAYOUT: 'heap', ...env }, timeoutMs: 180000 });
       if (init.code !== 0) throw new Error(`init ${database}: ${init.stderr}`);
       const o = [];
       const f = [];
       // A warm-up round of each (JIT, the driver's first statements), not counted.
       await floor(server.uri, TXNS[database], ROUNDS);
-      await ours(database, server.uri, TXNS[database], ROUNDS);
+      await ours(database, server.uri, TXNS[database], ROUNDS, Workload);
       for (let r = 0; r < ROUNDS; r++) {
         f.push(await floor(server.uri, TXNS[database], r));
-        o.push(await ours(database, server.uri, TXNS[database], r));
+        o.push(await ours(database, server.uri, TXNS[database], r, Workload));
       }
       const ratio = median(o) / median(f);
       const ok = ratio <= TARGET;
       verdicts.push(ok);
-      console.log(`booking ${database}${database === 'mongodb' ? ' (SecantusDB stand-in)' : ''}: client CPU per committed transaction `
+      console.log(`${name} ${database}${database === 'mongodb' ? ' (SecantusDB stand-in)' : ''}: client CPU per committed transaction `
         + `ours ${median(o).toFixed(0)} us, floor ${median(f).toFixed(0)} us (medians of ${ROUNDS} x ${TXNS[database]}): `
         + `${ratio.toFixed(2)}x, target <= ${TARGET}x: ${ok ? 'met' : 'MISSED'}`);
     }
