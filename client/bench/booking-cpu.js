@@ -13,7 +13,7 @@ const { startSecantus } = require('../test/helpers/secantus-server');
 const { runCli } = require('../test/helpers/run-cli');
 const { createTarget } = require('../src/targets');
 const { BookingWorkload } = require('../src/workloads/booking');
-const { OltpWorkload } = require('../src/workloads/oltp');
+const { OltpWorkload, runOp } = require('../src/workloads/oltp');
 const pgOltp = require('../src/targets/postgres-oltp');
 const mongoOltp = require('../src/targets/mongodb-oltp');
 const { TXN_OPTIONS } = require('../src/targets/mongodb-txn');
@@ -104,18 +104,6 @@ async function floorMongo(uri, n, round) {
 async function floorOltp(database, uri, n, round) {
   const opsOf = new OltpWorkload({ target: { database }, opts: txnOpts(database, n, round + 100) });
   const ops = Array.from({ length: n }, (_, i) => ({ ...opsOf.build(i) }));
-  const run = (tx, op) => {
-    switch (op.name) {
-      case 'point-select': return tx.pointSelect(op.id);
-      case 'simple-range': return tx.simpleRange(op.lo, op.hi);
-      case 'sum-range': return tx.sumRange(op.lo, op.hi);
-      case 'order-range': return tx.orderRange(op.lo, op.hi);
-      case 'distinct-range': return tx.distinctRange(op.lo, op.hi);
-      case 'index-update': return tx.indexUpdate(op.id);
-      case 'non-index-update': return tx.nonIndexUpdate(op.id, op.c);
-      default: return tx.deleteRow(op.id).then(() => tx.insertRow(op.row));
-    }
-  };
   if (database === 'postgres') {
     const c = new Client({ connectionString: uri });
     await c.connect();
@@ -123,7 +111,7 @@ async function floorOltp(database, uri, n, round) {
     const us = await cpuUs(async () => {
       for (const op of ops) {
         await c.query('begin isolation level read committed');
-        await run(tx, op);
+        await runOp(tx, op);
         await c.query('commit');
       }
     });
@@ -137,7 +125,7 @@ async function floorOltp(database, uri, n, round) {
   const us = await cpuUs(async () => {
     for (const op of ops) {
       session.startTransaction(TXN_OPTIONS);
-      await run(tx, op);
+      await runOp(tx, op);
       await session.commitTransaction();
     }
   });

@@ -14,6 +14,21 @@ const {
 
 const OP_SALT = 0x6f6c7470; // "oltp"
 
+// One operation's steps on a transaction's steps (the binding's *-oltp.js stepsOn).
+function runOp(tx, op) {
+  switch (op.name) {
+    case 'point-select': return tx.pointSelect(op.id);
+    case 'simple-range': return tx.simpleRange(op.lo, op.hi);
+    case 'sum-range': return tx.sumRange(op.lo, op.hi);
+    case 'order-range': return tx.orderRange(op.lo, op.hi);
+    case 'distinct-range': return tx.distinctRange(op.lo, op.hi);
+    case 'index-update': return tx.indexUpdate(op.id);
+    case 'non-index-update': return tx.nonIndexUpdate(op.id, op.c);
+    case 'delete-insert': return tx.deleteRow(op.id).then((n) => tx.insertRow(op.row).then((m) => n + m));
+    default: throw new Error(`unknown operation ${op.name}`);
+  }
+}
+
 class OltpWorkload extends TxnWorkload {
   constructor({ target, opts }) {
     super({ target, opts, prepareStep: 'prepareOltp' });
@@ -40,19 +55,7 @@ class OltpWorkload extends TxnWorkload {
 
   // Resolves to the rows the operation returned or wrote.
   exec(op, target = this.target) {
-    return target.oltp(op.i, (tx) => {
-      switch (op.name) {
-        case 'point-select': return tx.pointSelect(op.id);
-        case 'simple-range': return tx.simpleRange(op.lo, op.hi);
-        case 'sum-range': return tx.sumRange(op.lo, op.hi);
-        case 'order-range': return tx.orderRange(op.lo, op.hi);
-        case 'distinct-range': return tx.distinctRange(op.lo, op.hi);
-        case 'index-update': return tx.indexUpdate(op.id);
-        case 'non-index-update': return tx.nonIndexUpdate(op.id, op.c);
-        case 'delete-insert': return tx.deleteRow(op.id).then((n) => tx.insertRow(op.row).then((m) => n + m));
-        default: throw new Error(`unknown operation ${op.name}`);
-      }
-    }, this.txOptions).then((n) => n);
+    return target.oltp(op.i, (tx) => runOp(tx, op), this.txOptions);
   }
 
   resultFields() {
@@ -60,4 +63,4 @@ class OltpWorkload extends TxnWorkload {
   }
 }
 
-module.exports = { OltpWorkload };
+module.exports = { OltpWorkload, runOp };
