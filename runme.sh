@@ -81,18 +81,19 @@ prepare_stack() {
   [ "$rc" != 2 ] || exit 2
   USE_STANDINS=$(( rc == 0 ))
   PROJECT=$(project_name)
-  python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" || exit 2
+  python3 "$LAB_ROOT/lab/preflight.py" --env-file "$LAB_ROOT/.env" --own-ports "$(own_published_ports)" \
+    $([ "$USE_STANDINS" = 0 ] || echo --stand-ins) || exit 2
   # A bench never falls back to stand-ins on its own: a failed probe (no curl, a proxy, a slow
-  # network) would otherwise turn a MongoDB run into a FerretDB one. `./runme.sh test` asks explicitly.
+  # network) would otherwise turn a MongoDB run into a stand-in one. `./runme.sh test` asks explicitly.
   if [ "$USE_STANDINS" = 1 ] && [ "${JSONBENCH_STANDINS:-auto}" != 1 ]; then
     echo "runme.sh: the official images are not present and the registry probe failed:" \
       "${JSONBENCH_REGISTRY_PROBE_ERROR:-unknown error}. Nothing was started. Fix the registry access" \
       "(install curl; set HTTPS_PROXY for Docker and curl; or 'docker compose pull' first), or ask for the" \
-      "local stand-in images (FerretDB instead of MongoDB, not a MongoDB result) with JSONBENCH_STANDINS=1." >&2
+      "local stand-in images (SecantusDB 0.7.0b3, a Python wire server, instead of MongoDB: not a MongoDB result) with JSONBENCH_STANDINS=1." >&2
     exit 2
   fi
   if [ "$USE_STANDINS" = 1 ]; then
-    say "no container registry reachable: building local STAND-IN images (FerretDB stands in for MongoDB; no Grafana)"
+    say "no container registry reachable: building local STAND-IN images (SecantusDB 0.7.0b3, a MongoDB wire server in Python on WiredTiger, stands in for MongoDB; no Grafana)"
     "$LAB_ROOT/lab/standins/build.sh" || exit 2
   fi
   export USE_STANDINS

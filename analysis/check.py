@@ -19,8 +19,9 @@ from .errors import AnalysisError
 
 ABSENT = object()  # the source field does not exist in this results.json (older or newer lab)
 
-# A server's own process names, as perf record sees them (stand-ins included).
-SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "ferretdb"}}
+# A server's own process names, as perf record sees them (stand-ins included): secantusd-py is the
+# SecantusDB stand-in (every thread carries it); ferretdb, the former stand-in, for runs recorded with it.
+SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "secantusd-py", "ferretdb"}}
 
 OK, UNAVAILABLE, MISSING, WARN, NOT_CHECKED = "ok", "unavailable", "missing", "warn", "not checked"
 
@@ -217,8 +218,10 @@ def check_compose_labels(ctx):
     found = get(metrics, f"services.{service}.containers")
     if found and found is not ABSENT:
         return Cell(OK, f"{len(found)} container(s)")
+    from .cadvisor_cause import cause  # why, when cAdvisor names no Docker container at all
+    why = cause(ctx.prometheus, (ctx.run.get("window") or {}).get("end") or 0)
     return Cell(MISSING, f"no cAdvisor series with compose labels project={metrics.get('project')!r} "
-                         f"service={service!r}")
+                         f"service={service!r}" + (f": {why}" if why else ""))
 
 
 def check_database_gaps(ctx):
@@ -236,6 +239,9 @@ def check_database_gaps(ctx):
                       f"{longest:.1f} s (scrape interval {metrics.get('scrape_interval_s')} s)")
 
 
+CLIENT_LINGER_S = 10  # a query client's metrics linger (8 s) and one scrape interval (2 s)
+
+
 def check_client_metrics(ctx):
     if not ctx.prometheus:
         return Cell(NOT_CHECKED, "not checked (no --prometheus)")
@@ -243,10 +249,13 @@ def check_client_metrics(ctx):
     if w.get("start") is None or w.get("end") is None:
         return Cell(MISSING, "no phase window")
     from .prom import Prometheus
-    rng = max(1, math.ceil(w["end"] - w["start"]))
+    # A query phase's window ends when its last query returns; the client keeps /metrics up 8 s more
+    # (lab/stack.sh) so a fast query's client is scraped after the window: look that far beyond it.
+    after = CLIENT_LINGER_S if ctx.run.get("stage") == "query" else 0
+    rng = max(1, math.ceil(w["end"] + after - w["start"]))
     expr = f'max_over_time(jsonbench_client_docs_ok_total{{database="{ctx.run.get("database")}"}}[{rng}s])'
     try:
-        series = Prometheus(ctx.prometheus, timeout=10).query(expr, w["end"]).get("result") or []
+        series = Prometheus(ctx.prometheus, timeout=10).query(expr, w["end"] + after).get("result") or []
     except AnalysisError as e:
         return Cell(MISSING, f"Prometheus query failed: {e}")
     if not series:

@@ -209,6 +209,8 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
                      f"so its counters' start values are taken as 0")
     from .monitoring import monitoring_cpu  # imports this module: late import avoids the cycle
     monitoring = monitoring_cpu(prom, project, start, end, interval, lookback)
+    from .idle import export_cpu_usage  # imports this module, as monitoring does
+    cpu_usage = export_cpu_usage(prom, project, db_service, phase, start, end, lookback, interval)
     result = {
         "schema_version": 1,
         "database": database,
@@ -220,6 +222,8 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
         "gap_threshold_s": GAP_INTERVALS * interval,
         "services": out_services,
         "monitoring": monitoring,
+        # the database's nanosecond CPU counter over the window, and net of its idle rate (analysis/idle.py)
+        "cpu_usage": cpu_usage,
         "disk_devices": {
             "counted": [c["name"] for c in counted],
             "series_devices": sorted(disk_seen),

@@ -16,8 +16,8 @@ each execution's answer digest and the first normalised rows of each answer. Her
 """
 import os
 
-PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "instructions", "net_bytes", "read_bytes",
-                    "write_bytes")
+PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "cpu_us_gross",
+                    "cpu_us_net", "instructions", "net_bytes", "read_bytes", "write_bytes")
 QUERY_PREFIX = "-q-"
 
 
@@ -49,7 +49,10 @@ def run_query(run, clients, bench_dir):
     net = run.get("network") or {}
     net_b = None if net.get("rx_bytes") is None or net.get("tx_bytes") is None else net["rx_bytes"] + net["tx_bytes"]
     disk = run.get("disk") or {}
+    usage = cpu.get("usage") or {}
     reasons = []
+    if answered and usage.get("net_s") is None:
+        reasons.append(f"cpu_us_net: {usage.get('reason') or 'no idle-netted CPU'}")
     if not answered:
         reasons.append("no execution answered: no per-query figure")
     if cpu.get("instructions") is None:
@@ -59,7 +62,9 @@ def run_query(run, clients, bench_dir):
     per_query = {
         "executions": answered,
         "about": ("the phase window's resources (its guard seconds of idle database included) divided by the "
-                  "answered executions"),
+                  "answered executions; cpu_us_net: the window's CPU (nanosecond counter) less the database's idle "
+                  "rate over the same time, over the answered executions; cpu_us_gross: the same counter without "
+                  "that subtraction; cpu_us: user + system ticks, gross"),
         "latency_p50_ms": lat.get("p50") if answered else None,
         "latency_p99_ms": lat.get("p99") if answered else None,
         "latency_max_ms": lat.get("max") if answered else None,
@@ -67,6 +72,11 @@ def run_query(run, clients, bench_dir):
         "service_p50_ms": svc.get("p50") if answered else None,
         "service_p99_ms": svc.get("p99") if answered else None,
         "cpu_us": _div(cpu_s, answered, 1e6),
+        # the nanosecond counter: gross over the window, and net of the database's idle rate
+        # (analysis/idle.py); net is the query's own cost, gross what the window held
+        "cpu_us_gross": _div(usage.get("gross_s"), answered, 1e6),
+        "cpu_us_net": _div(usage.get("net_s"), answered, 1e6),
+        "idle_rate_cores": (usage.get("idle") or {}).get("rate_cores"),
         "instructions": _div(cpu.get("instructions"), answered),
         "net_bytes": _div(net_b, answered),
         "read_bytes": _div(disk.get("read_bytes"), answered),
@@ -209,7 +219,8 @@ def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres")
 
 _ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p99_ms"),
          ("service time p50 (ms)", "service_p50_ms"), ("service time p99 (ms)", "service_p99_ms"),
-         ("CPU per query (µs)", "cpu_us"), ("instructions per query", "instructions"),
+         ("CPU per query, net of idle (µs)", "cpu_us_net"), ("CPU per query, gross (µs)", "cpu_us_gross"),
+         ("CPU per query, gross user+system ticks (µs)", "cpu_us"), ("instructions per query", "instructions"),
          ("network per query (B)", "net_bytes"), ("disk read per query (B)", "read_bytes"),
          ("disk write per query (B)", "write_bytes"))
 
@@ -227,7 +238,9 @@ def report_lines(result, numerator="mongodb", denominator="postgres"):
     lines = ["## Queries", "",
              "Each query type ran in its own window, K executions by one client with the same parameters on both "
              "databases; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
-             "query are the window's resources (its idle guard seconds included) over the answered executions. "
+             "query are the window's resources (its idle guard seconds included) over the answered executions; "
+             "\"net of idle\" subtracts the database's idle CPU rate, read in the same phase just before the "
+             "clients started, over the window's length (analysis/idle.py). "
              "A ratio is shown only when both databases gave the same answers.", ""]
     for db, stmts in (result.get("indexes") or {}).items():
         lines += [f"Indexes on {db} (declared once by the query set, created before the load): "

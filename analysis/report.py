@@ -2,7 +2,7 @@
 import glob
 import os
 
-from . import answer, ingest, plots, queries, results, thp, timeline_plot
+from . import answer, fairness, ingest, plots, queries, results, thp, timeline_plot
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
 from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
@@ -61,6 +61,8 @@ def _runs_table(result):
         ("disk read / write ops", lambda r: f"{fmt(r['disk']['read_ops'])} / {fmt(r['disk']['write_ops'])}"),
         ("network rx / tx", lambda r: f"{fmt_bytes(r['network']['rx_bytes'])} / {fmt_bytes(r['network']['tx_bytes'])}"),
         ("storage table / index / total", lambda r: " / ".join(fmt_bytes(r["storage"][k]) for k in ("table_bytes", "index_bytes", "total_bytes"))),
+        # `count` reads the sizes, flushes (CHECKPOINT / {fsync: 1}) and reads them again
+        ("storage total before / after the settle", _settle_cell),
         # What watching cost (analysis/monitoring.py): the monitoring shares the host's cores.
         ("monitoring CPU cAdvisor + Prometheus (s; % of one core)", _monitoring_cell),
         ("metric gaps / counter resets", lambda r: f"{r['metrics_quality']['gaps']} / {r['metrics_quality']['counter_resets']}"),
@@ -70,6 +72,15 @@ def _runs_table(result):
     for name, get in fields:
         rows.append("| " + " | ".join([name] + [get(r) for r in runs]) + " |")
     return "\n".join(rows)
+
+
+def _settle_cell(r):
+    st = r["storage"]
+    before = (st.get("before_settle") or {}).get("total_bytes")
+    if before is None:
+        return f"n/a ({st.get('settle_reason') or 'no reading before the settle'})"
+    return (f"{fmt_bytes(before)} / {fmt_bytes(st.get('total_bytes'))} ({st.get('settle') or 'not flushed'}"
+            + (f": {st['settle_reason']}" if st.get("settle_reason") else "") + ")")
 
 
 def _monitoring_cell(r):
@@ -183,6 +194,7 @@ def bench_report(bench_dir):
         if os.path.exists(os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")):
             lines += [f"### {run_label(run)}", "", f"![{phase_id(run)} over time](plots/timeseries-{phase_id(run)}.png)", ""]
         lines += [_profile_line(bench_dir, run), ""]
+    lines += fairness.report_lines(result)
     cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
     lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]
     lines += ["", "## Host", "",

@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
+from . import benchfiles, fairness, hdr, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -107,6 +107,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
         "tx_bytes": _counter(metrics, service, "container_network_transmit_bytes_total"),
     }
     storage = {k: (count or {}).get(k) for k in ("table_bytes", "index_bytes", "total_bytes")}
+    storage.update(_settled_storage(count))
 
     # the documents this phase added: what the database holds minus what its earlier phases
     # (a load) inserted; the insert workload has no earlier phase
@@ -220,6 +221,10 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
             "perf_units": {k: v["unit"] for k, v in events.items() if v["unit"]},
             "perf_reason": perf.get("reason"),
             "cgroup_cpu_s": _cgroup_cpu(phase),
+            # container_cpu_usage_seconds_total (ns) over the window, and net of the idle rate read
+            # just before the clients started (analysis/idle.py); null with the reason
+            "usage": (metrics or {}).get("cpu_usage") or {"gross_s": None, "net_s": None, "idle": None,
+                                                          "reason": "no cpu_usage in the metrics export"},
         },
         "client_cpu": {
             "user_s": _counter(metrics, "client", "container_cpu_user_seconds_total"),
@@ -257,6 +262,16 @@ def build_run(bench_dir, phase_id, notes, docs_before=0):
     if stage == "query":  # the query, its answers' digest and its cost per query (analysis/queries.py)
         run["query"] = queries_mod.run_query(run, clients, bench_dir)
     return run
+
+
+def _settled_storage(count):
+    """The sizes `count` read before its flush (CHECKPOINT / {fsync: 1}) beside the settled ones it
+    reports: MongoDB's collStats sizes are file sizes, short of pages still dirty in the cache."""
+    settle = (count or {}).get("settle")
+    if not settle:
+        return {"before_settle": None, "settle": None,
+                "settle_reason": "count.json has no `settle` (a count before issue 16): sizes read without a flush"}
+    return {"before_settle": settle.get("before"), "settle": settle.get("command"), "settle_reason": settle.get("reason")}
 
 
 def _profile(perf):
@@ -366,6 +381,9 @@ def build(bench_dir, lab_env=None):
             "run": run_env,
             "database_settings": settings,
             "lab_env": _lab_env(lab_env),
+            # MongoDB's topology (bench key TOPOLOGY, default standalone): a standalone mongod writes
+            # no oplog; replset, a one-member replica set, writes one as production MongoDB does.
+            "topology": effective.get("TOPOLOGY") or "standalone",
         },
         "host": benchfiles.optional_json(os.path.join(bench_dir, "host.json")),
         "runs": runs,
@@ -379,6 +397,8 @@ def build(bench_dir, lab_env=None):
         result["queries"] = queries_mod.compare(runs)
     # the indexes a query set declared, as each database created them (init)
     result["indexes"] = queries_mod.indexes(bench_dir, dbs)
+    # what differs between the sides, stated from what ran (analysis/fairness.py; README "Fairness")
+    result["fairness"] = fairness.statements(settings, effective)
     return result
 
 

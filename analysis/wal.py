@@ -6,8 +6,8 @@ before it opens, after the clients have exited): the difference of
   images and TOAST included (source "pg_current_wal_lsn");
 - MongoDB `wt_log_bytes_written` = serverStatus().wiredTiger.log["log bytes written"]: the journal
   (source "wiredTiger.log").
-FerretDB has no such counter (its storage is PostgreSQL/SQLite behind it): null with the reader's
-reason. Whatever else the server logged between the readings (a checkpoint record, autovacuum) is
+The stand-ins have no such counter (FerretDB: SQLite/PostgreSQL behind it; SecantusDB: no
+`wiredTiger` section in serverStatus): null with the reader's reason and the server's name. Whatever else the server logged between the readings (a checkpoint record, autovacuum) is
 included: the readings are as close to the window as the lab can take them.
 """
 COUNTER = {"postgres": ("wal_bytes", "pg_current_wal_lsn"), "mongodb": ("wt_log_bytes_written", "wiredTiger.log")}
@@ -30,7 +30,9 @@ def wal(database, stats, phase_id=None):
                or f"the server reports no {key}")
         server = ((end.get("server") or {}) if isinstance(end.get("server"), dict) else {})
         if server.get("stand_in") or "FerretDB" in str(why):
-            why = f"{why}: FerretDB offers no WAL/journal figure (its storage backend's WAL is not read)"
+            # Named by the server the reading came from (FerretDB, SecantusDB: neither has the counter).
+            name = server.get("product") or server.get("name") or "the stand-in"
+            why = f"{why}: {name} offers no WAL/journal figure"
         return {"bytes": None, "source": None, "reason": why}
     if b < a:
         return {"bytes": None, "source": source,

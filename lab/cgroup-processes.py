@@ -30,7 +30,9 @@ SERVER_COMMS = {
     ("postgres", False): ["postgres"],
     ("postgres", True): ["postgres"],
     ("mongodb", False): ["mongod"],
-    ("mongodb", True): ["ferretdb"],  # FerretDB stands in for MongoDB (compose.standins.yaml)
+    # SecantusDB stands in for MongoDB (compose.standins.yaml): its console script, exec'd by the
+    # image's entrypoint, names the process and every thread secantusd-py (seen with ps in the container).
+    ("mongodb", True): ["secantusd-py"],
 }
 
 # cgroup v1 hierarchies that hold every process of a container, in order of preference.

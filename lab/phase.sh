@@ -37,6 +37,10 @@ wait_clients() {
   limit=$(( expected * 2 + 120 ))
   while [ "$(clients_running)" -gt 0 ]; do
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
+    # A query phase's work ends when its last query returns: the client writes its result file
+    # then, and only afterwards keeps /metrics up for the last scrape (METRICS_LINGER_S, 8 s).
+    # The window does not wait for that linger; finish_phase waits for the exit outside it.
+    [ -z "$PHASE_QUERY" ] || ! client_results_written || break
     elapsed=$(( $(date +%s) - started ))
     if [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" != true ] && [ -z "${db_down_said:-}" ]; then
       say "$PHASE_ID: the database container is not running; clients retry until their reconnect timeout"
@@ -52,6 +56,21 @@ wait_clients() {
     fi
     nap 1
   done
+}
+
+# Every client of the phase has written its result file (it does so when its work is done).
+client_results_written() {
+  local i
+  for i in $(seq 1 "$PHASE_CLIENTS"); do
+    [ -s "$BENCH_DIR/clients/$PHASE_ID-client-$i.json" ] || return 1
+  done
+}
+
+# After the window: clients still lingering for their last scrape exit on their own; bounded.
+wait_clients_exit() {
+  local limit=$(( $(date +%s) + ${1:-60} ))
+  while [ "$(clients_running)" -gt 0 ] && [ "$(date +%s)" -lt "$limit" ] && [ "$INTERRUPTED" = 0 ]; do nap 1; done
+  [ "$(clients_running)" = 0 ] || stop_clients
 }
 
 collect_client_outputs() {
@@ -81,16 +100,21 @@ run_phase() {
   PHASE_CLIENTS=${P_CLIENTS:-$CLIENTS} PHASE_QUERY=""
   [ "${3:-run}" != query ] || PHASE_QUERY=$P_QUERY
   PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_QUIET_START="" PHASE_QUIET_END="" PHASE_CLIENTS_START=""
   PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
   PHASE_IMAGE=$(docker inspect -f '{{.Config.Image}}' "$PHASE_CID")
   PHASE_STAND_IN=$(label_of "$PHASE_CID" jsonbench.stand_in)
 
-  # Before a query phase, outside the window: PostgreSQL's VACUUM (ANALYZE) after the load, so
-  # autovacuum does not change the plans mid-window (MongoDB: nothing). Then the quiet period.
-  [ -z "$PHASE_QUERY" ] || client_oneshot "$db" settle >>"$BENCH_DIR/$PHASE_ID.out" 2>&1 ||
-    say "$PHASE_ID: settle failed (see $PHASE_ID.out)"
+  # Before a query phase, outside the window: VACUUM (ANALYZE) and CHECKPOINT on PostgreSQL, so
+  # autovacuum does not change the plans mid-window and the count's hint bits are written; {fsync: 1}
+  # on MongoDB. Then the quiet period.
+  [ -z "$PHASE_QUERY" ] || say "$PHASE_ID: settled before the quiet period: $(settle_database "$db")"
+  # The quiet period is also the database's idle reading: analysis nets per-query CPU of the idle
+  # rate measured here and in the window's first guard seconds (phase.json `idle`).
+  PHASE_QUIET_START=$(now)
   quiet_period "$QUIET_S"
+  PHASE_QUIET_END=$(now)
   [ "$INTERRUPTED" = 0 ] || return 0
 
   PHASE_CG=$(container_perf_cgroup "$PHASE_PID")
@@ -111,6 +135,7 @@ run_phase() {
   nap "$WINDOW_GUARD_S"
 
   mkdir -p "$BENCH_DIR/clients"
+  PHASE_CLIENTS_START=$(now)
   CLIENT_IDS=()
   for i in $(seq 1 "$PHASE_CLIENTS"); do
     [ "$INTERRUPTED" = 0 ] || break
@@ -144,6 +169,7 @@ finish_phase() {
   if [ -z "${PHASE_PROFILE_WHY-unset}" ]; then profile=$(perf_profile_json "$BENCH_DIR/$ph.perf")
   else profile=$(perf_profile_json "" "${PHASE_PROFILE_WHY:-interrupted before the recording started}"); fi
   [ "$INTERRUPTED" = 0 ] || stop_clients
+  wait_clients_exit 60
   collect_client_outputs "$out"
   database_fault_reason
   [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
@@ -167,12 +193,17 @@ finish_phase() {
   else
     rm -f "$BENCH_DIR/$ph.count.json.tmp"; say "$ph: count failed (see $ph.out)"
   fi
+  # After a load phase, outside any window: VACUUM and CHECKPOINT / fsync, so that the work the load
+  # deferred (checkpoint, autovacuum, hint bits) does not land in the next phase's window.
+  local settled=""
+  if [ "$PHASE_STAGE" = load ] && [ "$INTERRUPTED" = 0 ]; then settled=$(settle_database "$db"); fi
   # the database's log since it started: a run phase's log holds its load phase's too
   docker logs "$PHASE_CID" >"$BENCH_DIR/$ph.log" 2>&1
 
   python3 "$LAB_ROOT/lab/json-object.py" database="$db" phase="$ph" stage="$PHASE_STAGE" service="$db" project="$PROJECT" \
     container_id="$PHASE_CID" image="$PHASE_IMAGE" stand_in:="$(json_string_or_null "$PHASE_STAND_IN")" \
     cgroup="$PHASE_CG" window:="{\"start\": $PHASE_START, \"end\": $end}" \
+    idle:="$(idle_json)" settled_after:="$(json_string_or_null "$settled")" \
     cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
     status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$PHASE_CLIENTS" query:="$(json_string_or_null "$PHASE_QUERY")" \
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
@@ -196,6 +227,27 @@ database_fault_reason() {
   elif [ "$started" != "$PHASE_DB_STARTED_AT" ]; then
     PHASE_STATUS=failed; PHASE_REASON="the database container restarted during the phase"
   fi
+}
+
+# `node client settle` (VACUUM (ANALYZE) + CHECKPOINT; {fsync: 1}) outside any window; prints what
+# it ran (its `settle: ...` line), its whole output goes to the phase's .out.
+settle_database() {
+  local out="$BENCH_DIR/$PHASE_ID.out" said
+  if said=$(client_oneshot "$1" settle 2>>"$out"); then
+    printf '%s\n' "$said" >>"$out"
+    printf '%s\n' "$said" | sed -n 's/^settle: //p' | head -1
+  else
+    say "$PHASE_ID: settle failed (see $PHASE_ID.out)" >&2
+  fi
+}
+
+# The database's idle intervals of this phase (the quiet period, and the window's first guard up to
+# the clients' start), for analysis's idle rate; null values where the phase did not get there.
+idle_json() {
+  python3 -c 'import json,sys
+v = [float(x) if x else None for x in sys.argv[1:]]
+print(json.dumps({"quiet": {"start": v[0], "end": v[1]}, "guard": {"start": v[2], "end": v[3]}}))' \
+    "${PHASE_QUIET_START:-}" "${PHASE_QUIET_END:-}" "${PHASE_START:-}" "${PHASE_CLIENTS_START:-}"
 }
 
 # `node client server-stats` as one JSON line, or null (the reason goes to D.out).

@@ -1,5 +1,5 @@
 """Prints, as JSON, what the lab sets on one compose service beyond its image's defaults: image,
-command, environment (secrets redacted), memory limit, shm size, labels. Reads `docker compose
+command, entrypoint, environment (secrets redacted), memory limit, shm size, labels. Reads `docker compose
 config --format json` on stdin, so results record the configuration that actually ran."""
 import json
 import sys
@@ -35,6 +35,8 @@ env = service.get("environment") or {}
 settings = {
     "image": service.get("image"),
     "command": redact_command(service.get("command")),
+    # The mongodb service's entrypoint carries the topology flags (TOPOLOGY=replset: --replSet rs0).
+    "entrypoint": redact_command(service.get("entrypoint")),
     "environment": {k: ("<redacted>" if is_secret(k) else v)
                     for k, v in sorted(env.items())},
     "mem_limit": service.get("mem_limit") or service.get("deploy", {}).get("resources", {})

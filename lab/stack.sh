@@ -30,9 +30,20 @@ start_monitoring() {
   compose up -d --wait $(monitoring_services)
 }
 
+# TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires with --auth),
+# through the entrypoint in compose.yaml / compose.standins.yaml. Unset (standalone) otherwise.
+export_mongo_topology() {
+  if [ "${TOPOLOGY:-standalone}" = replset ]; then
+    export MONGO_TOPOLOGY_ARGS="--replSet rs0 --keyFile /tmp/jsonbench-keyfile"
+  else
+    unset MONGO_TOPOLOGY_ARGS
+  fi
+}
+
 # Fresh database volumes for every bench; the monitoring data stays.
 refresh_databases() {
   local dbs=$1
+  export_mongo_topology
   compose rm --stop --force --volumes mongodb postgres >/dev/null 2>&1 || true
   local v
   for v in mongodb-data postgres-data; do
@@ -49,12 +60,22 @@ refresh_databases() {
       return 1
     }
   done
+  # The one-member set is initiated from outside, before the first window, and the lab waits
+  # until the node is the writable primary (client/src/commands/replset-initiate.js).
+  case " $dbs " in *" mongodb "*)
+    [ "${TOPOLOGY:-standalone}" != replset ] || client_oneshot mongodb replset-initiate >&2 || {
+      echo "runme.sh: TOPOLOGY=replset: the MongoDB replica set could not be initiated (see the error above)" >&2
+      return 1
+    } ;;
+  esac
 }
 
 database_uri() {
   case $1 in
     postgres) echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${POSTGRES_DB}" ;;
-    mongodb) echo "mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin" ;;
+    # directConnection: a replica-set member is dialled as itself (before initiation it is no
+    # primary a driver could select; the stand-in advertises its listen address 0.0.0.0).
+    mongodb) echo "mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin$([ "${TOPOLOGY:-standalone}" != replset ] || echo '&directConnection=true')" ;;
   esac
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The test command (./runme.sh test): installs what is missing, then runs every suite against real
-# components: client unit+integration (node --test, real PostgreSQL and FerretDB), analysis and
+# components: client unit+integration (node --test, real PostgreSQL and the MongoDB stand-in), analysis and
 # dashboard tests (pytest, real Prometheus), and the end-to-end lab run (pytest, real Docker).
 set -Euo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

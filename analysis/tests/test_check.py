@@ -217,3 +217,12 @@ def test_a_hole_in_the_database_series_warns(standin):
     json.dump(m, open(path, "w"))
     c = cells(standin)[0]["database series without gaps"]["postgres"]
     assert c.state == check.WARN and "longest 8.5 s" in c.text
+
+
+def test_samples_of_the_secantusdb_stand_in_count_as_the_mongodb_server(standin):
+    """The MongoDB stand-in is SecantusDB: its process and every thread are named secantusd-py."""
+    path = os.path.join(standin, "mongodb.perf")
+    text = open(path).read().replace("ferretdb", "secantusd-py")
+    open(path, "w").write(text)
+    c = cells(standin)[0]["perf samples, server comm"]["mongodb"]
+    assert c.state == check.OK and c.text.endswith(" secantusd-py"), c.text

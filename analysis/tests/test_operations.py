@@ -225,3 +225,14 @@ def test_per_doc_of_an_insert_phase_after_a_load_divides_by_its_own_documents(yc
     assert run["docs_expected_in_db"] == 600 and run["per_doc"]["docs"] == 200
     assert run["per_doc"]["cpu_us"] == pytest.approx(run["per_op"]["cpu_us"])
     assert run["per_doc"]["storage_bytes"] == pytest.approx(run["storage"]["total_bytes"] / 600)
+
+
+def test_wal_of_a_stand_in_names_the_server_it_read():
+    """The SecantusDB stand-in has no wiredTiger section: the reason names it, not another stand-in."""
+    from analysis import wal
+    reading = {"counters": {"wt_log_bytes_written": None},
+               "unavailable": {"wt_log_bytes_written": "SecantusDB serverStatus has no wiredTiger.log section"},
+               "server": {"product": "SecantusDB", "version": "0.7.0b3", "stand_in": True}}
+    got = wal.wal("mongodb", {"start": reading, "end": reading})
+    assert got["bytes"] is None and got["reason"].endswith(": SecantusDB offers no WAL/journal figure")
+    assert "FerretDB" not in got["reason"]

@@ -222,3 +222,16 @@ def test_disk_figures_name_their_device_or_why_none():
     ops_only = {**none, "read_ops": 5.0, "write_ops": 7.0}
     got = results._disk_devices({"disk_devices": counted}, ops_only)
     assert got["devices"] == ["dm-0"] and got["reason"].startswith("read_bytes, write_bytes: no series on dm-0")
+
+
+def test_the_mongodb_topology_is_stated_in_the_config(fixture_benches, tmp_path):
+    """TOPOLOGY (bench key): standalone by default (the original study: no oplog), replset when set."""
+    import shutil
+    for bench in fixture_benches.values():
+        assert results.build(bench)["config"]["topology"] == "standalone"
+    bench = str(tmp_path / "b")
+    shutil.copytree(next(iter(fixture_benches.values())), bench)
+    with open(os.path.join(bench, "run.env"), "a") as f:
+        f.write("TOPOLOGY=replset\n")
+    res = results.write(bench)
+    assert res["config"]["topology"] == "replset" and res["config"]["run"]["TOPOLOGY"] == "replset"

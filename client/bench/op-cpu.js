@@ -1,6 +1,6 @@
 'use strict';
 // Client CPU per operation, per operation type, on PostgreSQL and on the
-// MongoDB wire path (FerretDB, the stand-in: its server costs are not
+// MongoDB wire path (SecantusDB, the stand-in: its server costs are not
 // MongoDB's, but the client and driver work measured here is the same),
 // this client next to a floor client of the same driver (lib/op-cpu-client.js).
 // Both run back-to-back (closed loop): the figure is the client's own work
@@ -9,13 +9,12 @@
 const path = require('path');
 const { execFileSync } = require('child_process');
 const { startPostgres } = require('../test/helpers/postgres-server');
-const { startFerretDB } = require('../test/helpers/ferretdb-server');
+const { startSecantus } = require('../test/helpers/secantus-server');
 const { runCli } = require('../test/helpers/run-cli');
 
 const OPS_PG = Number(process.env.BENCH_OPS_PG || 3000);
-// The stand-in FerretDB (SQLite backend) does not push a binary _id lookup down (its cost grows with the collection):
-// at 2000 records a read costs it ~70 ms, and the whole benchmark exceeded 15 minutes here. A small
-// collection keeps it to minutes; the client's own work per operation does not depend on it.
+// The stand-in is a Python server (about 1 ms per keyed read or update here): a small count keeps
+// the benchmark to minutes; the client's own work per operation does not depend on it.
 const OPS_MONGO = Number(process.env.BENCH_OPS_MONGO || 200);
 const RECORDS = Number(process.env.BENCH_RECORDS || 300);
 const SCAN_MAX = Number(process.env.BENCH_SCAN_MAX || 10);
@@ -44,7 +43,7 @@ function measure(kind, uri, op, ops) {
 async function main() {
   const rows = [];
   const verdicts = [];
-  for (const [label, start, ops] of [['PostgreSQL', startPostgres, OPS_PG], ['FerretDB (MongoDB wire path, stand-in)', startFerretDB, OPS_MONGO]]) {
+  for (const [label, start, ops] of [['PostgreSQL', startPostgres, OPS_PG], ['SecantusDB (MongoDB wire path, stand-in)', startSecantus, OPS_MONGO]]) {
     const server = await start();
     try {
       for (const op of OPS) {
@@ -70,10 +69,10 @@ async function main() {
       await server.cleanup();
     }
   }
-  console.log(`client CPU per operation (user+system us, best of ${ROUNDS}), back-to-back, ${OPS_PG} ops on PostgreSQL / ${OPS_MONGO} on FerretDB, `
+  console.log(`client CPU per operation (user+system us, best of ${ROUNDS}), back-to-back, ${OPS_PG} ops on PostgreSQL / ${OPS_MONGO} on SecantusDB, `
     + `10 x 100 B, ${RECORDS} records, uniform keys, scans of 1..${SCAN_MAX}, relaxed durability; floor = the same driver's plain calls`);
   console.table(rows);
-  console.log('FerretDB\'s own speed (ops_per_s) is the stand-in\'s, not MongoDB\'s; the client CPU per operation is the driver\'s and this client\'s.');
+  console.log('SecantusDB\'s own speed (ops_per_s) is the stand-in\'s, not MongoDB\'s; the client CPU per operation is the driver\'s and this client\'s.');
   console.log('targets:');
   for (const v of verdicts) console.log(`  ${v}`);
   return rows;

@@ -18,6 +18,7 @@ const MODELS = ['event', 'bucket', 'native'];
 const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
 const SHAPES = ['flat', 'nested'];
 const STAGES = ['load', 'run', 'query'];
+const TOPOLOGIES = ['standalone', 'replset'];
 const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
@@ -62,6 +63,11 @@ const BENCH_SPECS = {
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
+  // standalone: the original study (mongod without --replSet writes no oplog). replset: a one-member
+  // replica set (--replSet rs0, initiated by the lab), which writes an oplog as production MongoDB does.
+  TOPOLOGY: {
+    type: 'enum', values: TOPOLOGIES, default: 'standalone', about: 'MongoDB topology: standalone mongod, or a single-node replica set (an oplog, as in production)',
+  },
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
   WORKLOAD: { type: 'enum', values: WORKLOADS, default: 'insert', about: 'what the clients do' },
@@ -139,6 +145,13 @@ const BENCH_SPECS = {
   },
   QUERY_RUNS: { type: 'int', min: 1, default: '20', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'executions of each query type (K), by one client' },
   QUERY_RATE: { type: 'number', min: 0, default: '1', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query executions per second (0 = back to back)' },
+  // PostgreSQL sorts and hashes in work_mem (4MB, the server's and the official image's default)
+  // where MongoDB gives each blocking stage 100 MB; a query bench may align them. Sent in the
+  // query session's start-up packet (no statement of its own) and to explain's session.
+  WORK_MEM: {
+    type: 'text', default: '4MB', pattern: /^[1-9][0-9]{0,6}(kB|MB|GB)$/, patternAbout: 'a PostgreSQL memory size: an integer with kB, MB or GB, as 4MB or 100MB',
+    appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'PostgreSQL work_mem of the query sessions (4MB = the server default)',
+  },
 };
 
 class InputError extends Error {}
@@ -321,6 +334,10 @@ function checkCombination(values, where, given) {
         + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''}${docs(values) ? ` SHAPE=${values.SHAPE}` : ''}`
         + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
+  }
+  if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
+    throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
+      + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
   if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `

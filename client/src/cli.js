@@ -15,6 +15,7 @@ const HANDLERS = {
   'wait-ready': () => require('./commands/wait-ready').waitReady,
   explain: () => require('./commands/explain').explain,
   settle: () => require('./commands/settle').settle,
+  'replset-initiate': () => require('./commands/replset-initiate').replsetInitiate,
 };
 
 async function main(argv) {

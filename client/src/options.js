@@ -40,7 +40,7 @@ const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', '
 // What a query set needs to know of the data set (its dataOf) and of the query phase.
 const QUERY_DATA_KEYS = ['WORKLOAD', 'SEED', 'CLIENTS', 'EVENTS', 'REPOS', 'ACTORS', 'SKEW', 'DATASET',
   'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
-const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE'];
+const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'];
 
 const COMMANDS = {
   // init creates the table/collection of the workload (tsbs: of its MODEL, targets/*-models.js) and
@@ -50,13 +50,15 @@ const COMMANDS = {
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
-  explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE'],
-  // VACUUM (ANALYZE) on PostgreSQL after a load, before the query phases; nothing on MongoDB.
+  explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'],
+  // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
   settle: ['URI'],
   // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
   count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
+  // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
+  'replset-initiate': ['URI', 'READY_TIMEOUT_S'],
 };
 
 const flagOf = (name) => `--${name.toLowerCase().replace(/_/g, '-')}`;

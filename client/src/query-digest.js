@@ -19,6 +19,9 @@ function fail(key, value, allowed) {
 // or a string for what JSON cannot hold. -0 is 0: SQL and BSON disagree on
 // keeping the sign of a zero result, and it means the same.
 function normNumber(x, digits) {
+  // Beyond 2^53 a double is an exact integer, and the driver hands a BSON Long of 2^53 over as
+  // that double: its exact digits, as the same integer from pg int8 text (normInteger).
+  if (Number.isFinite(x) && Math.abs(x) > Number.MAX_SAFE_INTEGER) return { $int: BigInt(x).toString() };
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return 'Infinity';
   if (x === -Infinity) return '-Infinity';
@@ -29,8 +32,9 @@ function normNumber(x, digits) {
 
 // An exact integer (BigInt, BSON Long, pg int8 or integral numeric text). Within 2^53 it is the
 // number a double holds exactly (so it digests equal to the same count as a JS number from the
-// other database); beyond, a double would merge neighbours (2^53 and 2^53 + 1), so it keeps
-// every digit, tagged so that it never equals a string.
+// other database); beyond, rounding would merge neighbours (2^53 and 2^53 + 1), so it keeps
+// every digit, tagged so that it never equals a string. (Rounding to `digits` stays for doubles
+// within 2^53, where it absorbs the last-bit differences of float arithmetic.)
 function normInteger(big, digits) {
   if (big <= MAX_SAFE && big >= -MAX_SAFE) return normNumber(Number(big), digits);
   return { $int: big.toString() };

@@ -1,19 +1,23 @@
 'use strict';
 // What the lab's stand-in images cannot do, refused before anything starts (`node client
-// validate-bench --stand-ins FILE`, which the lab runs when JSONBENCH_STANDINS=1). FerretDB 1.24,
-// the MongoDB stand-in, has no time-series collections (createCollection with `timeseries` is
-// NotImplemented; pinned by test/integration/ferretdb-aggregation-support.test.js), so WORKLOAD=tsbs
-// MODEL=native cannot run on its mongodb phase: refused naming the key, the reason and what is
-// allowed, rather than a phase that fails later or a collection that only looks like one.
+// validate-bench --stand-ins FILE`, which the lab runs when JSONBENCH_STANDINS=1). SecantusDB
+// 0.7.0b3, the MongoDB stand-in, accepts createCollection with `timeseries` but makes a plain
+// collection (listCollections type "collection", an _id index, no buckets, no meta/time index;
+// pinned by test/integration/tsbs-ingest.test.js), so WORKLOAD=tsbs MODEL=native cannot run on its
+// mongodb phase: refused naming the key, the reason and what is allowed, rather than a phase that
+// fails at init or a collection that only looks like one. Everything else the lab ships runs on it
+// (client/test/integration: YCSB, the three TSBS models' other two, the 13 TSBS and the OnGres
+// queries; olap-lookup is refused by the server itself and reported as unsupported).
 const { InputError, parseEnvText } = require('./bench-schema');
 
 function refuseOnStandIns(values, file, text) {
   if (values.WORKLOAD === 'tsbs' && values.MODEL === 'native' && values.DATABASES.includes('mongodb')) {
     const entry = parseEnvText(text, file).get('MODEL');
     throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): `
-      + 'FerretDB 1.24, which stands in for MongoDB, has no time-series collections (createCollection with timeseries is '
-      + 'NotImplemented), and a native model it does not have would be faked; allowed on the stand-ins: MODEL=event or '
-      + 'MODEL=bucket, or MODEL=native with DATABASES=postgres (real MongoDB has time-series collections: run with its image)');
+      + 'SecantusDB 0.7.0b3, which stands in for MongoDB, has no time-series collections (createCollection with timeseries '
+      + 'makes a plain collection of type "collection"), and a native model it does not have would be faked; allowed on the '
+      + 'stand-ins: MODEL=event or MODEL=bucket, or MODEL=native with DATABASES=postgres (real MongoDB has time-series '
+      + 'collections: run with its image)');
   }
 }
 

@@ -2,7 +2,7 @@
 # Builds the local stand-in images used where no container registry is reachable:
 #   jsonbench-standin/debian:bookworm   base, debootstrap minbase + docker import
 #   jsonbench-standin/postgres          Debian PostgreSQL 15, official image's env/args contract
-#   jsonbench-standin/mongodb           FerretDB 1.24.0 (SQLite), NOT MongoDB
+#   jsonbench-standin/mongodb           SecantusDB 0.7.0b3 (Python wire server on WiredTiger), NOT MongoDB
 #   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
 #   jsonbench-standin/prometheus        Debian Prometheus 2.42
 #   jsonbench-standin/node              Debian Node.js + npm, base of the client image
@@ -23,7 +23,7 @@ all_images=(postgres mongodb cadvisor prometheus node)
 # What each image stands in for; runme.sh shows this label in every result (never hide a stand-in).
 declare -A stand_in=(
   [postgres]="PostgreSQL 15 (Debian package) standing in for the official postgres image"
-  [mongodb]="FerretDB 1.24.0 (SQLite) standing in for MongoDB"
+  [mongodb]="SecantusDB 0.7.0b3 (MongoDB wire server in Python on WiredTiger from MongoDB 7.0) standing in for MongoDB"
   [cadvisor]="cAdvisor v0.49.2 library build standing in for the cAdvisor image"
   [prometheus]="Prometheus 2.42 (Debian package) standing in for the official prometheus image"
   [node]="Node.js 18 (Debian package) standing in for node:20-bookworm-slim"
@@ -76,11 +76,8 @@ prepare_context() {
   local img=$1 ctx=$2
   cp -r "$here/$img/." "$ctx/"
   case $img in
-    mongodb)
-      local bin
-      bin=$("$here/ferretdb/build-binary.sh" | tail -n 1)
-      cp "$bin" "$ctx/ferretdb" ;;
-    node)
+    node | mongodb)
+      # Hosts behind a TLS-inspecting proxy need their added CAs for npm ci / pip install.
       mkdir -p "$ctx/extra-ca"
       touch "$ctx/extra-ca/.keep"
       local crt
@@ -128,7 +125,7 @@ build_image() {
     return 0
   fi
   log "building $tag"
-  # --network host: apt-get reaches the mirror even where dockerd runs with iptables off.
+  # --network host: apt-get and pip reach the mirror and PyPI even where dockerd runs with iptables off.
   DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base_image" \
     --label "jsonbench.inputs=$hash" --label "jsonbench.stand_in=${stand_in[$img]}" \
     -t "$tag" "$ctx" >"$ctx.log" 2>&1 ||

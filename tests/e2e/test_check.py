@@ -70,7 +70,7 @@ def test_check_runs_each_database_prints_the_table_and_leaves_nothing(workdir):
         clients_row = next(l for l in out.splitlines() if l.startswith("client metrics in Prometheus"))
         assert clients_row.count("2 client(s), 2,000 docs") == 2, clients_row
         perf_row = next(l for l in out.splitlines() if l.startswith("perf samples, server comm"))
-        assert re.search(r"\d+/\d+ (ferretdb|mongod)", perf_row) and re.search(r"\d+/\d+ postgres", perf_row), perf_row
+        assert re.search(r"\d+/\d+ (secantusd-py|mongod)", perf_row) and re.search(r"\d+/\d+ postgres", perf_row), perf_row
         docs_row = next(l for l in out.splitlines() if l.startswith("documents counted = acknowledged"))
         assert docs_row.count("2,000 = 2,000") == 2, docs_row
         assert "check bench-e2e-smoke-check: PASS" in out

@@ -13,7 +13,7 @@ import pytest
 from conftest import LAB_ROOT, PROJECT, PORTS, lab_env
 
 STOP_PROJECT = f"{PROJECT}-stop"
-SERVER_COMMS = {"mongodb": {"mongod", "ferretdb"}, "postgres": {"postgres"}}
+SERVER_COMMS = {"mongodb": {"mongod", "secantusd-py"}, "postgres": {"postgres"}}
 
 
 def sh(script, env):

@@ -145,9 +145,11 @@ def test_stand_ins_are_labelled_everywhere(lab_run):
     stand_in = lab_run.phase("mongodb")["stand_in"]
     if not stand_in:
         pytest.skip("the real MongoDB ran: nothing to label")
-    assert "STAND-IN" in lab_run.stdout
-    assert "FerretDB (MongoDB stand-in)" in (lab_run.bench / "mongodb.out").read_text()
-    assert run_entry(lab_run, "mongodb")["stand_in"] is True
+    label = "SecantusDB 0.7.0b3 (MongoDB wire server in Python on WiredTiger from MongoDB 7.0) standing in for MongoDB"
+    assert stand_in == label
+    assert f"STAND-IN: {label}" in lab_run.stdout
+    entry = run_entry(lab_run, "mongodb")
+    assert entry["stand_in"] is True and entry["stand_in_what"] == label
     assert "stand-in" in (lab_run.bench / "report.md").read_text().lower()
 
 
@@ -266,3 +268,24 @@ def test_results_show_what_the_monitoring_cost(lab_run, db):
     seconds = run_entry(lab_run, db)["window"]["seconds"]
     assert m["per_s"] == pytest.approx((m["cadvisor_cpu_s"] + m["prometheus_cpu_s"]) / seconds)
     assert "monitoring CPU cAdvisor + Prometheus" in (lab_run.bench / "report.md").read_text()
+
+
+def test_the_mongodb_stand_in_offers_what_it_offers_and_nothing_is_read_as_mongodbs(lab_run):
+    """SecantusDB, the MongoDB stand-in: opcounters (one insert command per insertOne here, so they
+    equal the documents) and connections are offered; there is no wiredTiger section (journal bytes
+    null with the reason); collStats.storageSize is the documents' BSON size, byte for byte."""
+    if not lab_run.phase("mongodb")["stand_in"]:
+        pytest.skip("the real MongoDB ran")
+    stats = json.loads((lab_run.bench / "mongodb.server-stats.json").read_text())
+    start, end = stats["start"], stats["end"]
+    docs = json.loads((lab_run.bench / "mongodb.count.json").read_text())["documents"]
+    assert docs == 1200
+    assert end["counters"]["opcounters_insert"] - start["counters"]["opcounters_insert"] == docs
+    assert end["counters"]["connections_total_created"] > start["counters"]["connections_total_created"]
+    assert end["counters"]["wt_log_bytes_written"] is None and "wiredTiger" in end["unavailable"]["wt_log_bytes_written"]
+    entry = run_entry(lab_run, "mongodb")
+    assert entry["wal"]["bytes"] is None and "wiredTiger" in entry["wal"]["reason"]
+    one = subprocess.run(["node", "-e", "console.log(require('./client/src/doc-size').maxDocumentBytes(10, 1000, 'binary'))"],
+                         cwd=LAB_ROOT, capture_output=True, text=True, check=True).stdout
+    count = json.loads((lab_run.bench / "mongodb.count.json").read_text())
+    assert count["table_bytes"] == docs * int(one), (count, one)

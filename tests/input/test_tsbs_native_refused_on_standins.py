@@ -1,14 +1,14 @@
 """WORKLOAD=tsbs MODEL=native on the stand-ins (JSONBENCH_STANDINS=1) is refused before anything
-starts: FerretDB has no time-series collections. A plain run, a --set and a --sweep over the
+starts: SecantusDB makes a plain collection for `timeseries`. A plain run, a --set and a --sweep over the
 models all exit 2 naming the file, MODEL and what is allowed; nothing is created or written. With
-DATABASES=postgres (no FerretDB phase) the same bench is valid."""
+DATABASES=postgres (no stand-in MongoDB phase) the same bench is valid."""
 import subprocess
 
 from test_runme_rejects_bad_input import LAB_ROOT, assert_refused, bench, runme
 
 TSBS = {"FIELDS": None, "FIELD_BYTES": None, "DOCS": None, "WORKLOAD": "tsbs", "HOSTS": "2", "SPAN_S": "60"}
 STANDINS = {"JSONBENCH_STANDINS": "1"}
-WHY = "MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): FerretDB 1.24, which stands in for MongoDB, has no time-series collections"
+WHY = "MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): SecantusDB 0.7.0b3, which stands in for MongoDB, has no time-series collections"
 ALLOWED = "allowed on the stand-ins: MODEL=event or MODEL=bucket, or MODEL=native with DATABASES=postgres"
 
 

@@ -88,9 +88,9 @@ def test_summary_counts_comms_and_names_what_is_not_the_server(tmp_path):
     assert {"pid": 9, "comm": "pg_isready"} in out["processes"]
 
 
-@pytest.mark.parametrize("stand_in,server,foreign", [(False, "mongod", ["ferretdb"]), (True, "ferretdb", ["mongod"])])
-def test_the_mongodb_server_is_mongod_or_the_ferretdb_stand_in(tmp_path, stand_in, server, foreign):
-    f = samples_file(tmp_path, {"t": 1, "processes": [{"pid": 1, "comm": "mongod"}, {"pid": 2, "comm": "ferretdb"}]})
+@pytest.mark.parametrize("stand_in,server,foreign", [(False, "mongod", ["secantusd-py"]), (True, "secantusd-py", ["mongod"])])
+def test_the_mongodb_server_is_mongod_or_the_secantusdb_stand_in(tmp_path, stand_in, server, foreign):
+    f = samples_file(tmp_path, {"t": 1, "processes": [{"pid": 1, "comm": "mongod"}, {"pid": 2, "comm": "secantusd-py"}]})
     out = json.loads(run("summary", "--database", "mongodb", *(["--stand-in"] if stand_in else []), str(f)).stdout)
     assert out["server"] == [server] and out["foreign"] == foreign
 

@@ -70,3 +70,21 @@ def test_official_mongod_is_pid_1_with_auth_after_the_entrypoints_first_start_wo
 def test_official_mongod_does_not_start_when_the_entrypoints_first_start_work_fails(tmp_path):
     _, code, prelude, mongod, _ = _official_mongodb_start(tmp_path, 3)
     assert code == 3 and len(prelude) == 1 and mongod == []
+
+
+def test_official_mongod_with_topology_replset_gets_replset_and_the_keyfile_it_requires(tmp_path, monkeypatch):
+    """TOPOLOGY=replset (lab/stack.sh sets MONGO_TOPOLOGY_ARGS): mongod refuses --auth with --replSet
+    without a keyFile ("security.keyFile is required when authorization is enabled with replica
+    sets"), so the entrypoint writes one (base64, mode 0600) before exec'ing mongod with both."""
+    keyfile = Path("/tmp/jsonbench-keyfile")
+    keyfile.unlink(missing_ok=True)
+    monkeypatch.setenv("MONGO_TOPOLOGY_ARGS", "--replSet rs0 --keyFile /tmp/jsonbench-keyfile")
+    try:
+        pid, code, prelude, mongod, command = _official_mongodb_start(tmp_path, 0)
+        assert code == 0 and len(prelude) == 1
+        assert mongod == [[str(pid), " ".join(command[1:] + ["--auth", "--replSet", "rs0", "--keyFile", str(keyfile)])]]
+        key = keyfile.read_text()
+        assert keyfile.stat().st_mode & 0o777 == 0o600
+        assert 6 <= len(key) <= 1024 and set(key) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+    finally:
+        keyfile.unlink(missing_ok=True)

@@ -5,8 +5,10 @@ const { redact } = require('../uri');
 
 class ConnectError extends Error {}
 
+// A query phase's sessions (run with STAGE=query, explain) carry WORK_MEM.
 async function connectTarget(opts, targetOptions = {}) {
-  const target = createTarget(opts.database, opts.uri, targetOptions);
+  const workMem = opts.stage === 'query' || opts.query ? opts.workMem : undefined;
+  const target = createTarget(opts.database, opts.uri, { ...targetOptions, workMem });
   try {
     await target.connect();
     const server = await target.serverInfo();

@@ -1,7 +1,7 @@
 'use strict';
 // `explain`: execution 0 of QUERY (the form and parameters the query phase ran first) with the
 // database's plan: EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) on PostgreSQL, explain with
-// executionStats on MongoDB (FerretDB answers with what it has). One JSON object on stdout, the
+// executionStats on MongoDB (a stand-in answers with what it has). One JSON object on stdout, the
 // lab's <phase>.plan.json. Run by the lab after the window, so it is not counted. A refusal is
 // an answer too: {error, unsupported: true}, exit 0.
 const { connectTarget } = require('./connect');

@@ -1,6 +1,7 @@
 'use strict';
-// `init`: drop and create the target table/collection for a key/layout, then the indexes the
-// workload's query set declares (the same fields on both databases; each side's DDL printed).
+// `init`: drop and create the target table/collection for a key/layout (with a time-series model's
+// own index), then the indexes the workload's query set declares (the same fields on both
+// databases; each side's DDL printed).
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
 const { storageOf } = require('../workloads/tsbs');
@@ -17,6 +18,9 @@ async function init(opts) {
     const note = opts.database === 'postgres' && opts.layout === 'clustered'
       ? ' (PostgreSQL is always a heap; layout applies to MongoDB)' : '';
     console.log(`${displayName(server)} ${server.version}: ${created}${note}`);
+    // The model's own index (MODEL=native: the one MongoDB makes with a time-series collection,
+    // and its equivalent on PostgreSQL): an `index:` line like the query set's.
+    if (storage) for (const stmt of await target.modelIndexes(storage)) console.log(`index: ${stmt}`);
     if (opts.workload && hasQuerySet(opts.workload)) {
       const set = querySet(opts.workload);
       // One line per index: analysis reads them back into results.json `indexes`.

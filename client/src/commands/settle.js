@@ -1,9 +1,9 @@
 'use strict';
-// `settle`: what a user does after a bulk load and before querying, outside any window: on
-// PostgreSQL `VACUUM (ANALYZE) jsonbench` (planner statistics and the visibility map, so the query
-// plans do not change when autovacuum gets to the table in the middle of a query window); MongoDB
-// keeps no planner statistics (its planner trial-runs candidate plans): nothing to do. Prints what
-// it ran. The lab runs it before each query phase's quiet period.
+// `settle`: what a user does after a bulk load and before querying, outside any window, so that
+// deferred work does not land in the next window: on PostgreSQL `VACUUM (ANALYZE) jsonbench`
+// (planner statistics, visibility map, hint bits) then `CHECKPOINT`; on MongoDB `{fsync: 1}` (a
+// WiredTiger checkpoint; no planner statistics to gather). Prints what it ran. The lab runs it after
+// each load phase and before each query phase's quiet period (lab/phase.sh).
 const { connectTarget } = require('./connect');
 
 async function settle(opts) {

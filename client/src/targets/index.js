@@ -3,7 +3,7 @@ const { PostgresTarget } = require('./postgres');
 const { MongoTarget } = require('./mongodb');
 
 function createTarget(database, uri, options = {}) {
-  return database === 'postgres' ? new PostgresTarget(uri) : new MongoTarget(uri, options);
+  return database === 'postgres' ? new PostgresTarget(uri, options) : new MongoTarget(uri, options);
 }
 
 // How progress lines name the server: a stand-in is never passed off as

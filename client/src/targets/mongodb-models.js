@@ -7,8 +7,8 @@
 //            changed document, the journal records the update);
 //   native - a time-series collection jsonbench {timeseries: {timeField, metaField, granularity}},
 //            the event inserted as it is (MongoDB buckets it itself).
-// A server that does not make a real time-series collection (FerretDB 1.24 refuses `timeseries`)
-// is refused by init: nothing is faked.
+// A server that does not make a real time-series collection (SecantusDB 0.7.0b3 accepts `timeseries`
+// and makes a plain collection) is refused by init: nothing is faked.
 
 // The `create` options of a model's collection.
 function createOptions({ model, series }, layout) {
@@ -46,6 +46,23 @@ async function createModelCollection(db, name, storage, layout, server) {
   return `createCollection("${name}", ${JSON.stringify(options)}) (MODEL=${storage.model})`;
 }
 
+// MongoDB 6.3+ creates a compound index {metaField: 1, timeField: 1} with a new time-series
+// collection (MongoDB 8.0 manual, Time Series Indexes, "Compound Indexes":
+// https://www.mongodb.com/docs/v8.0/core/timeseries/timeseries-index/). init reports it as an index
+// the model has (results.json `indexes`), read back with listIndexes; a server that did not make it
+// (before 6.3) gets it by createIndex, so the native model always carries the index PostgreSQL's
+// native table is given (postgres-models.js seriesIndexDdl).
+async function seriesIndexes(db, name, { model, series }) {
+  if (model !== 'native') return [];
+  const want = { [series.metaField]: 1, [series.timeField]: 1 };
+  const same = (key) => JSON.stringify(key) === JSON.stringify(want);
+  const found = (await db.collection(name).listIndexes().toArray()).find((ix) => same(ix.key));
+  if (found) return [`${JSON.stringify(found.key)} (name "${found.name}": created by the server with the time-series collection)`];
+  const ixName = `${series.metaField}_1_${series.timeField}_1`;
+  await db.collection(name).createIndex(want, { name: ixName });
+  return [`createIndex(${JSON.stringify(want)}, {"name": "${ixName}"}) (the server did not create it with the time-series collection)`];
+}
+
 // Resolves to 1 when the upsert created or changed exactly one document.
 function upsertResult(r) {
   const n = (r.upsertedCount || 0) + (r.modifiedCount || 0);
@@ -54,11 +71,11 @@ function upsertResult(r) {
 }
 
 // Events held: per document, or the sum of the buckets' arrays ($unwind + $count: stages the
-// FerretDB stand-in has too; outside any measured window).
+// stand-in has too; outside any measured window).
 async function countEvents(coll, { model, arrayField }) {
   if (model !== 'bucket') return coll.countDocuments({});
   const [r] = await coll.aggregate([{ $unwind: `$${arrayField}` }, { $count: 'events' }]).toArray();
   return r ? Number(r.events) : 0;
 }
 
-module.exports = { createOptions, createModelCollection, upsertResult, countEvents, ModelRefused };
+module.exports = { createOptions, createModelCollection, seriesIndexes, upsertResult, countEvents, ModelRefused };

@@ -57,23 +57,36 @@ const methods = {
       : { find: COLLECTION, filter: form.find, projection: form.projection, sort: form.sort, limit: form.limit };
     for (const k of Object.keys(cmd)) if (cmd[k] === undefined) delete cmd[k];
     const plan = await this.db.command({ explain: cmd, verbosity: 'executionStats' });
-    const out = { command: { explain: cmd, verbosity: 'executionStats' }, plan };
-    // FerretDB 1.x answers explain without running the pipeline (so even one it would refuse to
-    // run): the SQLite/PostgreSQL plan of the scan it pushes down, and whether it pushed the filter,
-    // sort and limit down. No executionStats.
-    if ((plan.serverInfo && plan.serverInfo.ferretdbVersion) || plan.ferretdbVersion) {
-      out.note = 'FerretDB explain: the backend plan of the scan it pushes down and the pushdown flags; the pipeline is '
-        + 'not executed (no executionStats), so this plan is given even for a pipeline FerretDB refuses to run';
-    }
-    return out;
+    return { command: { explain: cmd, verbosity: 'executionStats' }, plan };
   },
 
-  // After a load, before the query phases (commands/settle.js): MongoDB keeps no planner statistics.
+  // After a load phase and before each query phase, outside the windows (commands/settle.js):
+  // MongoDB keeps no planner statistics (its planner trial-runs candidate plans), so settling is
+  // the flush alone.
   async settle() {
-    return 'nothing (MongoDB keeps no planner statistics)';
+    const f = await this.flush();
+    return f.command || f.reason;
   },
 
-  // A server that lacks a stage or operator the form uses: NotImplemented (238, FerretDB),
+  // {fsync: 1}: "Flushes all pending writes from the storage layer to disk"; with WiredTiger that
+  // is a checkpoint (MongoDB 8.0 manual, fsync command; "To provide durable data, WiredTiger uses
+  // checkpoints"). collStats.storageSize and totalIndexSize are the files' sizes, so pages still
+  // dirty in the cache are in them only after it (the WiredTiger checkpoint otherwise comes every
+  // storage.syncPeriodSecs, 60 s by default). A server without the command (a stand-in) says so:
+  // the sizes are then read unflushed, with its words.
+  async flush() {
+    try {
+      await this.client.db('admin').command({ fsync: 1 });
+      return { command: '{fsync: 1}', reason: null };
+    } catch (err) {
+      if (this.isUnsupported(err) || err.code === 59 || err.codeName === 'CommandNotFound') {
+        return { command: null, reason: `{fsync: 1} refused by the server: ${err.message}` };
+      }
+      throw err;
+    }
+  },
+
+  // A server that lacks a stage or operator the form uses: NotImplemented (238),
   // InvalidPipelineOperator (168: "Unrecognized expression '$count'", SecantusDB 0.7.0b3 in a
   // $lookup sub-pipeline; mongod for an operator newer than itself) or an unknown stage (40324).
   isUnsupported(err) {

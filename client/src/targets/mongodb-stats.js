@@ -15,7 +15,7 @@ const READING = { connections: 1, statements: 4, about: 'ping; buildInfo; server
 
 const num = (v) => (v === undefined || v === null ? null : Number(v));
 
-// Per-command totals from metrics.commands (MongoDB and FerretDB alike).
+// Per-command totals from metrics.commands (where the server has it).
 function commandTotals(status) {
   const out = {};
   const cmds = (status.metrics && status.metrics.commands) || {};
@@ -26,15 +26,13 @@ function commandTotals(status) {
 }
 
 // {name, version[, stand_in_version]}: the server process as serverStatus names it ("mongod";
-// SecantusDB says "secantus" and reports the MongoDB version it emulates, its own release being
-// the stand-in's version from buildInfo.secantusVersion, connect-time `server`).
+// SecantusDB says "secantus") and the version it reports (SecantusDB: the MongoDB version it
+// emulates, 8.2.11); a stand-in's own release (buildInfo.secantusVersion: the connect-time
+// server.version) is stand_in_version.
 function serverOf(status, server = {}) {
   const version = status.version === undefined ? null : String(status.version);
-  if (server.product === 'SecantusDB' || status.process === 'secantus') {
-    return { name: 'secantus', version, stand_in_version: server.version === undefined ? null : String(server.version) };
-  }
-  if (server.product === 'FerretDB') return { name: 'ferretdb', version, stand_in_version: String(server.version) };
-  return { name: status.process ? String(status.process).replace(/\.exe$/, '') : 'mongod', version };
+  const name = String(status.process || server.product || 'mongod').toLowerCase().replace(/\.exe$/, '');
+  return server.stand_in ? { name, version, stand_in_version: String(server.version) } : { name, version };
 }
 
 // who: how reasons name the server ("serverStatus", "SecantusDB serverStatus").

@@ -86,6 +86,11 @@ class MongoTarget {
     return `createCollection("${COLLECTION}", ${JSON.stringify(options)}) (key ${key}${key === 'sequence' ? ': driver ObjectId' : ''})`;
   }
 
+  // The index a time-series model's storage has from its creation (mongodb-models.js).
+  modelIndexes(storage) {
+    return models.seriesIndexes(this.db, COLLECTION, storage);
+  }
+
   prepareInserts({ key, durability, keyFormat }) {
     this.collection = this.db.collection(COLLECTION);
     this.insertOptions = { writeConcern: { w: 1, journal: durability === 'strict' } };

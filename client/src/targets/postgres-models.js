@@ -5,7 +5,8 @@
 //            INSERT (the bucket as its first event creates it) ON CONFLICT (id) DO UPDATE
 //            SET data = jsonb_set(data, '{events}', data->'events' || entry) (PostgreSQL writes a
 //            new version of the whole row, TOAST included, on every append: the cost measured);
-//   native - a plain table with a column per tag (text) and per field (bigint), no key, no index.
+//   native - a plain table with a column per tag (text) and per field (bigint), no key, and the
+//            index MongoDB gives its time-series collection (seriesIndexDdl).
 // Each model has one statement, prepared once per session (SQL PREPARE, like the insert workload's),
 // and executed as one pre-serialized Bind/Execute/Sync message on pg's own connection (the
 // submittable of pg-prepared-insert.js's kind), one round trip per event.
@@ -26,6 +27,18 @@ function ddlOf({ model, series }) {
     return `create table ${TABLE} (${cols.join(', ')})`;
   }
   return `create table ${TABLE} (id uuid primary key, data jsonb not null)`;
+}
+
+// MongoDB 6.3+ creates a compound index on metaField and timeField with every new time-series
+// collection ("Starting in MongoDB 6.3, MongoDB creates a default compound index on both the
+// metaField and timeField of a time series collection", MongoDB 8.0 manual, Time Series Indexes:
+// https://www.mongodb.com/docs/v8.0/core/timeseries/timeseries-index/). The native table gets the
+// equivalent at creation, so both sides maintain one index during the ingest: the meta document's
+// fields in their order (MongoDB compares the metaField document field by field), then the time.
+function seriesIndexDdl({ model, series }) {
+  if (model !== 'native') return null;
+  const cols = [...series.metaColumns, series.timeField];
+  return `create index ${TABLE}_${series.metaField}_${series.timeField} on ${TABLE} (${cols.map(quoteIdent).join(', ')})`;
 }
 
 // { types, sql } of the model's one statement.
@@ -90,5 +103,5 @@ function countQuery({ model, arrayField }) {
 }
 
 module.exports = {
-  ddlOf, statementOf, execute, eventValues, bucketValues, seriesValues, countQuery, jsonbParam, STATEMENT, TABLE,
+  ddlOf, seriesIndexDdl, statementOf, execute, eventValues, bucketValues, seriesValues, countQuery, jsonbParam, STATEMENT, TABLE,
 };

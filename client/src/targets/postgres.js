@@ -48,15 +48,21 @@ function ddl(key) {
 const LOST_CODES = /^(08|57P0[1-3])/;
 
 class PostgresTarget {
-  constructor(uri) {
+  // workMem: the session's work_mem (WORK_MEM of a query phase), set in the start-up packet.
+  constructor(uri, { workMem } = {}) {
     this.uri = uri;
+    this.workMem = workMem;
     this.database = 'postgres';
     this.client = null;
     this.broken = false;
   }
 
   async connect() {
-    const client = new Client({ connectionString: this.uri, connectionTimeoutMillis: 5000 });
+    const client = new Client({
+      connectionString: this.uri,
+      connectionTimeoutMillis: 5000,
+      ...(this.workMem ? { options: `-c work_mem=${this.workMem}` } : {}),
+    });
     // An 'error' event without a listener would crash the process; the
     // runner notices `broken` and reconnects.
     client.on('error', () => { this.broken = true; });
@@ -96,6 +102,16 @@ class PostgresTarget {
     const sql = storage ? models.ddlOf(storage) : ddl(key);
     await this.client.query(sql);
     return sql;
+  }
+
+  // The index a time-series model's storage has from its creation (MODEL=native: the one MongoDB
+  // makes with its time-series collection, postgres-models.js). Returns the DDL run, for init's
+  // `index:` lines.
+  async modelIndexes(storage) {
+    const sql = models.seriesIndexDdl(storage);
+    if (!sql) return [];
+    await this.client.query(sql);
+    return [sql];
   }
 
   // Called once before inserts: the statement and how keys are passed.

@@ -7,7 +7,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { Client } = require('pg');
-const { MongoClient } = require('mongodb');
+const { MongoClient, Long } = require('mongodb');
 const { startPostgres } = require('../helpers/postgres-server');
 const { startSecantus } = require('../helpers/secantus-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
@@ -127,5 +127,31 @@ test.describe('query digest: PostgreSQL jsonb vs SecantusDB (MongoDB stand-in) o
       assert.match(caught.message, /answers differ at row \d+/);
       t.diagnostic(`MongoDB form checked on SecantusDB: ${form.name}`);
     }
+  });
+
+  // Integers beyond 2^53 as the servers give them back: pg bigint (text) and a BSON Long stored in
+  // and read from the stand-in: each value digests equal across the two, and 2^53 != 2^53 + 1.
+  test('bigint beyond 2^53: PostgreSQL int8 = BSON Long read back; neighbours differ; null is not a missing field', async () => {
+    const values = ['9007199254740992', '9007199254740993', '-9223372036854775807'];
+    const big = mc.db().collection('big');
+    await big.insertMany(values.map((v, i) => ({ i, n: Long.fromString(v) })));
+    const opts = { columns: { i: 'i', n: 'n' }, ordered: true };
+    const pgOf = async (i, v) => digestRows(pgRows(await pgc.query('select $1::int as i, $2::bigint as n', [i, v])), opts);
+    const mongoOf = async (i) => digestRows(await big.find({ i }, { projection: { _id: 0 } }).toArray(), opts);
+    const digests = [];
+    for (const [i, v] of values.entries()) {
+      const a = await pgOf(i, v);
+      const c = compareDigests(a, await mongoOf(i), NAMES);
+      assert.equal(c.equal, true, `${v}: ${c.message}`);
+      digests.push(a.sample[0][1]);
+    }
+    assert.deepEqual(digests, values.map((v) => ({ $int: v })), '2^53 and 2^53 + 1 keep every digit');
+    // A field holding null (PostgreSQL NULL, BSON null) vs a document without it.
+    await big.insertMany([{ i: 10, n: null }, { i: 11 }]);
+    const withNull = digestRows(await big.find({ i: 10 }, { projection: { _id: 0 } }).toArray(), { columns: { n: 'n' } });
+    const without = digestRows(await big.find({ i: 11 }, { projection: { _id: 0 } }).toArray(), { columns: { n: 'n' } });
+    const pgNull = digestRows(pgRows(await pgc.query('select null::bigint as n')), { columns: ['n'] });
+    assert.equal(compareDigests(pgNull, withNull).equal, true);
+    assert.equal(compareDigests(pgNull, without).equal, false);
   });
 });

@@ -1,5 +1,5 @@
 'use strict';
-// Ingest model (b) of issue 11 on the real PostgreSQL and the FerretDB
+// Ingest model (b) of issue 11 on the real PostgreSQL and the SecantusDB
 // stand-in: one bucket document per host and hour, created by the first
 // event and filled by in-place updates ($setOnInsert + $push with upsert;
 // INSERT .. ON CONFLICT DO UPDATE with jsonb_set). Counted back: the buckets
@@ -18,7 +18,7 @@ const PG_UPSERT = `insert into tsbs_bucket (id, data)
   values ($1, jsonb_build_object('hour', $2::text, 'tags', $3::jsonb, 'events', jsonb_build_array($4::jsonb)))
   on conflict (id) do update set data = jsonb_set(tsbs_bucket.data, '{events}', (tsbs_bucket.data->'events') || jsonb_build_array($4::jsonb))`;
 
-test.describe('bucket ingest model on PostgreSQL (jsonb_set) and FerretDB ($push)', () => {
+test.describe('bucket ingest model on PostgreSQL (jsonb_set) and SecantusDB ($push)', () => {
   let pg; let fdb; let pgc; let mc; let coll;
   const events = [...tsbs.events(DATA)];
   const expected = digestRows([...tsbs.buckets(DATA)]);

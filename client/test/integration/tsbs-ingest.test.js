@@ -1,13 +1,15 @@
 'use strict';
 // WORKLOAD=tsbs through the client's own commands (init, run, count), exactly as the lab runs
-// them, on the real PostgreSQL and the FerretDB stand-in (MongoDB protocol behaviour, not
+// them, on the real PostgreSQL and the SecantusDB stand-in (MongoDB protocol behaviour, not
 // MongoDB results):
 // - MODEL=event: both databases hold the generator's events under the same keys, value for value;
 // - MODEL=bucket: the buckets hold exactly the events ingested (bucketCounts, counted back per
 //   bucket from each database), keyed by the same UUIDv5 on both (and PostgreSQL's own
 //   uuid_generate_v5 agrees), one update command per event on the MongoDB protocol;
-// - MODEL=native: PostgreSQL's column table holds every event; FerretDB is refused by init
-//   (no time-series collections) and by validate-bench --stand-ins, naming MODEL.
+// - MODEL=native: PostgreSQL's column table holds every event and has, from its creation, the
+//   index MongoDB 6.3+ gives a time-series collection (metaField, timeField), reported by init as
+//   an `index:` line; SecantusDB accepts `timeseries` but makes a plain collection (no buckets,
+//   an _id index, no meta/time index), so init refuses it and so does validate-bench --stand-ins.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -53,12 +55,12 @@ async function ingest(server, model, resultDir) {
   return { results, count: JSON.parse(count.stdout) };
 }
 
-test.describe('tsbs ingest models on PostgreSQL and FerretDB', () => {
+test.describe('tsbs ingest models on PostgreSQL and SecantusDB (MongoDB stand-in)', () => {
   let pg; let fdb; let pgc; let dir;
   test.before(async () => {
     [pg, fdb] = await Promise.all([startPostgres(), startSecantus()]);
     pg.name = 'postgres';
-    fdb.name = 'ferretdb';
+    fdb.name = 'secantus';
     pgc = new Client({ connectionString: pg.uri });
     await pgc.connect();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-tsbs-'));
@@ -139,7 +141,7 @@ test.describe('tsbs ingest models on PostgreSQL and FerretDB', () => {
       assert.equal(_id.sub_type, 4);
       assert.equal(doc.events.length, byKey.get(key).n, byKey.get(key).id);
       // the generator's bucket form, events in time order. Field order: the upsert builds the
-      // document in lexicographic order of the updated fields (events, hour, tags: FerretDB as
+      // document in lexicographic order of the updated fields (events, hour, tags: the stand-in as
       // MongoDB >= 5.0 documents for update operators), not the generator's; jsonb keeps no order.
       const { _id: textId, ...want } = generated.get(key);
       assert.deepEqual(Object.keys(doc), ['events', 'hour', 'tags']);
@@ -182,13 +184,20 @@ test.describe('tsbs ingest models on PostgreSQL and FerretDB', () => {
     }
   });
 
-  test('MODEL=native: PostgreSQL\'s column table holds every event; FerretDB is refused, naming MODEL', async () => {
+  test('MODEL=native: PostgreSQL\'s column table holds every event, with the meta+time index from creation; SecantusDB is refused, naming MODEL', async () => {
+    const ddl = `create index jsonbench_tags_time on jsonbench (${[...tsbs.TAG_NAMES, 'time'].map((c) => `"${c}"`).join(', ')})`;
+    const pinit = await runCli(['init'], { env: { ...ENV, MODEL: 'native', URI: pg.uri } });
+    assert.equal(pinit.code, 0, pinit.stderr);
+    assert.deepEqual(pinit.stdout.split('\n').filter((l) => l.startsWith('index: ')), [`index: ${ddl}`]);
     const p = await ingest(pg, 'native', dir);
     assert.equal(p.count.documents, EVENTS);
     assert.deepEqual(Object.keys(p.results[0].operations), ['insert']);
     const cols = (await pgc.query(`select column_name, data_type from information_schema.columns
       where table_name = 'jsonbench' order by ordinal_position`)).rows.map((r) => `${r.column_name} ${r.data_type}`);
     assert.deepEqual(cols, ['time timestamp with time zone', ...tsbs.TAG_NAMES.map((t) => `${t} text`), ...tsbs.FIELD_NAMES.map((f) => `${f} bigint`)]);
+    const idx = (await pgc.query("select indexname, indexdef from pg_indexes where tablename = 'jsonbench'")).rows;
+    assert.deepEqual(idx.map((r) => r.indexname), ['jsonbench_tags_time']);
+    assert.match(idx[0].indexdef, new RegExp(`USING btree \\(${tsbs.TAG_NAMES.join(', ')}, "time"\\)$`));
     const { rows } = await pgc.query(`select * from jsonbench where hostname = 'host_4' order by time limit 1`);
     const first = [...tsbs.events({ ...DATA, hostIds: [4] })][0];
     assert.equal(rows[0].time.toISOString(), first.time.toISOString());
@@ -197,8 +206,32 @@ test.describe('tsbs ingest models on PostgreSQL and FerretDB', () => {
 
     const init = await runCli(['init'], { env: { ...ENV, MODEL: 'native', URI: fdb.uri } });
     assert.equal(init.code, 2, init.stdout + init.stderr);
-    assert.match(init.stderr, /MODEL=native: FerretDB v?[0-9.]+ refused createCollection\("jsonbench", \{"timeseries":/);
-    assert.match(init.stderr, /no time-series collections \(a MongoDB stand-in/);
+    assert.match(init.stderr, /MODEL=native: SecantusDB 0\.7\.0b3 accepted createCollection with timeseries but made a collection of type "collection", not "timeseries"/);
+    // What the stand-in made (pinned: real MongoDB 8.0 lists type "timeseries", no _id index and
+    // the {tags: 1, time: 1} index): a plain collection with only the _id index.
+    await fdb.withDb(async (db) => {
+      const [info] = await db.listCollections({ name: 'jsonbench' }).toArray();
+      assert.equal(info.type, 'collection');
+      assert.deepEqual(info.options.timeseries, { timeField: 'time', metaField: 'tags', granularity: 'seconds' });
+      assert.deepEqual((await db.collection('jsonbench').listIndexes().toArray()).map((ix) => ix.key), [{ _id: 1 }]);
+    });
+  });
+
+  test('MODEL=native on the MongoDB protocol: the meta+time index is read back, or created where the server did not make it', async () => {
+    const target = new MongoTarget(fdb.uri);
+    await target.connect();
+    try {
+      const storage = { model: 'native', series: { timeField: 'time', metaField: 'tags' } };
+      // SecantusDB made no such index with the collection: the binding creates it...
+      assert.deepEqual(await target.modelIndexes(storage), ['createIndex({"tags":1,"time":1}, {"name": "tags_1_time_1"}) (the server did not create it with the time-series collection)']);
+      const keys = (await target.db.collection('jsonbench').listIndexes().toArray()).map((ix) => ix.key);
+      assert.deepEqual(keys, [{ _id: 1 }, { tags: 1, time: 1 }]);
+      // ...and where it exists (as MongoDB 6.3+ creates it), reports it as listed.
+      assert.deepEqual(await target.modelIndexes(storage), ['{"tags":1,"time":1} (name "tags_1_time_1": created by the server with the time-series collection)']);
+      assert.deepEqual(await target.modelIndexes({ model: 'event' }), []);
+    } finally {
+      await target.close();
+    }
 
     const bench = path.join(dir, 'native.env');
     fs.writeFileSync(bench, 'DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=1\nRATE=10\nWORKLOAD=tsbs\nMODEL=native\n');

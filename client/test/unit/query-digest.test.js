@@ -107,6 +107,9 @@ test('integers beyond 2^53 keep every digit, and digest equal across pg text, Lo
   // below 2^53 an exact integer is the number it always was (equal to a JS number from the other side)
   assert.equal(digestRows(pg('360')).digest, digestRows([{ n: 360, m: new Int32(360) }]).digest);
   assert.equal(normValue(Long.fromNumber(2 ** 53 - 1), 12), normValue(2 ** 53 - 1, 12));
+  // the driver promotes a Long of 2^53 to the double 2^53 (exact): the same as pg's 2^53
+  assert.deepEqual(normValue(2 ** 53, 12), normValue(Long.fromString('9007199254740992'), 12));
+  assert.deepEqual(normValue(-(2 ** 60), 12), { $int: String(-(2n ** 60n)) });
 });
 
 // A column whose path is missing from a MongoDB row is not a column that holds null: an answer

@@ -1,0 +1,103 @@
+"""results.json `fairness`: every difference between the two sides that the lab states rather than
+aligns, and the aligned settings a reader must know, read from what actually ran (D.settings.json:
+the compose command lines; run.env: the bench keys). README.md's fairness table says why."""
+
+PG_DEFAULT_WORK_MEM = "4MB"          # PostgreSQL's default, unchanged by the official image
+PG_DEFAULT_CHECKPOINT_TIMEOUT = "300s"
+MONGO_DEFAULT_SYNCDELAY = "60"       # storage.syncPeriodSecs
+MONGO_BLOCKING_STAGE_MB = 100        # internalQueryMaxBlockingSortMemoryUsageBytes, $group's limit
+
+
+def _command(settings, db):
+    cmd = ((settings or {}).get(db) or {}).get("command")
+    return [str(a) for a in cmd] if isinstance(cmd, list) else None
+
+
+def _flag(cmd, name):
+    """mongod's `--name value` / `--name=value`."""
+    for i, a in enumerate(cmd or []):
+        if a == name and i + 1 < len(cmd):
+            return cmd[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _pg_setting(cmd, name):
+    """postgres's `-c name=value`."""
+    for a in cmd or []:
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _stand_in(settings, db):
+    labels = ((settings or {}).get(db) or {}).get("labels") or {}
+    return labels.get("jsonbench.stand_in")
+
+
+def statements(settings, run_env):
+    """[{what, mongodb, postgres, aligned, note}] for one bench's run."""
+    run_env = run_env or {}
+    mcmd, pcmd = _command(settings, "mongodb"), _command(settings, "postgres")
+    m_si = _stand_in(settings, "mongodb")
+
+    def mongo(value, default):
+        if m_si:
+            return f"stand-in ({m_si}): mongod's behaviour does not apply"
+        if mcmd is None:
+            return "not run in this bench"
+        return value if value is not None else default
+
+    def pg(value, default):
+        return "not run in this bench" if pcmd is None else (value if value is not None else default)
+
+    syncdelay = _flag(mcmd, "--syncdelay")
+    timeout = _pg_setting(pcmd, "checkpoint_timeout")
+    work_mem = run_env.get("WORK_MEM") or PG_DEFAULT_WORK_MEM
+    repl = _flag(mcmd, "--replSet")
+    return [
+        {"what": "checkpoint interval",
+         "mongodb": mongo(syncdelay and f"{syncdelay} s (--syncdelay)", f"{MONGO_DEFAULT_SYNCDELAY} s (default)"),
+         "postgres": pg(timeout and f"checkpoint_timeout={timeout}", f"checkpoint_timeout={PG_DEFAULT_CHECKPOINT_TIMEOUT} (default)"),
+         "aligned": syncdelay is not None and timeout is not None and timeout.rstrip("s") == syncdelay,
+         "note": "CHECKPOINT_INTERVAL_S (.env, default 60 = MongoDB's own); the original study ran PostgreSQL at 300 s"},
+        {"what": "settle between phases",
+         "mongodb": mongo(None, "{fsync: 1} after each load phase, before each query phase and before each storage read"),
+         "postgres": "VACUUM (ANALYZE) + CHECKPOINT after each load phase and before each query phase; CHECKPOINT before each storage read",
+         "aligned": not m_si,
+         "note": "outside the windows; storage.before_settle keeps the sizes read before the flush (a server "
+                 "refusing {fsync: 1} is named in storage.settle_reason)"},
+        {"what": "replication log",
+         "mongodb": mongo(repl and f"replica set {repl}: oplog written", "standalone: no oplog"),
+         "postgres": pg(_pg_setting(pcmd, "wal_level") and f"wal_level={_pg_setting(pcmd, 'wal_level')}",
+                        "wal_level=replica (default)"),
+         "aligned": bool(repl),
+         "note": "a standalone mongod writes no oplog while PostgreSQL's WAL carries what a replica needs"},
+        {"what": "compression at rest",
+         "mongodb": mongo(None, "WiredTiger: snappy on every collection block, prefix compression of indexes"),
+         "postgres": "TOAST (pglz) only for rows over ~2 kB; heap and index pages uncompressed",
+         "aligned": False, "note": "stated, not aligned: storage and disk bytes include it"},
+        {"what": "sort / hash memory",
+         "mongodb": mongo(None, f"{MONGO_BLOCKING_STAGE_MB} MB per blocking stage, spilling beyond"),
+         "postgres": f"work_mem={work_mem} per sort/hash node" + (" (default)" if work_mem == PG_DEFAULT_WORK_MEM else " (WORK_MEM)"),
+         "aligned": work_mem == f"{MONGO_BLOCKING_STAGE_MB}MB",
+         "note": "query benches may set WORK_MEM"},
+        {"what": "idle CPU",
+         "mongodb": mongo(None, "always-on FTDC (1 s diagnostic sampling) and WiredTiger's threads"),
+         "postgres": "background writer, checkpointer, WAL writer, autovacuum launcher",
+         "aligned": False,
+         "note": "in gross CPU; per-query CPU net of idle subtracts each side's own idle rate (analysis/idle.py)"},
+    ]
+
+
+def report_lines(result):
+    """report.md's fairness statements (empty without them)."""
+    rows = result.get("fairness") or []
+    if not rows:
+        return []
+    lines = ["## Fairness: differences stated", "",
+             "| what | mongodb | postgres | aligned | note |", "|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f"| {r['what']} | {r['mongodb']} | {r['postgres']} | {'yes' if r['aligned'] else 'no'} | {r['note']} |")
+    return lines + [""]
