@@ -339,6 +339,13 @@ function checkCombination(values, where, given) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
+  // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
+  // server too, at run time; here before anything starts).
+  if (txn(values) && values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
+    throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which MongoDB allows only on a `
+      + `replica set, and this file has TOPOLOGY=${values.TOPOLOGY}; allowed with WORKLOAD=${values.WORKLOAD} and mongodb in DATABASES: `
+      + 'TOPOLOGY=replset (or DATABASES=postgres)');
+  }
   if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `
       + '(SEED, client, index) the same way on both databases, and sequence keys are made by the database; allowed with events: uuidv7, uuidv4');

@@ -167,7 +167,7 @@ test('a standalone MongoDB-protocol server is refused before any transaction', {
 
 test('bad booking keys are refused naming the file or flag, the key and the allowed values', async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-bk-')), 'bench.env');
-  const bench = (extra) => `DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=10\nWORKLOAD=booking\n${extra}\n`;
+  const bench = (extra) => `DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=10\nWORKLOAD=booking\n${extra}\nTOPOLOGY=replset\n`;
   const cases = [
     ['ISOLATION=snapshot', /bench\.env:7: ISOLATION: invalid value "snapshot"; allowed: one of read-committed, repeatable-read, serializable/],
     ['RETRY=later', /bench\.env:7: RETRY: invalid value "later"; allowed: one of backoff, immediate/],
@@ -182,6 +182,12 @@ test('bad booking keys are refused naming the file or flag, the key and the allo
     assert.equal(r.code, 2, line);
     assert.match(r.stderr, re);
   }
+  // A standalone MongoDB is refused before anything starts; PostgreSQL alone needs no TOPOLOGY.
+  fs.writeFileSync(file, bench('DATABASES=mongodb postgres').replace('TOPOLOGY=replset', 'TOPOLOGY=standalone'));
+  assert.match((await runCli(['validate-bench', file])).stderr,
+    /bench\.env:8: WORKLOAD=booking runs multi-document transactions, which MongoDB allows only on a replica set, and this file has TOPOLOGY=standalone; allowed/);
+  fs.writeFileSync(file, bench('DATABASES=postgres').replace('TOPOLOGY=replset', ''));
+  assert.equal((await runCli(['validate-bench', file])).code, 0);
   fs.writeFileSync(file, bench('OPS=300'));
   assert.match((await runCli(['plan', file])).stdout, /^phase=mongodb database=mongodb stage=run ops=300 rate=10 expected_s=30 clients=2 query=-$/m);
   fs.writeFileSync(file, bench('DAY_RANGE=7').replace('KEY=uuidv7', 'KEY=sequence'));

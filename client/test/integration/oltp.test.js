@@ -74,11 +74,11 @@ test('oltp on both databases', { timeout: 600000 }, async (t) => {
 test('bad oltp keys are refused naming the key and the allowed values', async () => {
   const file = path.join(tmp, 'bench.env');
   fs.mkdirSync(tmp, { recursive: true });
-  const bench = (extra) => `DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=10\nWORKLOAD=oltp\n${extra}\n`;
+  const bench = (extra) => `DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=10\nWORKLOAD=oltp\nTOPOLOGY=replset\n${extra}\n`;
   for (const [line, re] of [
-    ['OLTP_MIX=90/10', /bench\.env:7: OLTP_MIX: invalid value "90\/10"; allowed: one of 95\/5, 50\/50/],
-    ['TABLE_ROWS=10', /bench\.env:7: TABLE_ROWS: invalid value "10"; allowed: an integer >= 100/],
-    ['FLIGHTS=10', /bench\.env:7: FLIGHTS applies only with WORKLOAD=booking/],
+    ['OLTP_MIX=90/10', /bench\.env:8: OLTP_MIX: invalid value "90\/10"; allowed: one of 95\/5, 50\/50/],
+    ['TABLE_ROWS=10', /bench\.env:8: TABLE_ROWS: invalid value "10"; allowed: an integer >= 100/],
+    ['FLIGHTS=10', /bench\.env:8: FLIGHTS applies only with WORKLOAD=booking/],
   ]) {
     fs.writeFileSync(file, bench(line));
     const r = await runCli(['validate-bench', file]);
