@@ -1,6 +1,6 @@
 'use strict';
 // `npm run bench`: every benchmark in turn, each printing its own figures.
-const benches = ['./generation', './client-cpu', './op-cpu', './rate-fidelity', './slow-database'];
+const benches = ['./generation', './client-cpu', './op-cpu', './rate-fidelity', './slow-database', './booking-cpu'];
 
 (async () => {
   for (const b of benches) {

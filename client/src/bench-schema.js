@@ -10,7 +10,10 @@ const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
 const DATABASES = ['mongodb', 'postgres'];
-const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events'];
+const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp'];
+const OLTP_MIXES = ['95/5', '50/50'];
+const ISOLATIONS = ['read-committed', 'repeatable-read', 'serializable'];
+const RETRIES = ['backoff', 'immediate'];
 const MODELS = ['event', 'bucket', 'native'];
 const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
 const SHAPES = ['flat', 'nested'];
@@ -33,6 +36,10 @@ const docs = (v) => v.WORKLOAD === 'insert' || v.WORKLOAD === 'ycsb';
 const tsbs = (v) => v.WORKLOAD === 'tsbs';
 const events = (v) => v.WORKLOAD === 'events';
 const queries = (v) => tsbs(v) || events(v);
+const booking = (v) => v.WORKLOAD === 'booking';
+const oltp = (v) => v.WORKLOAD === 'oltp';
+// The transaction workloads: each operation one transaction, with ISOLATION, RETRY, MAX_ATTEMPTS, SESSIONS.
+const txn = (v) => booking(v) || oltp(v);
 const generatedEvents = (v) => events(v) && !v.DATASET;
 const ISO_SECOND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 
@@ -69,7 +76,7 @@ const BENCH_SPECS = {
   },
   RECORDS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'records loaded before the run (all clients together)' },
   LOAD_RATE: { type: 'number', min: 0, default: '0', appliesIf: (v) => ycsb(v) || events(v), appliesAbout: 'WORKLOAD=ycsb or events', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' },
-  OPS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'operations per client in the run stage' },
+  OPS: { type: 'int', min: 1, default: '1000', appliesIf: (v) => ycsb(v) || txn(v), appliesAbout: 'WORKLOAD=ycsb, booking or oltp', about: 'operations (booking, oltp: transactions) per client in the run stage' },
   DIST: { type: 'enum', values: DISTS, default: 'zipfian', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'key choice' },
   THETA: {
     type: 'number', gt: 0, lt: 1, default: '0.99', appliesIf: (v) => ycsb(v) && (v.DIST === 'zipfian' || v.DIST === 'latest'),
@@ -101,6 +108,27 @@ const BENCH_SPECS = {
     type: 'text', default: '2016-01-01T00:00:00Z', pattern: ISO_SECOND, patternAbout: 'a UTC date-time on a whole second, as 2016-01-01T00:00:00Z',
     appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'time of the first event',
   },
+  // Airline booking transactions (WORKLOAD=booking: the OnGres transactions benchmark), RATE
+  // transactions/s per client; init loads the aircraft and the FLIGHTS flights.
+  FLIGHTS: { type: 'int', min: 1, max: 1000000, default: '14000', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'flights in the schedule (each served by one of 200 aircraft); bookings pick one uniformly' },
+  DAY_RANGE: { type: 'int', min: 1, max: 36500, default: '1', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'days the bookings spread over (1 = every booking on one day: the study\'s contention hotspot)' },
+  BOOKING_SLEEP_MS: { type: 'int', min: 0, max: 60000, default: '0', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'milliseconds each transaction stays open before its commit' },
+  ISOLATION: {
+    type: 'enum', values: ISOLATIONS, default: 'read-committed', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
+    about: 'PostgreSQL isolation level (MongoDB transactions are always snapshot read concern, majority write concern)',
+  },
+  RETRY: {
+    type: 'enum', values: RETRIES, default: 'backoff', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
+    about: 'after a conflict: backoff (5 ms x1.5 up to 500 ms, MongoDB drivers\' specification, seeded jitter) or immediate (the study\'s client)',
+  },
+  SESSIONS: {
+    type: 'int', min: 1, max: 64, default: '4', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
+    about: 'connections (each with its session) per client: a transaction due while others are still open, or retrying, starts on a free one',
+  },
+  // sysbench-style OLTP (WORKLOAD=oltp): init loads TABLE_ROWS rows; RATE operations/s per client.
+  TABLE_ROWS: { type: 'int', min: 100, max: 1000000000, default: '100000', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'rows of the sbtest table (sysbench\'s table_size): small enough for memory, or larger than the cache' },
+  OLTP_MIX: { type: 'enum', values: OLTP_MIXES, default: '95/5', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'reads/writes (reads 10 point : 1 of each range query; writes index update, non-index update, delete+insert alike)' },
+  MAX_ATTEMPTS: { type: 'int', min: 1, max: 1000, default: '10', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp', about: 'attempts of one transaction before it counts as an error' },
   // Analytical queries over GitHub-archive-like events (WORKLOAD=events): generated, or a user's file.
   EVENTS: { type: 'int', min: 1, default: '100000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'events generated (all clients together)' },
   REPOS: { type: 'int', min: 1, max: 10000000, default: '10000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct repositories, Zipf-distributed' },
@@ -311,6 +339,13 @@ function checkCombination(values, where, given) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
+  // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
+  // server too, at run time; here before anything starts).
+  if (txn(values) && values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
+    throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which MongoDB allows only on a `
+      + `replica set, and this file has TOPOLOGY=${values.TOPOLOGY}; allowed with WORKLOAD=${values.WORKLOAD} and mongodb in DATABASES: `
+      + 'TOPOLOGY=replset (or DATABASES=postgres)');
+  }
   if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `
       + '(SEED, client, index) the same way on both databases, and sequence keys are made by the database; allowed with events: uuidv7, uuidv4');
@@ -318,6 +353,10 @@ function checkCombination(values, where, given) {
   if (values.WORKLOAD === 'ycsb' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=ycsb: reads and updates need keys the client `
       + 'can regenerate, and sequence keys are made by the database; allowed with ycsb: uuidv7, uuidv4');
+  }
+  if (values.WORKLOAD === 'booking' && values.KEY === 'sequence') {
+    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=booking: a booking's seat and payment share a key `
+      + 'derived from (SEED, client, index), so the nothing-lost check can match them on both databases; allowed with booking: uuidv7, uuidv4');
   }
   if (values.WORKLOAD === 'tsbs' && values.KEY === 'sequence') {
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=tsbs: an event's key is derived from (SEED, client, `
@@ -374,7 +413,7 @@ function checkQueries(values, where) {
 }
 
 module.exports = {
-  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
+  BENCH_SPECS, ISOLATIONS, RETRIES, OLTP_MIXES, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
   InputError, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
   checkCombination, shapeOf, formatMix,
 };

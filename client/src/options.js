@@ -23,16 +23,20 @@ const CLIENT_SPECS = {
   // A client needs CLIENTS only to deal out ycsb's records; a lone `run` is client 1 of 1.
   CLIENTS: { ...BENCH_SPECS.CLIENTS, required: false, default: '1' },
   // The query a query phase runs (STAGE=query): a name of the workload's set (client/src/queries/).
+  COMMITTED: { type: 'int', min: 0, about: 'count, WORKLOAD=booking: bookings the clients committed (sum of their docs_ok); checked against the seats' },
+  IN_DOUBT: { type: 'int', min: 0, default: '0', about: 'count, WORKLOAD=booking: commits whose outcome the clients could not know (sum of transactions.in_doubt)' },
   QUERY: { type: 'text', pattern: /^[a-z0-9][a-z0-9-]*$/, patternAbout: 'a query name of the workload\'s set (client/src/queries/)', about: 'query of a query phase (STAGE=query) and of explain' },
 };
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
+// The booking transactions' keys (bench-schema.js).
+const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX'];
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
   'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT',
-  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
+  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START', ...BOOKING_KEYS];
 // What a query set needs to know of the data set (its dataOf) and of the query phase.
 const QUERY_DATA_KEYS = ['WORKLOAD', 'SEED', 'CLIENTS', 'EVENTS', 'REPOS', 'ACTORS', 'SKEW', 'DATASET',
   'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
@@ -41,7 +45,7 @@ const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'];
 const COMMANDS = {
   // init creates the table/collection of the workload (tsbs: of its MODEL, targets/*-models.js) and
   // the indexes its query set declares (the set's indexes(dataOf(...))).
-  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS],
+  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS'],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
@@ -49,7 +53,8 @@ const COMMANDS = {
   explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'],
   // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
   settle: ['URI'],
-  count: ['URI', 'WORKLOAD', 'MODEL'],
+  // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT'],
   'server-stats': ['URI'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
   // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
@@ -113,7 +118,10 @@ function checkRun(out) {
     throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
   }
   out.shape = shapeOf(values);
-  if (out.workload === 'tsbs') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
+  if ((out.workload === 'booking' || out.workload === 'oltp') && out.stage !== 'run') {
+    throw new InputError(`--stage ${out.stage}: the ${out.workload} workload has only a run stage (init loads its data); allowed with WORKLOAD=${out.workload}: run`);
+  }
+  if (out.workload === 'tsbs' || out.workload === 'booking' || out.workload === 'oltp') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
   checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}${out.shape.name === 'nested' ? ` --shape nested --depth ${out.depth} --fanout ${out.fanout}` : ''}`);
   out.dist = { name: out.dist };
   if (out.dist.name === 'zipfian' || out.dist.name === 'latest') out.dist.theta = out.theta;

@@ -29,11 +29,15 @@ const blockFor = (ns) => Atomics.wait(SLEEP_CELL, 0, 0, ns / 1e6);
 
 class Runner {
   // target: connected, prepared target (reconnects); workload: workloads/
-  // (opNames, total, rate, typeOf(i), build(i), exec(op), acknowledge(op));
+  // (opNames, total, rate, typeOf(i), build(i), exec(op, target), acknowledge(op));
   // opts: parsed run options; log(line): progress output; label: how
   // progress names the server; describe: extra result fields (workload, stage...).
-  constructor({ target, workload, opts, metrics, log, label, describe = {} }) {
+  // lanes (optional): more connected targets beside `target`; then up to 1 + lanes.length
+  // operations are in flight at once, each on its own connection (runLanes).
+  constructor({ target, workload, opts, metrics, log, label, describe = {}, lanes = [] }) {
     Object.assign(this, { target, workload, opts, metrics, log, label, describe });
+    // A lane: one connection and when its previous operation settled (or its reconnect ended).
+    this.lanes = [target, ...lanes].map((t) => ({ target: t, freeNs: 0, busy: false }));
     this.total = workload.total;
     this.rate = workload.rate;
     this.closedLoop = workload.rate === 0;
@@ -55,8 +59,7 @@ class Runner {
     this.interrupted = false;
     this.errorSamples = [];
     this.nextProgress = 1;
-    this.wake = null;
-    this.connectionFreeNs = 0; // when the previous insert settled (or a reconnect ended)
+    this.wakers = new Set();
   }
 
   elapsedNs() {
@@ -65,11 +68,17 @@ class Runner {
 
   // Sleep `ns` on a timer, or until stop() wakes us (reconnect backoff and
   // the bulk of long gaps in the schedule).
+  // `cancel()` on the promise ends it early. With lanes several sleeps can be pending at once
+  // (the schedule's and a lane's reconnect backoff): stop() wakes them all.
   sleep(ns) {
-    return new Promise((resolve) => {
+    let wake;
+    const p = new Promise((resolve) => {
       const timer = setTimeout(resolve, Math.max(1, Math.floor(ns / 1e6)));
-      this.wake = () => { clearTimeout(timer); resolve(); };
-    }).then(() => { this.wake = null; });
+      wake = () => { clearTimeout(timer); resolve(); };
+      this.wakers.add(wake);
+    }).then(() => { this.wakers.delete(wake); });
+    p.cancel = wake;
+    return p;
   }
 
   // Wait until document `this.next` is due, `waitNs` from now.
@@ -93,7 +102,7 @@ class Runner {
     if (this.stopping) return;
     this.stopping = true;
     this.interrupted = true;
-    if (this.wake) this.wake();
+    for (const wake of [...this.wakers]) wake();
   }
 
   async run() {
@@ -101,6 +110,7 @@ class Runner {
     this.t0 = now();
     this.t0Ms = this.startedAt.getTime();
     if (this.metrics) this.metrics.targetRate.set(this.rate);
+    if (this.lanes.length > 1 && !this.closedLoop) return this.runLanes();
     const total = this.total;
     // workload.halted: the server refused the workload's form (a query phase ends `unsupported`).
     while (this.next < total && !this.stopping && !this.gaveUp && !this.workload.halted) {
@@ -125,6 +135,49 @@ class Runner {
     if (this.metrics) this.metrics.endPhase();
   }
 
+  // The open loop over several connections: an operation due at t starts at t on a free lane,
+  // whatever the operations before it are still doing (a transaction retrying with backoff holds
+  // its own lane only). With every lane busy it waits (start lag) or, beyond the queue bound, is
+  // dropped as in run(). While anything is in flight the wait is a timer (a blocking wait would
+  // hold up the replies), so starts are up to ~1 ms late then.
+  async runLanes() {
+    const inFlight = new Set();
+    const total = this.total;
+    while (this.next < total && !this.stopping && !this.gaveUp && !this.workload.halted) {
+      const elapsed = this.elapsedNs();
+      const due = this.schedule.dueCount(elapsed);
+      if (this.next >= due) {
+        const waitNs = this.schedule.intendedNs(this.next) - elapsed;
+        if (inFlight.size === 0) {
+          const timer = this.waitForNext(waitNs);
+          if (timer) await timer;
+        } else {
+          const nap = this.sleep(Math.max(1e6, waitNs));
+          await Promise.race([nap, ...inFlight]);
+          nap.cancel();
+        }
+        continue;
+      }
+      if (due - this.next > this.bound) this.drop(due - this.next - this.bound);
+      const lane = this.lanes.find((l) => !l.busy);
+      if (!lane) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      lane.busy = true;
+      const sent = this.sendOne(this.next++, lane).then(() => {
+        lane.busy = false;
+        inFlight.delete(sent);
+        this.progress();
+      });
+      inFlight.add(sent);
+    }
+    await Promise.all(inFlight);
+    this.endNs = this.elapsedNs();
+    this.endedAt = new Date();
+    if (this.metrics) this.metrics.endPhase();
+  }
+
   // Oldest waiting documents go first: they are the latest already.
   drop(n) {
     this.dropped += n;
@@ -141,18 +194,18 @@ class Runner {
     return Math.floor((this.t0Ms + ns / 1e6) / 1000);
   }
 
-  async sendOne(i) {
+  async sendOne(i, lane = this.lanes[0]) {
     const w = this.workload;
     const t = w.typeOf(i);
     const st = this.stats[t];
     const op = w.build(i);
     const handed = this.elapsedNs();
     const intended = this.closedLoop ? handed : this.schedule.intendedNs(i);
-    this.recorder.recordStart(handed - intended, handed - Math.max(intended, this.connectionFreeNs));
+    this.recorder.recordStart(handed - intended, handed - Math.max(intended, lane.freeNs));
     try {
-      const docs = await w.exec(op);
+      const docs = await w.exec(op, lane.target);
       const done = this.elapsedNs();
-      this.connectionFreeNs = done;
+      lane.freeNs = done;
       this.ok++;
       st.ok++;
       // A read or scan resolves to the documents it returned; an insert to the driver's reply (one document).
@@ -182,22 +235,22 @@ class Runner {
       st.secErrors++;
       if (this.opMetrics) this.opMetrics[t].errors.inc();
       if (this.errorSamples.length < 5) this.errorSamples.push(`${st.name}: ${String(err.message || err)}`);
-      if (this.target.isConnectionLost(err)) await this.reconnect(err);
-      this.connectionFreeNs = this.elapsedNs();
+      if (lane.target.isConnectionLost(err)) await this.reconnect(err, lane.target);
+      lane.freeNs = this.elapsedNs();
     }
   }
 
   // Reconnect with exponential backoff; inserts are not retried (a retry
   // could duplicate a sequence key). Documents falling due meanwhile wait
   // in the bounded queue or are dropped, so the schedule carries on.
-  async reconnect(err) {
+  async reconnect(err, target = this.target) {
     const lostAt = this.elapsedNs();
     const limitNs = this.opts.reconnectTimeoutS * 1e9;
     this.log(`[client-${this.opts.clientId}] ${this.label}: connection lost (${err.message}); reconnecting`);
     let delayNs = 100e6;
     while (!this.stopping) {
       try {
-        await this.target.reconnect();
+        await target.reconnect();
         this.reconnects++;
         this.log(`[client-${this.opts.clientId}] ${this.label}: reconnected after ${((this.elapsedNs() - lostAt) / 1e9).toFixed(2)} s`);
         return;

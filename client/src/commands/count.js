@@ -4,16 +4,19 @@
 // {fsync: 1}, a WiredTiger checkpoint: collStats sizes are file sizes that miss pages still dirty in
 // the cache; PostgreSQL CHECKPOINT, which changes no size but writes the dirty pages, hint bits of
 // this count's own scan included, before the next window). The top-level sizes are the settled
-// ones; `settle.before` keeps the first reading beside them.
+// ones; `settle.before` keeps the first reading beside them. WORKLOAD=booking: the nothing-lost
+// check too (booking-check.js); a mismatch exits 1 with the offending rows shown.
 const { connectTarget } = require('./connect');
 const { storageOf } = require('../workloads/tsbs');
+const { checkBookings } = require('./booking-check');
 
 const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
 
-async function readSettled(target, storage) {
-  const before = await target.count(storage);
+// read(): the workload's sizes (default: the jsonbench table/collection, or a tsbs model's).
+async function readSettled(target, storage, read = () => target.count(storage)) {
+  const before = await read();
   const flushed = await target.flush();
-  const after = await target.count(storage);
+  const after = await read();
   const settle = {
     command: flushed.command,
     reason: flushed.reason,
@@ -25,6 +28,11 @@ async function readSettled(target, storage) {
 async function count(opts) {
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
+    if (opts.workload === 'booking') return await countBookings(target, server, opts);
+    if (opts.workload === 'oltp') {
+      console.log(JSON.stringify({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) }));
+      return 0;
+    }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
     const sizes = await readSettled(target, opts.workload === 'tsbs' ? storageOf(opts.model) : undefined);
     console.log(JSON.stringify({ database: opts.database, server, ...sizes }));
@@ -32,6 +40,17 @@ async function count(opts) {
   } finally {
     await target.close();
   }
+}
+
+async function countBookings(target, server, opts) {
+  const found = await target.verifyBooking();
+  const check = checkBookings(found, { committed: opts.committed, inDoubt: opts.inDoubt });
+  const sizes = await readSettled(target, undefined, () => target.bookingSizes());
+  console.log(JSON.stringify({
+    database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
+  }));
+  if (!check.ok) console.error(`nothing-lost check FAILED on ${opts.database}: ${check.problems.join('; ')}`);
+  return check.ok ? 0 : 1;
 }
 
 module.exports = { count, readSettled };

@@ -56,7 +56,10 @@ function phases(v, benchDir = '.') {
   const out = [];
   const c = v.CLIENTS;
   for (const database of v.DATABASES) {
-    if (v.WORKLOAD === 'ycsb') {
+    if (v.WORKLOAD === 'booking' || v.WORKLOAD === 'oltp') {
+      // One run phase of OPS transactions per client (init loads the data outside the window).
+      out.push(line({ phase: database, database, stage: 'run', ops: v.OPS, rate: v.RATE, expected_s: expected(v.OPS, v.RATE), clients: c }));
+    } else if (v.WORKLOAD === 'ycsb') {
       // The client with the most records: client 1 (record r goes to client r % CLIENTS + 1).
       const loadOps = loadedBy(0, v.RECORDS, v.CLIENTS);
       out.push(line({ phase: `${database}-load`, database, stage: 'load', ops: loadOps, rate: v.LOAD_RATE, expected_s: expected(loadOps, v.LOAD_RATE), clients: c }));

@@ -45,7 +45,16 @@ async function run(opts) {
   if (workload.prepare) await workload.prepare(opts);
   else await target.prepareInserts(opts);
   if (workload.prepareWork) await workload.prepareWork();
-  const runner = new Runner({ target, workload, opts, metrics, log, label, describe: describeWorkload(opts) });
+  // More connections for a workload that runs operations side by side (booking: SESSIONS).
+  const lanes = [];
+  for (let k = 1; k < (workload.sessions || 1); k++) {
+    const lane = (await connectTarget(opts)).target;
+    lanes.push(lane);
+    await workload.prepareTarget(lane, opts);
+  }
+  const runner = new Runner({
+    target, workload, opts, metrics, log, label, describe: describeWorkload(opts), lanes,
+  });
 
   let finished = false;
   const finish = (why) => {
@@ -77,6 +86,7 @@ async function run(opts) {
   const result = finish(null);
   if (metrics && opts.metricsLingerS > 0) await new Promise((r) => setTimeout(r, opts.metricsLingerS * 1000));
   await target.close();
+  for (const lane of lanes) await lane.close();
   if (metrics) await metrics.close();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);

@@ -221,11 +221,16 @@ class MongoTarget {
   async close() {
     const c = this.client;
     this.client = null;
+    if (this.session) await this.session.endSession().catch(() => {});
+    this.session = null;
     if (c) await c.close().catch(() => {});
   }
 }
 
 // The query phase's steps and whole-document loads (mongodb-queries.js).
 Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
+// The transaction step kind's session (mongodb-txn.js) and the booking model (mongodb-booking.js).
+Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods, require('./mongodb-booking').methods,
+  require('./mongodb-oltp').methods);
 
 module.exports = { MongoTarget };

@@ -75,6 +75,10 @@ class PostgresTarget {
 
   // Session state the inserts rely on, set again after every reconnect.
   async prepareSession() {
+    if (this.booking) {
+      await this.client.query(`set synchronous_commit = ${this.booking.durability === 'strict' ? 'on' : 'off'}`);
+      return;
+    }
     if (!this.durability) return;
     await this.client.query(`set synchronous_commit = ${this.durability === 'strict' ? 'on' : 'off'}`);
     await this.client.query(`prepare ${STATEMENT} (${this.paramTypes.join(', ')}) as ${this.insertSql}`);
@@ -275,5 +279,10 @@ class PostgresTarget {
 
 // The query phase's steps and whole-document loads (postgres-queries.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
+// The booking transaction's steps (postgres-booking.js).
+Object.assign(PostgresTarget.prototype, require('./postgres-booking').methods);
+// The OLTP operations' steps (postgres-oltp.js); the session as a booking's (prepareOltp).
+Object.assign(PostgresTarget.prototype, require('./postgres-oltp').methods);
+PostgresTarget.prototype.prepareOltp = PostgresTarget.prototype.prepareBooking;
 
 module.exports = { PostgresTarget, ddl, NotFoundError };

@@ -10,6 +10,8 @@ function createWorkload({ target, opts }) {
   if (opts.workload === 'events') return require('./events').createEvents({ target, opts });
   if (opts.workload === 'ycsb') return createYcsb({ target, opts });
   if (opts.workload === 'tsbs') return new TsbsIngest({ target, opts });
+  if (opts.workload === 'booking') return new (require('./booking').BookingWorkload)({ target, opts });
+  if (opts.workload === 'oltp') return new (require('./oltp').OltpWorkload)({ target, opts });
   return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
 }
 
@@ -24,6 +26,7 @@ function describeWorkload(opts) {
   };
   // tsbs: which ingest model ran (the rest of its figures come at the end: workload.resultFields)
   if (opts.workload === 'tsbs') return { ...out, model: opts.model, shape: null };
+  if (opts.workload === 'booking' || opts.workload === 'oltp') return { ...out, shape: null };
   if (opts.workload !== 'ycsb') return out;
   return {
     ...out,

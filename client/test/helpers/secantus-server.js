@@ -50,23 +50,35 @@ function secantusVenv() {
   return bin;
 }
 
-async function startSecantus() {
+// replset: without --standalone, so it advertises a single-node replica set and runs
+// multi-document transactions (the URI then has directConnection=true).
+async function startSecantus({ replset = false } = {}) {
   const bin = secantusVenv();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-secantus-'));
   const port = await freePort();
   const logFile = path.join(dir, 'server.log');
-  const log = fs.openSync(logFile, 'a');
   // --standalone: the lab's mongod runs standalone (no replica set) and the driver must see that
   // topology; --sync-on-commit: commits are durable, as the lab's journaled writes are on mongod.
-  const child = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--storage-path', path.join(dir, 'data'),
-    '--sync-on-commit', '--standalone', '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
-  fs.closeSync(log);
-  const uri = `mongodb://127.0.0.1:${port}/jsonbench`;
+  const spawnServer = () => {
+    const log = fs.openSync(logFile, 'a');
+    const c = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--storage-path', path.join(dir, 'data'),
+      '--sync-on-commit', ...(replset ? [] : ['--standalone']), '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    return c;
+  };
+  const uri = `mongodb://127.0.0.1:${port}/jsonbench${replset ? '?directConnection=true' : ''}`;
   const server = {
-    port, uri, dir, child, pid: child.pid, logFile, name: 'SecantusDB (MongoDB stand-in)',
-    stop: (signal = 'SIGTERM') => stopChild(child, signal),
+    port, uri, dir, child: spawnServer(), logFile, name: 'SecantusDB (MongoDB stand-in)',
+    get pid() { return this.child.pid; },
+    stop(signal = 'SIGTERM') { return stopChild(this.child, signal); },
+    // Same data directory and port: clients can reconnect to it.
+    async restart(signal = 'SIGTERM') {
+      await this.stop(signal);
+      this.child = spawnServer();
+      await this.ready();
+    },
     async cleanup() {
-      await stopChild(child, 'SIGTERM');
+      await stopChild(this.child, 'SIGTERM');
       fs.rmSync(dir, { recursive: true, force: true });
     },
     async withDb(fn) {
@@ -74,11 +86,14 @@ async function startSecantus() {
       await c.connect();
       try { return await fn(c.db()); } finally { await c.close(); }
     },
+    ready() {
+      return waitUntil(async () => {
+        if (this.child.exitCode !== null) throw new Error(`secantusd-py exited: ${tail(logFile)}`);
+        await this.withDb((db) => db.command({ ping: 1 }));
+      }, 60000, 'SecantusDB');
+    },
   };
-  return readyOrCleanedUp(server, () => waitUntil(async () => {
-    if (child.exitCode !== null) throw new Error(`secantusd-py exited: ${tail(logFile)}`);
-    await server.withDb((db) => db.command({ ping: 1 }));
-  }, 60000, 'SecantusDB'));
+  return readyOrCleanedUp(server, () => server.ready());
 }
 
 module.exports = { startSecantus, secantusVenv };

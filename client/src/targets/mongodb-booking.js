@@ -1,0 +1,121 @@
+'use strict';
+// The airline booking model on MongoDB (workloads/booking-data.js): its collections and index,
+// the static data, the steps of one booking (run as a transaction by mongodb-txn.js), and the
+// nothing-lost check. Transactions need a replica set: a standalone server is refused before
+// anything starts.
+const { Binary } = require('mongodb');
+const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
+const { transaction, requireReplicaSet } = require('./mongodb-txn');
+
+
+const dayDate = (text) => new Date(`${text}T00:00:00Z`);
+const uuid = (buf) => new Binary(buf, Binary.SUBTYPE_UUID);
+
+const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});
+
+async function init(db, { seed, flights, layout }) {
+  for (const name of Object.keys(tables)) {
+    await db.collection(name).drop().catch((err) => { if (err.code !== 26) throw err; });
+    await db.createCollection(name, clustered(layout));
+  }
+  // _id is each row's id, as PostgreSQL's primary key.
+  const load = async (name, source) => {
+    let batch = [];
+    for (const { id, ...rest } of source) {
+      batch.push({ _id: id, ...rest });
+      if (batch.length === 1000) { await db.collection(name).insertMany(batch); batch = []; }
+    }
+    if (batch.length) await db.collection(name).insertMany(batch);
+  };
+  await load('aircraft', rows('aircraft', seed, AIRCRAFT));
+  await load('schedule', rows('schedule', seed, flights));
+  const indexes = [];
+  for (const ix of INDEXES) {
+    const key = Object.fromEntries(ix.fields.map((f) => [f, 1]));
+    await db.collection(ix.table).createIndex(key, { name: ix.name, unique: Boolean(ix.unique) });
+    indexes.push(`db.${ix.table}.createIndex(${JSON.stringify(key)}, {name: "${ix.name}", unique: ${Boolean(ix.unique)}})`);
+  }
+  return { created: `createCollection(${Object.keys(tables).join(', ')}, ${JSON.stringify(clustered(layout))})`, indexes };
+}
+
+const FLIGHT_PIPELINE = (id) => [
+  { $match: { _id: id } },
+  { $lookup: { from: 'aircraft', localField: 'aircraft_id', foreignField: '_id', as: 'aircraft' } },
+  { $project: { duration_min: 1, seats: { $first: '$aircraft.seats' } } },
+];
+
+function stepsOn(db, session) {
+  const opt = { session };
+  return {
+    async flightWithAircraft(scheduleId) {
+      const r = await db.collection('schedule').aggregate(FLIGHT_PIPELINE(scheduleId), opt).toArray();
+      if (r.length !== 1) throw new Error(`booking: no flight ${scheduleId} (was init run with the same FLIGHTS and SEED?)`);
+      return { id: r[0]._id, durationMin: r[0].duration_min, seats: r[0].seats };
+    },
+    insertSeat: (s) => db.collection('seat').insertOne({
+      _id: uuid(s.id), schedule_id: s.scheduleId, day: dayDate(s.day), user_id: s.userId, seat_no: s.seatNo,
+    }, opt),
+    insertPayment: (p) => db.collection('payment').insertOne({ _id: uuid(p.id), user_id: p.userId, amount_cents: p.amountCents }, opt),
+    addToAudit: (scheduleId, day) => db.collection('audit').updateOne(
+      { schedule_id: scheduleId, day: dayDate(day) }, { $inc: { seats_occupied: 1 } }, { ...opt, upsert: true },
+    ),
+  };
+}
+
+const hex = (b) => Buffer.from(b.buffer).toString('hex');
+const dayOf = (d) => d.toISOString().slice(0, 10);
+
+async function verify(db, limit = 20) {
+  const count = (name) => db.collection(name).countDocuments({});
+  const [seats, payments, auditRows] = await Promise.all([count('seat'), count('payment'), count('audit')]);
+  const [sum] = await db.collection('audit').aggregate([{ $group: { _id: null, n: { $sum: '$seats_occupied' } } }]).toArray();
+  const missing = async (from, other) => (await db.collection(from).aggregate([
+    { $lookup: { from: other, localField: '_id', foreignField: '_id', as: 'm' } },
+    { $match: { m: { $size: 0 } } }, { $sort: { _id: 1 } }, { $limit: limit }, { $project: { _id: 1 } },
+  ]).toArray()).map((d) => hex(d._id));
+  // Seats per (flight, day) against the audit rows, both ways.
+  const counted = await db.collection('seat').aggregate([{ $group: { _id: { s: '$schedule_id', d: '$day' }, n: { $sum: 1 } } }]).toArray();
+  const audit = await db.collection('audit').find({}).toArray();
+  const byKey = new Map(counted.map((c) => [`${c._id.s}|${dayOf(c._id.d)}`, c.n]));
+  const mismatches = [];
+  for (const a of audit) {
+    const k = `${a.schedule_id}|${dayOf(a.day)}`;
+    const n = byKey.get(k) ?? 0;
+    byKey.delete(k);
+    if (n !== a.seats_occupied) mismatches.push({ schedule_id: a.schedule_id, day: dayOf(a.day), audit: a.seats_occupied, seats: n });
+  }
+  for (const [k, n] of byKey) {
+    const [s, d] = k.split('|');
+    mismatches.push({ schedule_id: Number(s), day: d, audit: null, seats: n });
+  }
+  mismatches.sort((x, y) => x.schedule_id - y.schedule_id || (x.day < y.day ? -1 : 1));
+  return {
+    seats, payments, audit_rows: auditRows, audit_seats: sum ? sum.n : 0,
+    seats_without_payment: await missing('seat', 'payment'), payments_without_seat: await missing('payment', 'seat'),
+    audit_mismatches: mismatches.slice(0, limit),
+  };
+}
+
+async function sizes(db) {
+  const out = { table_bytes: 0, index_bytes: 0, total_bytes: 0 };
+  for (const name of Object.keys(tables)) {
+    const s = await db.command({ collStats: name });
+    out.table_bytes += Number(s.storageSize);
+    out.index_bytes += Number(s.totalIndexSize);
+  }
+  out.total_bytes = out.table_bytes + out.index_bytes;
+  return out;
+}
+
+// The binding's booking steps (targets/mongodb.js).
+const methods = {
+  initBooking(opts) { return init(this.db, opts); },
+  prepareBooking() { return requireReplicaSet(this.client, 'booking'); },
+  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
+  verifyBooking() { return verify(this.db); },
+  bookingSizes() { return sizes(this.db); },
+};
+
+module.exports = {
+  init, stepsOn, verify, sizes, methods,
+};

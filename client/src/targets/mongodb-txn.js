@@ -1,0 +1,67 @@
+'use strict';
+// MongoDB's transaction step kind: a multi-document transaction (snapshot read concern, majority
+// write concern) on the connection's session, retried as MongoDB's drivers specification says:
+// the whole transaction on an error labelled TransientTransactionError, the commit alone on
+// UnknownTransactionCommitResult. stepsOn(db, session): the model's steps in this transaction.
+const { withRetries } = require('./txn-retry');
+const { InputError } = require('../bench-schema');
+
+const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
+const TRANSIENT = 'TransientTransactionError';
+const UNKNOWN_COMMIT = 'UnknownTransactionCommitResult';
+
+// A transaction workload on a standalone server would fail on its first commit: say why first.
+async function requireReplicaSet(client, workload) {
+  const hello = await client.db('admin').command({ hello: 1 });
+  if (!hello.setName) {
+    throw new InputError(`WORKLOAD=${workload} runs multi-document transactions, which MongoDB allows only on a replica set `
+      + '(this server is standalone: hello has no setName); allowed: a server started as a replica set (the lab: TOPOLOGY=replset; '
+      + 'a single-node set needs directConnection=true in the URI)');
+  }
+  return hello.setName;
+}
+
+const hasLabel = (err, label) => typeof err.hasErrorLabel === 'function' && err.hasErrorLabel(label);
+
+// One transaction, retried: body(stepsOn(db, session)) between startTransaction and the commit.
+// The commit is retried alone while it fails with UnknownTransactionCommitResult (up to
+// MAX_ATTEMPTS commits); if it still fails, the transaction is in doubt (the server may have
+// committed it).
+function transaction(target, i, body, { policy, stats, stepsOn }) {
+  const attempt = async () => {
+    if (!target.client) throw new Error('not connected');
+    const session = target.txnSession();
+    session.startTransaction(TXN_OPTIONS);
+    let out;
+    try {
+      out = await body(stepsOn(target.db, session));
+    } catch (err) {
+      await session.abortTransaction().catch(() => {});
+      throw err;
+    }
+    for (let n = 1; ; n++) {
+      try {
+        await session.commitTransaction();
+        return out;
+      } catch (err) {
+        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) throw err;
+        if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
+        stats.commitRetries++;
+      }
+    }
+  };
+  const classify = (err) => (hasLabel(err, TRANSIENT) ? `${TRANSIENT}:${err.codeName || err.code || err.name}` : null);
+  return withRetries(i, attempt, { policy, stats, classify });
+}
+
+// The connection's one session for its transactions (targets/mongodb.js ends it at close).
+const methods = {
+  txnSession() {
+    if (!this.session || this.session.hasEnded) this.session = this.client.startSession();
+    return this.session;
+  },
+};
+
+module.exports = {
+  transaction, requireReplicaSet, TXN_OPTIONS, methods,
+};

@@ -1,0 +1,76 @@
+'use strict';
+// sysbench's OLTP table on PostgreSQL (workloads/oltp-data.js): the table, its k index, the
+// generated rows, and the steps of one operation (run as a transaction by postgres-txn.js).
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../workloads/oltp-data');
+const { transaction } = require('./postgres-txn');
+
+const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
+const indexSql = (ix) => `create ${ix.unique ? 'unique ' : ''}index ${ix.name} on ${ix.table} (${ix.fields.join(', ')})`;
+const q = (name, text) => ({ name: `oltp_${name}`, text });
+const RANGE = 'where id between $1 and $2';
+const SQL = {
+  point: q('point', `select c from ${TABLE} where id = $1`),
+  simple: q('simple', `select c from ${TABLE} ${RANGE}`),
+  sum: q('sum', `select sum(k) as s from ${TABLE} ${RANGE}`),
+  order: q('order', `select c from ${TABLE} ${RANGE} order by c`),
+  distinct: q('distinct', `select distinct c from ${TABLE} ${RANGE} order by c`),
+  indexUpdate: q('index_update', `update ${TABLE} set k = k + 1 where id = $1`),
+  nonIndexUpdate: q('non_index_update', `update ${TABLE} set c = $2 where id = $1`),
+  delete: q('delete', `delete from ${TABLE} where id = $1`),
+  insert: q('insert', `insert into ${TABLE} (id, k, c, pad) values ($1, $2, $3, $4)`),
+};
+
+async function init(client, { seed, tableRows }) {
+  await client.query(`drop table if exists ${TABLE}`);
+  await client.query(DDL);
+  let batch = [];
+  const flush = async () => {
+    const values = batch.map((_, r) => `(${COLUMNS.map((__, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`).join(', ');
+    await client.query(`insert into ${TABLE} (${COLUMNS.join(', ')}) values ${values}`, batch.flatMap((x) => COLUMNS.map((c) => x[c])));
+    batch = [];
+  };
+  for (const x of rowsOf(seed, tableRows)) {
+    batch.push(x);
+    if (batch.length === 1000) await flush();
+  }
+  if (batch.length) await flush();
+  const indexes = INDEXES.map(indexSql);
+  for (const sql of indexes) await client.query(sql);
+  return { created: DDL, indexes };
+}
+
+const rowsOfResult = (r) => r.rowCount ?? r.rows.length;
+
+// Each step resolves to the rows it returned or wrote.
+function stepsOn(client) {
+  const run = (st, values) => client.query({ ...st, values }).then(rowsOfResult);
+  return {
+    pointSelect: (id) => run(SQL.point, [id]),
+    simpleRange: (lo, hi) => run(SQL.simple, [lo, hi]),
+    sumRange: (lo, hi) => run(SQL.sum, [lo, hi]),
+    orderRange: (lo, hi) => run(SQL.order, [lo, hi]),
+    distinctRange: (lo, hi) => run(SQL.distinct, [lo, hi]),
+    indexUpdate: (id) => run(SQL.indexUpdate, [id]),
+    nonIndexUpdate: (id, c) => run(SQL.nonIndexUpdate, [id, c]),
+    deleteRow: (id) => run(SQL.delete, [id]),
+    insertRow: (x) => run(SQL.insert, [x.id, x.k, x.c, x.pad]),
+  };
+}
+
+async function count(client) {
+  const { rows } = await client.query(`select count(*)::bigint as n, pg_table_size('${TABLE}') as t, pg_indexes_size('${TABLE}') as i,
+    pg_total_relation_size('${TABLE}') as a from ${TABLE}`);
+  const r = rows[0];
+  return {
+    documents: Number(r.n), table_bytes: Number(r.t), index_bytes: Number(r.i), total_bytes: Number(r.a), note: 'table_bytes = pg_table_size',
+  };
+}
+
+// The binding's OLTP steps (targets/postgres.js); the session is prepared as for bookings.
+const methods = {
+  initOltp(opts) { return init(this.client, opts); },
+  oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
+  countOltp() { return count(this.client); },
+};
+
+module.exports = { init, stepsOn, count, methods };

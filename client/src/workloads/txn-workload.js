@@ -1,0 +1,46 @@
+'use strict';
+// What the transaction workloads (booking, oltp) share: the retry policy and counts, SESSIONS
+// connections per client (run.js opens them, the Runner's lanes), the session preparation
+// (`prepare<Model>` of the binding: its settings; on MongoDB, the refusal of a standalone
+// server), and the result's `transactions` figures.
+const { hashString } = require('../prng');
+const { RetryPolicy, TxnStats } = require('../targets/txn-retry');
+const { clientIndex } = require('./client-index');
+
+class TxnWorkload {
+  // prepareStep: the binding's method that prepares a connection for this model.
+  constructor({ target, opts, prepareStep }) {
+    clientIndex(opts); // refuses a client id outside 1..CLIENTS
+    this.target = target;
+    this.opts = opts;
+    this.total = opts.ops;
+    this.rate = opts.rate;
+    this.seed = opts.seed >>> 0;
+    this.ownHash = hashString(String(opts.clientId));
+    this.policy = new RetryPolicy({ retry: opts.retry, maxAttempts: opts.maxAttempts, seed: opts.seed, clientId: opts.clientId });
+    this.stats = new TxnStats();
+    this.txOptions = { isolation: opts.isolation, policy: this.policy, stats: this.stats };
+    this.sessions = opts.sessions || 1;
+    this.prepareStep = prepareStep;
+  }
+
+  prepare(opts) { return this.prepareTarget(this.target, opts); }
+
+  prepareTarget(target, opts) { return target[this.prepareStep](opts); }
+
+  acknowledge() {}
+
+  // The run's transaction figures (result field `transactions`, docs/contracts.md); extra: the model's.
+  transactionFields(extra) {
+    return {
+      transactions: {
+        isolation: this.target.database === 'postgres' ? this.opts.isolation : 'snapshot (read concern snapshot, write concern majority)',
+        ...extra,
+        sessions: this.sessions,
+        ...this.stats.result(this.policy),
+      },
+    };
+  }
+}
+
+module.exports = { TxnWorkload };
