@@ -186,13 +186,13 @@ def _postgres_cluster(checks, start, end, seconds):
             ("other_databases_sessions", "cluster_other_databases_sessions", t["other_databases_sessions"],
              "pg_stat_database.sessions of every other database: the lab connects only to its own"),
             ("other_databases_active_ms", "cluster_other_databases_active_ms", t["other_databases_active_ms"],
-             "pg_stat_database.active_time (ms) of every other database: time client sessions spent running statements"),
-            ("other_databases_transactions", "cluster_other_databases_xacts",
-             t["transactions_fixed"] + t["transactions_per_s"] * seconds,
-             "xact_commit + xact_rollback of every other database (tolerance: autovacuum visits)"),
-            ("other_databases_rows_read", "cluster_other_databases_rows_read", t["rows_read_per_s"] * seconds,
-             "tup_returned + tup_fetched of every other database (tolerance: autovacuum visits)")):
+             "pg_stat_database.active_time (ms) of every other database: time client sessions spent running statements")):
         _check(checks, name, 0, None if older else _delta(start, end, key), tol, about, why(key))
+    # Not judged: the other databases' transactions and rows read (cluster_other_databases_xacts,
+    # _rows_read). Autovacuum workers visit every database each naptime and their catalog scans count
+    # there: clean e2e windows of about 40 s on PostgreSQL 15 saw 28 transactions and 8,117 rows read
+    # in `postgres`/`template1` with no client at all. A client's work there shows in sessions,
+    # active_time and the backends at the edges, which autovacuum never moves.
     # A requested checkpoint is a CHECKPOINT command, or one the WAL forced: one per
     # max_wal_size / (1 + checkpoint_completion_target) of WAL (PostgreSQL's CheckPointSegments)
     c = end.get("counters") or {}

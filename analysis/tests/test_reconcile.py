@@ -302,6 +302,19 @@ def test_foreign_work_on_another_database_of_the_cluster_is_suspect():
         assert r["checks"][name]["verdict"] == "ok", name
 
 
+def test_autovacuum_in_the_other_databases_is_not_foreign_work():
+    """A clean e2e window (PostgreSQL 15, about 40 s, no client on another database) saw 28
+    transactions and 8,117 rows read in the other databases: autovacuum workers' catalog scans. They
+    must not make the phase suspect; sessions and active time stay the judges."""
+    stats, clients = case("postgres-cluster-clean")
+    s = copy.deepcopy(stats)
+    for key, extra in (("cluster_other_databases_xacts", 28), ("cluster_other_databases_rows_read", 8117)):
+        s["end"]["counters"][key] = s["start"]["counters"][key] + extra
+    r = reconcile.reconcile("postgres", s, clients)
+    assert r["verdict"] == "ok", r["reasons"]
+    assert r["checks"]["other_databases_sessions"]["verdict"] == "ok"
+
+
 def test_checkpoints_the_wal_forces_are_tolerated():
     stats, clients = case("postgres-cluster-foreign")
     s = copy.deepcopy(stats)
