@@ -1,0 +1,101 @@
+"""lab/phase.sh count_phase after a transaction phase, on a real PostgreSQL (the client's test server,
+client/test/helpers/postgres-server.js) with real booking clients: `analysis txn-totals` sums the
+clients' committed and in-doubt transactions, `node client count` checks nothing was lost against
+them, and a failed check (exit 1) keeps D.count.json with its rows and fails the phase. Only the
+container wrapper is replaced: client_oneshot runs `node client` on the host instead of in Docker."""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON = ROOT / ".venv" / "bin" / "python"
+START_PG = """
+const { startPostgres } = require(process.argv[1]);
+startPostgres().then((pg) => {
+  console.log(pg.uri);
+  process.stdin.resume();
+  process.stdin.on('end', () => pg.cleanup().then(() => process.exit(0)));
+}, (err) => { console.error(err); process.exit(1); });
+"""
+BOOKING = {"WORKLOAD": "booking", "KEY": "uuidv7", "LAYOUT": "heap", "SEED": "7", "FLIGHTS": "20"}
+
+
+@pytest.fixture(scope="module")
+def pg_uri():
+    if not shutil.which("node") or not (ROOT / "client" / "node_modules").exists():
+        pytest.skip("needs node and client/node_modules")
+    helper = str(ROOT / "client" / "test" / "helpers" / "postgres-server.js")
+    proc = subprocess.Popen(["node", "-e", START_PG, helper], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        uri = proc.stdout.readline().strip()
+        assert uri.startswith("postgres://"), "the test PostgreSQL did not start"
+        yield uri
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
+def client(args, env, timeout=120):
+    return subprocess.run(["node", str(ROOT / "client"), *args], capture_output=True, text=True, timeout=timeout,
+                          env={"PATH": os.environ["PATH"], **env})
+
+
+def count_phase(bench_dir, uri, clients=2):
+    """Runs count_phase as the lab does; returns (PHASE_STATUS, PHASE_REASON, D.out)."""
+    script = f"""
+set -u
+LAB_ROOT={ROOT}
+. "$LAB_ROOT/lab/phase.sh"; . "$LAB_ROOT/lab/bench.sh"
+analysis() {{ (cd "$LAB_ROOT" && {PYTHON} -m analysis "$@"); }}
+client_oneshot() {{ shift; URI="$PG_URI" node "$LAB_ROOT/client" "$@"; }}
+BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} PHASE_STATUS=ok PHASE_REASON="" BENCH_NAME=test
+export WORKLOAD=booking
+count_phase postgres postgres "$BENCH_DIR/postgres.out"
+echo "$PHASE_STATUS|$PHASE_REASON"
+"""
+    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=180,
+                       env={"PATH": os.environ["PATH"], "PG_URI": uri})
+    assert r.returncode == 0, r.stderr
+    status, _, reason = r.stdout.strip().splitlines()[-1].partition("|")
+    return status, reason, (bench_dir / "postgres.out").read_text()
+
+
+def test_count_phase_checks_against_the_clients_sums_and_fails_the_phase_on_a_loss(pg_uri, tmp_path):
+    assert client(["init"], {**BOOKING, "URI": pg_uri}).returncode == 0
+    (tmp_path / "clients").mkdir()
+    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env={"PATH": os.environ["PATH"], **BOOKING, "URI": pg_uri, "CLIENTS": "2", "CLIENT_ID": str(i),
+                                  "OPS": "12", "RATE": "40", "SESSIONS": "2", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "5",
+                                  "RESULT": str(tmp_path / "clients" / f"postgres-client-{i}.json")})
+            for i in (1, 2)]
+    for r in runs:
+        assert r.wait(timeout=120) == 0, r.stderr.read()
+    results = [json.loads((tmp_path / "clients" / f"postgres-client-{i}.json").read_text()) for i in (1, 2)]
+    committed = sum(r["transactions"]["committed"] for r in results)
+    assert committed == 24 == sum(r["docs_ok"] for r in results)
+
+    status, reason, out = count_phase(tmp_path, pg_uri)
+    assert (status, reason) == ("ok", "")
+    assert "count: COMMITTED=24 IN_DOUBT=0" in out
+    check = json.loads((tmp_path / "postgres.count.json").read_text())["booking_check"]
+    assert check["ok"] and check["committed"] == 24 and check["seats"] == 24 and check["payments"] == 24
+
+    # a payment lost: count exits 1, its rows are kept in D.count.json, the phase fails naming them
+    subprocess.run(["node", "-e", "const {Client}=require('pg');(async()=>{const c=new Client({connectionString:process.argv[1]});"
+                    "await c.connect();await c.query('delete from payment where ctid=(select ctid from payment limit 1)');await c.end()})()",
+                    pg_uri], check=True, cwd=ROOT / "client", timeout=60)
+    status, reason, out = count_phase(tmp_path, pg_uri)
+    assert status == "failed"
+    assert reason.startswith("nothing-lost check failed: seats 24 != payments 23"), reason
+    check = json.loads((tmp_path / "postgres.count.json").read_text())["booking_check"]
+    assert not check["ok"] and len(check["seats_without_payment"]) == 1
+
+    # a client's result missing: the sums are not known, count checks without them (said in D.out)
+    (tmp_path / "clients" / "postgres-client-2.json").unlink()
+    status, reason, out = count_phase(tmp_path, pg_uri)
+    assert "1 of 2 client result files: committed bookings unknown" in out
+    assert json.loads((tmp_path / "postgres.count.json").read_text())["booking_check"]["committed"] is None
