@@ -99,3 +99,48 @@ def test_count_phase_checks_against_the_clients_sums_and_fails_the_phase_on_a_lo
     status, reason, out = count_phase(tmp_path, pg_uri)
     assert "1 of 2 client result files: committed bookings unknown" in out
     assert json.loads((tmp_path / "postgres.count.json").read_text())["booking_check"]["committed"] is None
+
+
+def server_stats(uri, workload):
+    r = client(["server-stats"], {"URI": uri, "WORKLOAD": workload}, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(next(line for line in r.stdout.splitlines() if line.startswith("{")))
+
+
+def test_reconciliation_counts_every_attempt_and_every_session_of_a_contended_booking_run(pg_uri, tmp_path):
+    """Serializable bookings on two flights of one day, held open 10 ms, from 2 clients of 3 sessions:
+    serialization failures happen; the server's xact_commit + xact_rollback between two readings
+    equal the attempts, the 6 sessions' start-up and set-up statements and the start reading, within
+    the stated tolerance, and the rolled-back transactions are the aborted attempts (up to one more
+    ROLLBACK each after a failed COMMIT)."""
+    from analysis import reconcile
+    env = {**BOOKING, "FLIGHTS": "2", "URI": pg_uri}
+    assert client(["init"], env).returncode == 0
+    start = server_stats(pg_uri, "booking")
+    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env={"PATH": os.environ["PATH"], **env, "CLIENTS": "2", "CLIENT_ID": str(i), "OPS": "40",
+                                  "RATE": "40", "SESSIONS": "3", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "10",
+                                  "ISOLATION": "serializable", "MAX_ATTEMPTS": "100",
+                                  "RESULT": str(tmp_path / f"c{i}.json")})
+            for i in (1, 2)]
+    for r in runs:
+        assert r.wait(timeout=120) == 0, r.stderr.read()
+    import time
+    time.sleep(1.5)  # backends report their statistics when they end: let the last ones arrive
+    end = server_stats(pg_uri, "booking")
+    clients = [json.loads((tmp_path / f"c{i}.json").read_text()) for i in (1, 2)]
+    aborted = sum(sum(c["transactions"]["aborts"].values()) for c in clients)
+    attempts = sum(c["transactions"]["attempts"] for c in clients)
+    assert aborted > 0, "no conflict: the test does not test retries"
+    assert attempts == 80 + aborted
+    rec = reconcile.reconcile("postgres", {"start": start, "end": end}, clients)
+    assert rec["verdict"] == "ok", rec["reasons"]
+    assert rec["lab_work"]["client_sessions"] == 6
+    assert rec["lab_work"]["statements_per_session"] == 2
+    checks = rec["checks"]
+    # expected = 6 sessions x (1 start-up + 2 set-up) + the attempts + the start reading's own
+    assert checks["transactions"]["expected"] == 6 * 3 + attempts + 1 + start["reading"]["statements"]
+    observed = end["counters"]["xact_rollback"] - start["counters"]["xact_rollback"]
+    assert aborted <= observed <= 2 * aborted, (aborted, observed)
+    assert checks["transactions_rolled_back"]["verdict"] == "ok"
+    assert checks["rows_written"]["expected"] == 3 * 80 and checks["rows_written"]["verdict"] == "ok"
