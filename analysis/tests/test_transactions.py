@@ -194,3 +194,18 @@ def test_on_secantus_the_booking_counters_that_mean_something_else_are_null_with
     c = reconcile.reconcile("mongodb", _mongod_readings(MONGOD, {}), oltp)["checks"]
     assert all(c[k]["verdict"] == "unavailable" and "WORKLOAD=oltp" in c[k]["reason"]
                for k in ("inserts", "reads", "other_writes", "commands"))
+
+
+def test_the_check_shows_commits_retries_and_cpu_and_a_failed_nothing_lost_check_as_missing(tmp_path):
+    from types import SimpleNamespace
+    from analysis import check
+    txn_fixture.build(str(tmp_path), ok=False)
+    res = results.build(str(tmp_path))
+    by_db = {r["database"]: SimpleNamespace(run=r) for r in res["runs"]}
+    cell = check.check_transactions(by_db["mongodb"])
+    assert cell.state == check.OK and cell.text.startswith("60 committed, 0.17 retries each")
+    assert check.check_documents(by_db["mongodb"]).state == check.OK
+    lost = check.check_documents(by_db["postgres"])
+    assert lost.state == check.MISSING and "seats 58 != payments 57" in lost.text
+    none = dict(by_db["postgres"].run, transactions=None)
+    assert check.check_transactions(SimpleNamespace(run=none)).state == check.NOT_CHECKED
