@@ -209,3 +209,18 @@ def test_the_check_shows_commits_retries_and_cpu_and_a_failed_nothing_lost_check
     assert lost.state == check.MISSING and "seats 58 != payments 57" in lost.text
     none = dict(by_db["postgres"].run, transactions=None)
     assert check.check_transactions(SimpleNamespace(run=none)).state == check.NOT_CHECKED
+
+
+def test_the_study_grid_is_a_sweep_isolation_as_categories_and_clients_as_numbers():
+    """`--sweep ISOLATION=...` and `--sweep CLIENTS=...` against the client's own bench keys (as
+    lab/experiments.sh bench_key_specs gives them to analysis sweep-args)."""
+    from analysis import sweep_args
+    from analysis.errors import AnalysisError
+    out = subprocess.run(["bash", "-c", f'LAB_ROOT="{_root()}"; . "$LAB_ROOT/lab/experiments.sh"; bench_key_specs'],
+                         capture_output=True, text=True, check=True).stdout
+    specs = json.loads(out)
+    assert sweep_args.parse("ISOLATION=read-committed,repeatable-read,serializable", specs) == (
+        "ISOLATION", ["read-committed", "repeatable-read", "serializable"])
+    assert sweep_args.parse("CLIENTS=2,4,8", specs) == ("CLIENTS", ["2", "4", "8"])
+    with pytest.raises(AnalysisError, match="'snapshot' is not a value of ISOLATION; ISOLATION takes"):
+        sweep_args.parse("ISOLATION=read-committed,snapshot", specs)
