@@ -144,3 +144,32 @@ def test_reconciliation_counts_every_attempt_and_every_session_of_a_contended_bo
     assert aborted <= observed <= 2 * aborted, (aborted, observed)
     assert checks["transactions_rolled_back"]["verdict"] == "ok"
     assert checks["rows_written"]["expected"] == 3 * 80 and checks["rows_written"]["verdict"] == "ok"
+
+
+def test_reconciliation_of_an_oltp_run_counts_its_rows_by_operation_type(pg_uri, tmp_path):
+    """sysbench-style 50/50 on a real PostgreSQL, 2 clients x 2 sessions: the rows the committed
+    updates and delete+inserts wrote are what pg_stat_user_tables counted, and the phase is ok."""
+    from analysis import reconcile, transactions
+    env = {"WORKLOAD": "oltp", "KEY": "uuidv7", "LAYOUT": "heap", "SEED": "7", "TABLE_ROWS": "1000", "URI": pg_uri}
+    assert client(["init"], env).returncode == 0
+    start = server_stats(pg_uri, "oltp")
+    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                             env={"PATH": os.environ["PATH"], **env, "CLIENTS": "2", "CLIENT_ID": str(i), "OPS": "60",
+                                  "RATE": "60", "SESSIONS": "2", "OLTP_MIX": "50/50", "RESULT": str(tmp_path / f"o{i}.json")})
+            for i in (1, 2)]
+    for r in runs:
+        assert r.wait(timeout=120) == 0, r.stderr.read()
+    import time
+    time.sleep(1.5)
+    end = server_stats(pg_uri, "oltp")
+    clients = [json.loads((tmp_path / f"o{i}.json").read_text()) for i in (1, 2)]
+    ok = lambda op: sum(c["operations"].get(op, {}).get("ok", 0) for c in clients)  # noqa: E731
+    rec = reconcile.reconcile("postgres", {"start": start, "end": end}, clients)
+    assert rec["verdict"] == "ok", rec["reasons"]
+    checks = rec["checks"]
+    assert checks["rows_written"]["expected"] == ok("delete-insert") > 0
+    assert checks["rows_changed"]["expected"] == ok("index-update") + ok("non-index-update") + ok("delete-insert")
+    d = lambda k: end["counters"][k] - start["counters"][k]  # noqa: E731
+    aborted = transactions.merge([("o", c) for c in clients])["aborted_attempts"]
+    assert d("user_n_tup_ins") - ok("delete-insert") <= aborted
+    assert checks["transactions"]["observed"] == checks["transactions"]["expected"]
