@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,18 @@ def client(args, env, timeout=120):
                           env={"PATH": os.environ["PATH"], **env})
 
 
+def run_clients(env, result_of, clients=2):
+    """`clients` booking/oltp clients at once (CLIENT_ID 1..clients), each writing result_of(i);
+    returns their result files' contents."""
+    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True, env={"PATH": os.environ["PATH"], **env, "CLIENTS": str(clients),
+                                             "CLIENT_ID": str(i), "RESULT": str(result_of(i))})
+            for i in range(1, clients + 1)]
+    for r in runs:
+        assert r.wait(timeout=120) == 0, r.stderr.read()
+    return [json.loads(result_of(i).read_text()) for i in range(1, clients + 1)]
+
+
 def count_phase(bench_dir, uri, clients=2):
     """Runs count_phase as the lab does; returns (PHASE_STATUS, PHASE_REASON, D.out)."""
     script = f"""
@@ -67,14 +80,8 @@ echo "$PHASE_STATUS|$PHASE_REASON"
 def test_count_phase_checks_against_the_clients_sums_and_fails_the_phase_on_a_loss(pg_uri, tmp_path):
     assert client(["init"], {**BOOKING, "URI": pg_uri}).returncode == 0
     (tmp_path / "clients").mkdir()
-    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             env={"PATH": os.environ["PATH"], **BOOKING, "URI": pg_uri, "CLIENTS": "2", "CLIENT_ID": str(i),
-                                  "OPS": "12", "RATE": "40", "SESSIONS": "2", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "5",
-                                  "RESULT": str(tmp_path / "clients" / f"postgres-client-{i}.json")})
-            for i in (1, 2)]
-    for r in runs:
-        assert r.wait(timeout=120) == 0, r.stderr.read()
-    results = [json.loads((tmp_path / "clients" / f"postgres-client-{i}.json").read_text()) for i in (1, 2)]
+    results = run_clients({**BOOKING, "URI": pg_uri, "OPS": "12", "RATE": "40", "SESSIONS": "2", "DAY_RANGE": "1",
+                           "BOOKING_SLEEP_MS": "5"}, lambda i: tmp_path / "clients" / f"postgres-client-{i}.json")
     committed = sum(r["transactions"]["committed"] for r in results)
     assert committed == 24 == sum(r["docs_ok"] for r in results)
 
@@ -117,18 +124,10 @@ def test_reconciliation_counts_every_attempt_and_every_session_of_a_contended_bo
     env = {**BOOKING, "FLIGHTS": "2", "URI": pg_uri}
     assert client(["init"], env).returncode == 0
     start = server_stats(pg_uri, "booking")
-    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             env={"PATH": os.environ["PATH"], **env, "CLIENTS": "2", "CLIENT_ID": str(i), "OPS": "40",
-                                  "RATE": "40", "SESSIONS": "3", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "10",
-                                  "ISOLATION": "serializable", "MAX_ATTEMPTS": "100",
-                                  "RESULT": str(tmp_path / f"c{i}.json")})
-            for i in (1, 2)]
-    for r in runs:
-        assert r.wait(timeout=120) == 0, r.stderr.read()
-    import time
+    clients = run_clients({**env, "OPS": "40", "RATE": "40", "SESSIONS": "3", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "10",
+                           "ISOLATION": "serializable", "MAX_ATTEMPTS": "100"}, lambda i: tmp_path / f"c{i}.json")
     time.sleep(1.5)  # backends report their statistics when they end: let the last ones arrive
     end = server_stats(pg_uri, "booking")
-    clients = [json.loads((tmp_path / f"c{i}.json").read_text()) for i in (1, 2)]
     aborted = sum(sum(c["transactions"]["aborts"].values()) for c in clients)
     attempts = sum(c["transactions"]["attempts"] for c in clients)
     assert aborted > 0, "no conflict: the test does not test retries"
@@ -153,16 +152,10 @@ def test_reconciliation_of_an_oltp_run_counts_its_rows_by_operation_type(pg_uri,
     env = {"WORKLOAD": "oltp", "KEY": "uuidv7", "LAYOUT": "heap", "SEED": "7", "TABLE_ROWS": "1000", "URI": pg_uri}
     assert client(["init"], env).returncode == 0
     start = server_stats(pg_uri, "oltp")
-    runs = [subprocess.Popen(["node", str(ROOT / "client"), "run"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                             env={"PATH": os.environ["PATH"], **env, "CLIENTS": "2", "CLIENT_ID": str(i), "OPS": "60",
-                                  "RATE": "60", "SESSIONS": "2", "OLTP_MIX": "50/50", "RESULT": str(tmp_path / f"o{i}.json")})
-            for i in (1, 2)]
-    for r in runs:
-        assert r.wait(timeout=120) == 0, r.stderr.read()
-    import time
+    clients = run_clients({**env, "OPS": "60", "RATE": "60", "SESSIONS": "2", "OLTP_MIX": "50/50"},
+                          lambda i: tmp_path / f"o{i}.json")
     time.sleep(1.5)
     end = server_stats(pg_uri, "oltp")
-    clients = [json.loads((tmp_path / f"o{i}.json").read_text()) for i in (1, 2)]
     ok = lambda op: sum(c["operations"].get(op, {}).get("ok", 0) for c in clients)  # noqa: E731
     rec = reconcile.reconcile("postgres", {"start": start, "end": end}, clients)
     assert rec["verdict"] == "ok", rec["reasons"]
