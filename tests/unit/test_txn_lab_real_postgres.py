@@ -1,8 +1,9 @@
-"""lab/phase.sh count_phase after a transaction phase, on a real PostgreSQL (the client's test server,
-client/test/helpers/postgres-server.js) with real booking clients: `analysis txn-totals` sums the
-clients' committed and in-doubt transactions, `node client count` checks nothing was lost against
-them, and a failed check (exit 1) keeps D.count.json with its rows and fails the phase. Only the
-container wrapper is replaced: client_oneshot runs `node client` on the host instead of in Docker."""
+"""The lab's transaction pieces on a real PostgreSQL (the client's test server,
+client/test/helpers/postgres-server.js) with real booking and oltp clients: lab/phase.sh count_phase
+(`analysis txn-totals` sums the clients' committed and in-doubt transactions, `node client count`
+checks nothing was lost against them, a failed check keeps D.count.json with its rows and fails the
+phase; only the container wrapper is replaced: client_oneshot runs `node client` on the host), and
+analysis/reconcile.py's transaction checks against the server's own counters."""
 import json
 import os
 import shutil
