@@ -224,3 +224,32 @@ def test_the_study_grid_is_a_sweep_isolation_as_categories_and_clients_as_number
     assert sweep_args.parse("CLIENTS=2,4,8", specs) == ("CLIENTS", ["2", "4", "8"])
     with pytest.raises(AnalysisError, match="'snapshot' is not a value of ISOLATION; ISOLATION takes"):
         sweep_args.parse("ISOLATION=read-committed,snapshot", specs)
+
+
+def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tmp_path):
+    """`--sweep ISOLATION=read-committed,serializable` over two booking points: the sweep's series
+    hold CPU per committed transaction and retries per committed transaction at each level, in the
+    order given, as each point's results.json has them."""
+    from analysis import sweep
+    sweep_dir = tmp_path / "txn-booking" / "sweep-ISOLATION"
+    sweep_dir.mkdir(parents=True)
+    (sweep_dir / "values").write_text("serializable\nread-committed\n")
+    want = {}
+    for iso in ("serializable", "read-committed"):
+        point = sweep_dir / f"ISOLATION={iso}"
+        txn_fixture.build(str(point))
+        env = (point / "run.env").read_text().replace("ISOLATION=serializable", f"ISOLATION={iso}")
+        (point / "run.env").write_text(env)
+        (point / "bench.env").write_text(env)
+        res = results.build(str(point))
+        pg = next(r for r in res["runs"] if r["database"] == "postgres")
+        if iso == "read-committed":  # fewer conflicts at READ COMMITTED in this made-up point
+            pg["transactions"]["retries_per_committed"] = 1 / 58
+        want[iso] = (pg["transactions"]["cpu_us_per_committed"], pg["transactions"]["retries_per_committed"])
+        (point / "results.json").write_text(json.dumps(res))
+    out = sweep.write(str(sweep_dir))
+    assert out["values"] == ["serializable", "read-committed"] and out["categorical"] is True
+    cpu = out["series"]["postgres"]["transactions.cpu_us_per_committed"]
+    retries = out["series"]["postgres"]["transactions.retries_per_committed"]
+    assert [(p["value"], p["mean"]) for p in cpu] == [(v, want[v][0]) for v in ("serializable", "read-committed")]
+    assert [(p["value"], p["mean"]) for p in retries] == [(v, want[v][1]) for v in ("serializable", "read-committed")]
