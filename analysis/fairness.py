@@ -56,7 +56,7 @@ def statements(settings, run_env):
     timeout = _pg_setting(pcmd, "checkpoint_timeout")
     work_mem = run_env.get("WORK_MEM") or PG_DEFAULT_WORK_MEM
     repl = _flag(mcmd, "--replSet")
-    return _transactions(run_env, pg, m_si, mcmd is not None) + [
+    return _transactions(run_env, pg, m_si, bool((settings or {}).get("mongodb"))) + [
         {"what": "checkpoint interval",
          "mongodb": mongo(syncdelay and f"{syncdelay} s (--syncdelay)", f"{MONGO_DEFAULT_SYNCDELAY} s (default)"),
          "postgres": pg(timeout and f"checkpoint_timeout={timeout}", f"checkpoint_timeout={PG_DEFAULT_CHECKPOINT_TIMEOUT} (default)"),
