@@ -1,5 +1,5 @@
-"""The lab's transaction pieces on a real PostgreSQL (the client's test server,
-client/test/helpers/postgres-server.js) with real booking and oltp clients: lab/phase.sh count_phase
+"""The lab's transaction pieces on a real PostgreSQL and SecantusDB (the client's test servers,
+client/test/helpers/postgres-server.js, secantus-server.js) with real booking and oltp clients: lab/phase.sh count_phase
 (`analysis txn-totals` sums the clients' committed and in-doubt transactions, `node client count`
 checks nothing was lost against them, a failed check keeps D.count.json with its rows and fails the
 phase; only the container wrapper is replaced: client_oneshot runs `node client` on the host), and
@@ -15,9 +15,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
-START_PG = """
-const { startPostgres } = require(process.argv[1]);
-startPostgres().then((pg) => {
+START_SERVER = """
+const helper = require(process.argv[1]);
+helper.START.then((pg) => {
   console.log(pg.uri);
   process.stdin.resume();
   process.stdin.on('end', () => pg.cleanup().then(() => process.exit(0)));
@@ -26,19 +26,31 @@ startPostgres().then((pg) => {
 BOOKING = {"WORKLOAD": "booking", "KEY": "uuidv7", "LAYOUT": "heap", "SEED": "7", "FLIGHTS": "20"}
 
 
-@pytest.fixture(scope="module")
-def pg_uri():
+def _test_server(helper, start, scheme):
+    """Starts one of the client's test servers (a real process, no Docker) for the module; its URI."""
     if not shutil.which("node") or not (ROOT / "client" / "node_modules").exists():
         pytest.skip("needs node and client/node_modules")
-    helper = str(ROOT / "client" / "test" / "helpers" / "postgres-server.js")
-    proc = subprocess.Popen(["node", "-e", START_PG, helper], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(["node", "-e", START_SERVER.replace("START", start),
+                             str(ROOT / "client" / "test" / "helpers" / helper)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         uri = proc.stdout.readline().strip()
-        assert uri.startswith("postgres://"), "the test PostgreSQL did not start"
+        assert uri.startswith(scheme), f"the test server ({helper}) did not start"
         yield uri
     finally:
         proc.stdin.close()
         proc.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def pg_uri():
+    yield from _test_server("postgres-server.js", "startPostgres()", "postgres://")
+
+
+@pytest.fixture(scope="module")
+def secantus_uri():
+    # SecantusDB as a one-member replica set: the MongoDB stand-in runs multi-document transactions
+    yield from _test_server("secantus-server.js", "startSecantus({ replset: true })", "mongodb://")
 
 
 def client(args, env, timeout=120):
@@ -167,3 +179,25 @@ def test_reconciliation_of_an_oltp_run_counts_its_rows_by_operation_type(pg_uri,
     aborted = transactions.merge([("o", c) for c in clients])["aborted_attempts"]
     assert d("user_n_tup_ins") - ok("delete-insert") <= aborted
     assert checks["transactions"]["observed"] == checks["transactions"]["expected"]
+
+
+def test_on_the_secantus_stand_in_a_booking_run_reconciles_what_its_counters_mean(secantus_uri, tmp_path):
+    """Bookings on SecantusDB (a replica set) between two readings: not suspect; its update counter
+    holds one audit upsert per committed booking (aborted attempts' within the tolerance); inserts,
+    reads and commands are null with the reason (it counts insert commands, and the booking's
+    aggregate hides among the commands)."""
+    from analysis import reconcile
+    env = {**BOOKING, "FLIGHTS": "1", "URI": secantus_uri}
+    assert client(["init"], env).returncode == 0
+    start = server_stats(secantus_uri, "booking")
+    clients = run_clients({**env, "OPS": "30", "RATE": "30", "SESSIONS": "3", "DAY_RANGE": "1", "BOOKING_SLEEP_MS": "10",
+                           "MAX_ATTEMPTS": "100"}, lambda i: tmp_path / f"s{i}.json")
+    end = server_stats(secantus_uri, "booking")
+    rec = reconcile.reconcile("mongodb", {"start": start, "end": end}, clients)
+    assert rec["verdict"] != "suspect", rec["reasons"]
+    checks = rec["checks"]
+    assert rec["lab_work"]["txn"]["aborted"] > 0, "no write conflict: the tolerance for aborted attempts is untested"
+    assert checks["other_writes"]["verdict"] == "ok" and checks["other_writes"]["expected"] == 60
+    for name in ("inserts", "reads", "commands"):
+        assert checks[name]["verdict"] == "unavailable" and "secantus" in checks[name]["reason"], checks[name]
+    assert checks["connections_created"]["verdict"] == "ok", checks["connections_created"]
