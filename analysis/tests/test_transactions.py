@@ -258,3 +258,9 @@ def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tm
     retries = out["series"]["postgres"]["transactions.retries_per_committed"]
     assert [(p["value"], p["mean"]) for p in cpu] == [(v, want[v][0]) for v in ("serializable", "read-committed")]
     assert [(p["value"], p["mean"]) for p in retries] == [(v, want[v][1]) for v in ("serializable", "read-committed")]
+    # the sweep's report opens with the transaction figures per isolation level
+    report = (sweep_dir / "report.md").read_text()
+    answer = report[report.index("## The answer"):].splitlines()
+    first = [x for x in answer if x.startswith("- ")][:2]
+    assert first[0].startswith("- committed transactions/s, ISOLATION serializable -> read-committed:"), first
+    assert first[1].startswith("- CPU (µs/committed transaction), ISOLATION serializable -> read-committed:"), first
