@@ -72,6 +72,12 @@ def main(argv=None):
     sa.add_argument("sweep")
     sa.add_argument("--specs", required=True, help="JSON {KEY: {type, allowed}} of the bench keys")
 
+    tt = sub.add_parser("txn-totals", help="a transaction phase's committed and in-doubt transactions summed over its "
+                        "clients, as COMMITTED=<n> IN_DOUBT=<m> for `node client count` (nothing when unknown: why on stderr)")
+    tt.add_argument("--bench-dir", required=True)
+    tt.add_argument("--phase", required=True)
+    tt.add_argument("--clients", type=int, required=True, help="client result files the phase should have")
+
     args = p.parse_args(argv)
     try:
         return run(args)
@@ -146,6 +152,12 @@ def run(args):
     elif args.command == "sweep-args":
         from . import sweep_args
         print(sweep_args.run(args.sweep, args.specs))
+    elif args.command == "txn-totals":
+        from . import transactions
+        words, reason = transactions.totals_words(args.bench_dir, args.phase, args.clients)
+        if reason:
+            print(f"analysis txn-totals: {args.phase}: {reason}", file=sys.stderr)
+        print(words)
     return 0
 
 

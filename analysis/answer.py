@@ -1,6 +1,7 @@
 """The first lines of a bench's report.md: the answer, per operation: which database spent how
 much more CPU, WAL/journal, network and storage, and at what latency. Then the per-operation
 tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc)."""
+from . import txn_report
 from .labels import fmt, fmt_bytes, phase_id
 
 FIGURES = [  # (where, field, what, unit)
@@ -64,6 +65,8 @@ def answer_lines(result):
     lines = ["## The answer", ""]
     if not runs:
         return lines + ["No phase ran: nothing to compare.", ""]
+    # a transaction bench opens with its transactions per isolation level (analysis/txn_report.py)
+    lines += txn_report.answer_lines(result)
     for stage in ("load", "run"):
         phases = [r for r in runs if r.get("stage", "run") == stage]
         if not phases:

@@ -248,6 +248,11 @@ def check_documents(ctx):
     # documents the clients' acknowledged inserts leave in the database (this phase's and the
     # database's earlier phases'); older results: the phase's acknowledged documents
     ok, counted = ctx.run.get("docs_expected_in_db", ctx.run.get("docs_ok")), ctx.run.get("docs_in_db")
+    check = ctx.run.get("booking_check")
+    if check is not None:  # booking: count's nothing-lost check decides (it knows the in-doubt commits)
+        if not check.get("ok"):
+            return Cell(MISSING, "nothing-lost check failed: " + "; ".join(check.get("problems") or []))
+        return Cell(OK, f"seats {fmt_count(check.get('seats'))} = committed {fmt_count(check.get('committed'))}")
     if ok is None or counted is None:
         return Cell(MISSING, f"documents acknowledged {ok}, counted {counted}")
     if not ok:
@@ -443,6 +448,20 @@ class Row:
     check: Callable[[Ctx], Cell]
 
 
+def check_transactions(ctx):
+    """booking, oltp: the merged transactions (analysis/transactions.py): commits, retries, CPU per commit."""
+    t = ctx.run.get("transactions")
+    if not t:
+        return Cell(NOT_CHECKED, "not checked (not a transaction phase)")
+    if not t.get("committed"):
+        return Cell(MISSING, "no transaction committed")
+    if t.get("cpu_us_per_committed") is None:
+        return (Cell(UNAVAILABLE, t["reason"]) if t.get("reason") else
+                Cell(MISSING, "CPU per committed transaction null without a reason"))
+    return Cell(OK, f"{fmt_count(t['committed'])} committed, {t.get('retries_per_committed') or 0:.2g} retries each, "
+                    f"{t['cpu_us_per_committed']:.3g} µs CPU each")
+
+
 def check_ingest(ctx):
     """tsbs: storage per event and per host-hour (analysis/ingest.py), or the reason."""
     ing = ctx.run.get("ingest")
@@ -492,6 +511,7 @@ ROWS = [
     Row("WAL/journal bytes per operation", check_wal(None, "per_op.wal_bytes", lambda v: f"{v:,.0f} B")),
     Row("timeline per second", check_timeline),
     Row("storage per event / host-hour (tsbs)", check_ingest),
+    Row("transactions committed, retries, CPU each", check_transactions),
     Row("query answers digested", check_query),
 ]
 

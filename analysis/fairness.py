@@ -56,7 +56,7 @@ def statements(settings, run_env):
     timeout = _pg_setting(pcmd, "checkpoint_timeout")
     work_mem = run_env.get("WORK_MEM") or PG_DEFAULT_WORK_MEM
     repl = _flag(mcmd, "--replSet")
-    return [
+    return _transactions(run_env, pg, m_si, bool((settings or {}).get("mongodb"))) + [
         {"what": "checkpoint interval",
          "mongodb": mongo(syncdelay and f"{syncdelay} s (--syncdelay)", f"{MONGO_DEFAULT_SYNCDELAY} s (default)"),
          "postgres": pg(timeout and f"checkpoint_timeout={timeout}", f"checkpoint_timeout={PG_DEFAULT_CHECKPOINT_TIMEOUT} (default)"),
@@ -88,6 +88,49 @@ def statements(settings, run_env):
          "postgres": "background writer, checkpointer, WAL writer, autovacuum launcher",
          "aligned": False,
          "note": "in gross CPU; per-query CPU net of idle subtracts each side's own idle rate (analysis/idle.py)"},
+    ]
+
+
+PG_ISOLATION = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
+
+
+def _transactions(run_env, pg, m_si, mongo_ran):
+    """WORKLOAD=booking/oltp: the isolation each side ran, the retry policy (the same client code on
+    both: client/src/targets/txn-retry.js) and the sessions per client; [] for other workloads."""
+    if run_env.get("WORKLOAD") not in ("booking", "oltp"):
+        return []
+    iso = run_env.get("ISOLATION") or "read-committed"
+    retry = run_env.get("RETRY") or "backoff"
+    attempts = run_env.get("MAX_ATTEMPTS") or "10"
+    sessions = run_env.get("SESSIONS") or "4"
+    on_stand_in = f" (as the stand-in {m_si} implements it)" if m_si else ""
+
+    def mongo(text):
+        return text + on_stand_in if mongo_ran else "not run in this bench"
+    policy = ("backoff: 5 ms x1.5 per retry up to 500 ms, times a seeded jitter in [0.5, 1) (MongoDB's drivers "
+              "specification)" if retry == "backoff" else "immediate: no delay (the original study's client)")
+    return [
+        {"what": "transaction isolation",
+         "mongodb": mongo("snapshot read concern, majority write concern, on a one-member replica set"),
+         "postgres": pg(None, f"{PG_ISOLATION.get(iso, iso)} (ISOLATION={iso})"),
+         "aligned": iso == "repeatable-read",
+         "note": "PostgreSQL's REPEATABLE READ is snapshot isolation, as MongoDB's snapshot read concern; READ "
+                 "COMMITTED takes a new snapshot per statement (fewer conflicts); SERIALIZABLE adds SSI's checks. "
+                 "The study ran READ COMMITTED and SERIALIZABLE: --sweep ISOLATION=... runs each"},
+        {"what": "retries",
+         "mongodb": mongo(f"TransientTransactionError: the whole transaction; UnknownTransactionCommitResult: the "
+                          f"commit; RETRY={retry}, MAX_ATTEMPTS={attempts}"),
+         "postgres": pg(None, f"40001 serialization_failure and 40P01 deadlock_detected: the whole transaction; "
+                               f"RETRY={retry}, MAX_ATTEMPTS={attempts}"),
+         "aligned": True,
+         "note": f"{policy}; every attempt and abort counted (runs[].transactions). The study retried at once, "
+                 "and on PostgreSQL only serialization failures"},
+        {"what": "sessions per client",
+         "mongodb": mongo(f"SESSIONS={sessions} connections, one session each"),
+         "postgres": pg(None, f"SESSIONS={sessions} connections"),
+         "aligned": True,
+         "note": "a transaction due while the others are open or retrying starts on a free one; each session's "
+                 "set-up statements are counted in reconciliation"},
     ]
 
 

@@ -1,11 +1,12 @@
 """The numeric figures of one bench's results.json, read generically so that new fields come along:
-every number of a run's `per_doc`, `per_op`, `wal`, `latency_ms` and `ingest` (tsbs), and the latency of each
+every number of a run's `per_doc`, `per_op`, `wal`, `latency_ms`, `ingest` (tsbs) and `transactions` (booking,
+oltp: so an ISOLATION or CLIENTS sweep plots CPU per committed transaction, retries, ...), and the latency of each
 operation type (`operations.<op>.latency_ms`), keyed by a dotted path ("per_doc.cpu_us").
 Used by `repeat` (statistics over repetitions) and `sweep` (figures against a swept value)."""
 
 import re
 
-SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest")
+SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest", "transactions")
 # A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
 # lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
 # say so (repeat's notes, n of N).
@@ -73,7 +74,13 @@ _NAMES = {
     "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
     "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions, user mode (/op)",
     "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
+    "transactions.committed_per_s": "committed transactions/s", "transactions.cpu_us_per_committed": "CPU (µs/committed transaction)",
+    "transactions.retries_per_committed": "retries per committed transaction",
+    "transactions.last_attempt_ms.p50": "last attempt p50 (ms)", "transactions.last_attempt_ms.p99": "last attempt p99 (ms)",
 }
+# the transaction figures a report's answer gives
+_TXN_HEADLINE = ("transactions.committed_per_s", "transactions.cpu_us_per_committed", "transactions.retries_per_committed",
+                 "transactions.last_attempt_ms.p50", "transactions.last_attempt_ms.p99")
 
 
 def name(path):
@@ -81,8 +88,9 @@ def name(path):
 
 
 def order(paths):
-    """Report order: per_doc in the lab's order, then the rest as they come."""
-    first = [p for p in _NAMES if p in paths]
+    """Report order: a transaction bench's answer first (committed/s, CPU per committed transaction,
+    retries, last attempt: the study's question), per_doc in the lab's order, then the rest as they come."""
+    first = [p for p in _TXN_HEADLINE if p in paths] + [p for p in _NAMES if p in paths and p not in _TXN_HEADLINE]
     return first + [p for p in paths if p not in first]
 
 
@@ -91,4 +99,4 @@ def headline(paths):
     (overall and per operation type); the tables give every figure."""
     return [p for p in order(paths)
             if ((p.startswith(("per_doc.", "per_op.", "wal.", "ingest.storage_bytes_per_")) and p not in ("per_doc.docs", "per_op.ops"))
-                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p))]
+                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p) or p in _TXN_HEADLINE)]

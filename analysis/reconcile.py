@@ -86,16 +86,21 @@ def lab_work(clients, stats):
                 queries["ok"] += int(o.get("ok") or 0)
                 queries["errors"] += int(o.get("errors") or 0)
     errors = sum(int(c.get("errors") or 0) for c in clients)
-    sessions = sum(1 + int(c.get("reconnects") or 0) for c in clients)
+    # a transaction workload's client holds SESSIONS connections, each running the set-up statements
+    sessions = sum(int((c.get("transactions") or {}).get("sessions") or 1) + int(c.get("reconnects") or 0)
+                   for c in clients)
     run_session = start.get("run_session") or (stats.get("end") or {}).get("run_session") or {}
     reading = start.get("reading") or (stats.get("end") or {}).get("reading") or {}
     # tsbs MODEL=bucket: an upsert per event; the first of each host-hour creates its bucket row,
     # the others update it (the clients count the host-hours they ingested)
+    txn = _txn_work(clients)
     buckets_created = sum(int((c.get("tsbs") or {}).get("host_hours") or 0) for c in clients
                           if (c.get("tsbs") or {}).get("model") == "bucket")
     return {
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
         **({"buckets_created": buckets_created} if buckets_created else {}),
+        # WORKLOAD=booking/oltp: {workload, committed, attempts, aborted, in_doubt, commit_retries}
+        **({"txn": txn} if txn else {}),
         # per operation type; a phase of inserts only holds {insert: ...}
         "ops": ops,
         "queries": queries,
@@ -103,6 +108,43 @@ def lab_work(clients, stats):
         "statements_per_reading": int(reading.get("statements", 0)),
         "readings": 2,
     }
+
+
+def _txn_work(clients):
+    """The transactions the clients ran (client results' `transactions`), or None: each attempt is
+    one transaction on the server, committed or rolled back."""
+    txns = [(c.get("workload"), c["transactions"]) for c in clients if isinstance(c.get("transactions"), dict)]
+    if not txns:
+        return None
+    total = lambda k: sum(int(t.get(k) or 0) for _, t in txns)  # noqa: E731
+    return {"workload": txns[0][0], "committed": total("committed"), "attempts": total("attempts"),
+            "aborted": sum(int(n) for _, t in txns for n in (t.get("aborts") or {}).values()),
+            "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries")}
+
+
+# What one committed transaction writes on PostgreSQL, as user-table row counts (client/src/targets/
+# postgres-booking.js, postgres-oltp.js): a booking inserts a seat and a payment and upserts its
+# audit row (an insert the first time, an update after); oltp's writes per operation type.
+OLTP_ROWS_INSERTED = {"delete-insert": 1}
+OLTP_ROWS_CHANGED = {"index-update": 1, "non-index-update": 1, "delete-insert": 1}
+
+
+def _postgres_txn_rows(w):
+    """Rows written by the transactions: an aborted attempt's rows count too (pg_stat counts the
+    tuples of rolled-back transactions), so each aborted attempt is tolerated up to its rows."""
+    txn, ops = w["txn"], w.get("ops") or {}
+    if txn["workload"] == "booking":
+        return (3 * txn["committed"], 3 * txn["aborted"] + w["errors"],
+                "pg_stat_user_tables n_tup_ins + n_tup_upd: three rows per committed booking (seat, payment, "
+                "the audit upsert: an insert the first time, an update after; tolerance: the aborted attempts' rows)",
+                0, 0, "pg_stat_user_tables n_tup_del: bookings delete nothing")
+    inserted = sum(_n(ops, op) * k for op, k in OLTP_ROWS_INSERTED.items())
+    changed = sum(_n(ops, op) * k for op, k in OLTP_ROWS_CHANGED.items())
+    return (inserted, txn["aborted"] + w["errors"],
+            "pg_stat_user_tables n_tup_ins: one row per committed delete+insert (tolerance: aborted attempts)",
+            changed, 2 * txn["aborted"] + w["errors"],
+            "pg_stat_user_tables n_tup_upd + n_tup_del: one row per committed index/non-index update and "
+            "delete+insert (tolerance: aborted attempts)")
 
 
 def _n(ops, op, field="ok"):
@@ -131,12 +173,42 @@ def _postgres(checks, w, start, end, seconds):
     ops = w.get("ops") or {}
     # one transaction per operation (autocommit), two for a read-modify-write (get, then patch)
     statements = sum(o["ok"] + o["errors"] for o in ops.values()) + _n(ops, "rmw")
+    txn = w.get("txn")
+    # transactions (booking, oltp): one per attempt, committed or rolled back; after a COMMIT that
+    # failed (a serialization failure found at commit) the client's ROLLBACK runs outside a
+    # transaction block and is itself a rolled-back transaction (PostgreSQL's xact.c,
+    # UserAbortTransactionBlock in TBLOCK_STARTED: WARNING, then abort): up to one more per abort
+    extra = 0 if txn is None else txn["aborted"] + txn["in_doubt"]
+    if txn is not None:
+        statements = txn["attempts"]
     _check(checks, "transactions",
            w["client_sessions"] * (startup + w["statements_per_session"]) + statements + per_reading,
            _sum(_delta(start, end, "xact_commit"), _delta(start, end, "xact_rollback")),
-           per_reading + t["transactions_fixed"] + t["transactions_per_s"] * seconds,
+           per_reading + t["transactions_fixed"] + t["transactions_per_s"] * seconds + extra,
+           ("xact_commit + xact_rollback: one per transaction attempt (committed or rolled back), the sessions' "
+            "start-up and set-up statements (every one of each client's SESSIONS), the start reading (tolerance: "
+            "the end reading, autovacuum, a ROLLBACK after each failed COMMIT, in-doubt commits)") if txn else
            "xact_commit + xact_rollback: one per insert, the sessions' start-up and set-up statements, the "
            "start reading (tolerance: the end reading, autovacuum)")
+    if txn is not None:
+        _check(checks, "transactions_rolled_back", txn["aborted"], _delta(start, end, "xact_rollback"),
+               txn["aborted"] + txn["in_doubt"],
+               "xact_rollback: one per aborted attempt (tolerance: a ROLLBACK after each failed COMMIT, in-doubt "
+               "commits)", low_too=True)
+        ins, ins_tol, ins_about, chg, chg_tol, chg_about = _postgres_txn_rows(w)
+        written = (_sum(_delta(start, end, "user_n_tup_ins"), _delta(start, end, "user_n_tup_upd"))
+                   if txn["workload"] == "booking" else _delta(start, end, "user_n_tup_ins"))
+        changed = (_delta(start, end, "user_n_tup_del") if txn["workload"] == "booking"
+                   else _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")))
+        _check(checks, "rows_written", ins, written, ins_tol, ins_about, low_too=True)
+        _check(checks, "rows_changed", chg, changed, chg_tol, chg_about, low_too=bool(chg))
+    if txn is None:
+        _postgres_rows(checks, w, start, end)
+    _postgres_reads(checks, w, start, end, seconds, sessions_in)
+
+
+def _postgres_rows(checks, w, start, end):
+    ops = w.get("ops") or {}
     # user tables only: pg_stat_database's tup_inserted also counts TOAST chunks and catalog rows
     created = w.get("buckets_created") or 0
     _check(checks, "rows_written", w["docs_ok"] + created, _delta(start, end, "user_n_tup_ins"), w["errors"],
@@ -150,6 +222,11 @@ def _postgres(checks, w, start, end, seconds):
            "pg_stat_user_tables n_tup_upd + n_tup_del: one row per acknowledged update (and read-modify-write); "
            "the lab deletes nothing" if updates else "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts",
            low_too=bool(updates))
+
+
+def _postgres_reads(checks, w, start, end, seconds, sessions_in):
+    t = TOLERANCE["postgres"]
+    ops = w.get("ops") or {}
     reading = [op for op in ops if op != "insert" and ops[op]["ok"] + ops[op]["errors"]]
     cannot = (f"the phase's own {', '.join(reading)} operations read rows: these counters cannot tell them "
               "from foreign reads" if reading else None)
@@ -216,6 +293,14 @@ def _mongodb(checks, w, start, end, seconds, sem):
     ops = w.get("ops") or {}
     queries = w.get("queries") or {"ok": 0, "errors": 0}
     lab_queries = queries["ok"] + queries["errors"]
+    # a booking (client/src/targets/mongodb-booking.js, mongodb-txn.js): one aggregate ($lookup of the
+    # flight's aircraft), two insertOne (seat, payment), one updateOne (the audit upsert) and a
+    # commitTransaction; an aborted attempt sent up to as many, and an abortTransaction
+    txn = w.get("txn")
+    booked, aborted = (txn["committed"], txn["aborted"]) if txn and txn["workload"] == "booking" else (0, 0)
+    booking = bool(txn) and txn["workload"] == "booking"
+    oltp_why = ("WORKLOAD=oltp on MongoDB: its operation types' commands are not modelled per opcounter "
+                "(transactions counted by the client only)") if txn and txn["workload"] == "oltp" else None
     inserts = _delta(start, end, "opcounters_insert") if sem["inserts"]["counter"] else None
     reads = _sum(_delta(start, end, "opcounters_query"), _delta(start, end, "opcounters_getmore"))
     commands = _delta(start, end, "opcounters_command")
@@ -229,39 +314,56 @@ def _mongodb(checks, w, start, end, seconds, sem):
         else:
             reads = None if reads is None else reads + moved
             commands = None if commands is None else commands - moved
-    elif lab_queries:
-        # the lab's own query executions land in `command` with every other command
+    elif lab_queries or (booking and sem["aggregate_in"] == "command"):
+        # the lab's own query executions (a booking's aggregate) land in `command` with every other command
         reads_why = commands_why = sem["by_name_reason"]
         reads = commands = None
+    if oltp_why:
+        inserts = reads = commands = None
+        reads_why = commands_why = oltp_why
     read_names = "find/getMore/" + "/".join(("aggregate",) * (sem["aggregate_in"] == "query" or sem["by_name"])
                                             + (("count", "distinct") if sem["by_name"] else ()))
-    _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
-           f"{source}: one insert per acknowledged document (tolerance: failed inserts)", sem["inserts"].get("reason"),
-           low_too=True)
-    lab_reads = _n(ops, "read") + _n(ops, "rmw") + _n(ops, "scan") + queries["ok"]
+    if booking:
+        _check(checks, "inserts", 2 * booked, inserts, 2 * aborted,
+               f"{source}: two inserts (seat, payment) per committed booking (tolerance: aborted attempts')",
+               sem["inserts"].get("reason"), low_too=True)
+    else:
+        _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
+               f"{source}: one insert per acknowledged document (tolerance: failed inserts)",
+               oltp_why or sem["inserts"].get("reason"), low_too=True)
+    lab_reads = _n(ops, "read") + _n(ops, "rmw") + _n(ops, "scan") + queries["ok"] + booked
     read_errors = (_n(ops, "read", "errors") + _n(ops, "rmw", "errors") + _n(ops, "scan", "errors")
                    + queries["errors"])
     # a scan is one find whose first batch holds all its documents; a getMore or killCursors per
     # scan at most is tolerated
-    _check(checks, "reads", lab_reads, reads, t["reads_per_s"] * seconds + read_errors + _n(ops, "scan"),
+    _check(checks, "reads", lab_reads, reads, t["reads_per_s"] * seconds + read_errors + _n(ops, "scan") + aborted,
+           f"{source}: {read_names}: one aggregate per committed booking (tolerance: aborted attempts')" if booking else
            f"{source}: {read_names}: one find per read, scan and read-modify-write, "
            "one aggregate or find per query execution (tolerance: refused queries)"
            if lab_reads else f"{source}: {read_names}: the lab reads nothing in the window",
            reads_why, low_too=bool(lab_reads))
     # a tsbs bucket upsert is one update command (upsert: true), whether it creates or appends
-    lab_writes = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket")
+    lab_writes = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket") + booked
     _check(checks, "other_writes", lab_writes,
-           _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete")),
-           t["other_writes_fixed"] + t["other_writes_per_s"] * seconds
+           None if oltp_why else _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete")),
+           t["other_writes_fixed"] + t["other_writes_per_s"] * seconds + aborted
            + _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
+           f"{source}: update/delete {sem['updates']['counts']}: one audit upsert per committed booking "
+           "(tolerance: aborted attempts')" if booking else
            f"{source}: update/delete {sem['updates']['counts']}: one update per update and read-modify-write"
            if lab_writes else f"{source}: update/delete: the lab only inserts",
-           low_too=bool(lab_writes))
-    _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"],
+           oltp_why, low_too=bool(lab_writes))
+    # transactions: a commitTransaction per committed booking and per retried commit; an
+    # abortTransaction per aborted attempt at most
+    txn_commands = booked + (txn["commit_retries"] if booking else 0)
+    _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"]
+           + txn_commands,
            commands,
            w["statements_per_reading"] + t["commands_per_connection"] * connections
-           + t["commands_per_client_per_s"] * (w["clients"] + 1) * seconds,
-           f"{source}: other commands: each session's set-up, the readings (tolerance: handshakes, heartbeats)",
+           + t["commands_per_client_per_s"] * (w["clients"] + 1) * seconds + aborted,
+           f"{source}: other commands: each session's set-up (every one of each client's SESSIONS), the readings"
+           + (", a commitTransaction per committed booking and retried commit (tolerance: handshakes, heartbeats, "
+              "an abortTransaction per aborted attempt)" if booking else " (tolerance: handshakes, heartbeats)"),
            commands_why)
     _check(checks, "connections_created", t["connections_per_session"] * (w["client_sessions"] + 1),
            _delta(start, end, "connections_total_created"), t["connections_per_session"],

@@ -188,11 +188,7 @@ finish_phase() {
     client_oneshot "$db" explain >"$BENCH_DIR/$ph.plan.json" 2>>"$out" || say "$ph: explain failed (see $ph.out)"
   fi
 
-  if client_oneshot "$db" count >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out"; then
-    mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
-  else
-    rm -f "$BENCH_DIR/$ph.count.json.tmp"; say "$ph: count failed (see $ph.out)"
-  fi
+  count_phase "$db" "$ph" "$out"
   # After a load phase, outside any window: VACUUM and CHECKPOINT / fsync, so that the work the load
   # deferred (checkpoint, autovacuum, hint bits) does not land in the next phase's window.
   local settled=""
@@ -215,6 +211,39 @@ finish_phase() {
   export_phase "$db" "$ph"
   [ "$PHASE_STATUS" = ok ] || RUN_FAILED=1
   say "$ph: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
+}
+
+# `node client count` into D.count.json. A transaction phase's count also checks that nothing was
+# lost against the clients' committed and in-doubt transactions, summed by `analysis txn-totals`
+# (all of the phase's result files, else the check runs without them: stderr says why); its exit 1
+# (a failed check) keeps D.count.json with the `booking_check` rows and fails the phase.
+count_phase() {
+  local db=$1 ph=$2 out=$3 totals="" code=0 kv lost
+  if is_txn_workload; then
+    totals=$(analysis txn-totals --bench-dir "$BENCH_DIR" --phase "$ph" --clients "$PHASE_CLIENTS" 2>>"$out") || totals=""
+    [[ $totals =~ ^(COMMITTED=[0-9]+\ IN_DOUBT=[0-9]+)?$ ]] || { say "$ph: txn-totals printed '$totals': not passed to count"; totals=""; }
+    [ -z "$totals" ] || echo "count: $totals (analysis txn-totals over the phase's client results)" >>"$out"
+  fi
+  (
+    for kv in $totals; do export "${kv?}"; done
+    client_oneshot "$db" count
+  ) >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out" || code=$?
+  if [ "$code" = 0 ]; then
+    mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
+  elif [ "$code" = 1 ] && is_txn_workload && lost=$(booking_check_problems "$BENCH_DIR/$ph.count.json.tmp"); then
+    mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
+    if [ "$PHASE_STATUS" = ok ]; then PHASE_STATUS=failed; PHASE_REASON="nothing-lost check failed: $lost"; fi
+    say "$ph: nothing-lost check FAILED: $lost"
+  else
+    rm -f "$BENCH_DIR/$ph.count.json.tmp"; say "$ph: count failed (see $ph.out)"
+  fi
+}
+
+# The problems of a failed nothing-lost check in count's output (exit 1 otherwise: not a check's failure).
+booking_check_problems() {
+  python3 -c 'import json,sys
+c = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]).get("booking_check") or {}
+sys.exit(1) if c.get("ok", True) else print("; ".join(c.get("problems") or ["(no problem listed)"]))' "$1" 2>/dev/null
 }
 
 # A database that stopped or restarted during its phase fails the phase, whatever the clients say.

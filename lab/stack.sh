@@ -92,6 +92,8 @@ client_env_args() {
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
   [ -z "${READY_TIMEOUT_S:-}" ] || printf -- '-e\nREADY_TIMEOUT_S\n'
+  # count's nothing-lost check of a transaction phase (lab/phase.sh count_phase sets them)
+  local t; for t in COMMITTED IN_DOUBT; do [ -z "${!t:-}" ] || printf -- '-e\n%s\n' "$t"; done
   printf -- '-e\nURI\n-e\nBENCH\n'
 }
 

@@ -52,10 +52,12 @@ const COMMANDS = {
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
   explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'],
   // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
-  settle: ['URI'],
+  // WORKLOAD: PostgreSQL vacuums the workload's tables (booking's five, oltp's sbtest, else jsonbench).
+  settle: ['URI', 'WORKLOAD'],
   // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
   count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT'],
-  'server-stats': ['URI'],
+  // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
+  'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
   // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
   'replset-initiate': ['URI', 'READY_TIMEOUT_S'],

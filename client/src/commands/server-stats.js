@@ -8,7 +8,7 @@ const { connectTarget } = require('./connect');
 async function serverStats(opts) {
   const { target, server } = await connectTarget(opts);
   try {
-    const stats = await target.serverStats(server);
+    const stats = await target.serverStats(server, opts.workload);
     // stats.server ({name, version, ...}: read with the counters) replaces the connect-time one.
     console.log(JSON.stringify({
       database: opts.database, server, taken_at: Date.now() / 1000, ...stats,

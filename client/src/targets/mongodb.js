@@ -210,12 +210,17 @@ class MongoTarget {
   }
 
   // serverStatus counters (mongodb-stats.js; the stand-ins offer fewer), and
-  // what each `run` session sends besides its inserts, for analysis to count
-  // as the lab's own work: ping, buildInfo (connect.js), endSessions at close;
-  // the driver's handshakes and monitoring come per connection on top.
-  async serverStats(server) {
+  // what each `run` session sends besides its operations, for analysis to
+  // count as the lab's own work: ping, buildInfo (connect.js), endSessions at
+  // close; a transaction workload's session (every one of its SESSIONS) also
+  // the hello of its replica-set check (requireReplicaSet). The driver's
+  // handshakes and monitoring come per connection on top.
+  async serverStats(server, workload) {
     const stats = await readMongoStats(this.client, server || {});
-    return { ...stats, run_session: { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' } };
+    const run_session = workload === 'booking' || workload === 'oltp'
+      ? { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' }
+      : { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' };
+    return { ...stats, run_session };
   }
 
   async close() {

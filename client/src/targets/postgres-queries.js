@@ -62,8 +62,9 @@ const methods = {
   // bits the load left (else autovacuum and the first readers do that work inside a later
   // window); CHECKPOINT then writes the pages both dirtied, which the 60 s checkpoint would
   // otherwise write in the next window.
-  async settle() {
-    const sql = `vacuum (analyze) ${TABLE}`;
+  // tables: a workload's own (booking's five, oltp's sbtest), else the jsonbench table.
+  async settle(tables = [TABLE]) {
+    const sql = `vacuum (analyze) ${tables.join(', ')}`;
     await this.client.query(sql);
     return `${sql}; ${(await this.flush()).command}`;
   },

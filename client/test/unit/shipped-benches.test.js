@@ -1,6 +1,6 @@
 'use strict';
 // Every bench folder the repository ships (a top-level folder with a bench.env: bench1..4, the ycsb
-// benches, doc-size) is valid as shipped, and the ycsb ones plan a load then a run per database.
+// benches, doc-size, the transaction benches) is valid as shipped, and the ycsb ones plan a load then a run per database.
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -29,10 +29,25 @@ test('tsbs-queries: 78,000 events over 13 h (the 12 h windows fit), then the 13 
   assert.ok(q.every((x) => x.clients === 1 && x.ops === 20 && x.rate === 1));
 });
 
-test('the repository ships the original study, the YCSB benches, the TSBS ingest and the OnGres query bench', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'tsbs-queries', 'events-olap']) {
+test('the repository ships the original study, the YCSB benches, the TSBS ingest, the OnGres query, transactions and OLTP benches', () => {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'tsbs-queries', 'events-olap', 'txn-booking', 'oltp']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
+});
+
+test('txn-booking: the OnGres bookings on one day (contention), read committed, on a MongoDB replica set, one run phase per database', () => {
+  const v = validateBenchText(fs.readFileSync(path.join(ROOT, 'txn-booking', 'bench.env'), 'utf8'), 'txn-booking/bench.env');
+  assert.deepEqual([v.WORKLOAD, v.TOPOLOGY, v.ISOLATION, v.DAY_RANGE, v.RETRY], ['booking', 'replset', 'read-committed', 1, 'backoff']);
+  assert.ok(v.SESSIONS > 1, 'several sessions per client: transactions overlap within a client too');
+  const p = phases(v);
+  assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}:${x.clients}`), ['mongodb:run:4', 'postgres:run:4']);
+  assert.ok(p.every((x) => x.ops === v.OPS && x.rate === v.RATE && x.expected_s === v.OPS / v.RATE));
+});
+
+test('oltp: the study\'s 95/5 mix on an in-memory table, one run phase per database', () => {
+  const v = validateBenchText(fs.readFileSync(path.join(ROOT, 'oltp', 'bench.env'), 'utf8'), 'oltp/bench.env');
+  assert.deepEqual([v.WORKLOAD, v.OLTP_MIX, v.TOPOLOGY, v.TABLE_ROWS], ['oltp', '95/5', 'replset', 100000]);
+  assert.deepEqual(phases(v).map((x) => `${x.phase}:${x.stage}`), ['mongodb:run', 'postgres:run']);
 });
 
 for (const name of shipped) {

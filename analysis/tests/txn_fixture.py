@@ -1,0 +1,98 @@
+"""A booking bench folder as the lab writes it (docs/contracts.md §4, WORKLOAD=booking), built from the
+recorded ci-standin-run fixture (its metrics, phase manifests, perf files) with synthetic client
+results whose transactions are known: RAW keeps every client's counts and last-attempt latencies so
+tests compare the merged figures with an independent computation."""
+import json
+import os
+import shutil
+
+from hdrh.histogram import HdrHistogram
+
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+BASE = os.path.join(FIXTURES, "ci-standin-run")
+
+# per database, per client: committed, aborts {reason: n}, in_doubt, commit_retries, last attempts (us)
+RAW = {
+    "postgres": [
+        {"committed": 30, "aborts": {"serialization_failure": 4, "deadlock_detected": 1}, "in_doubt": 0,
+         "commit_retries": 0, "last_us": [900 + 37 * i for i in range(30)], "latency_us": [1000 + 53 * i for i in range(30)]},
+        {"committed": 28, "aborts": {"serialization_failure": 2}, "in_doubt": 0, "commit_retries": 0,
+         "last_us": [1500 + 101 * i for i in range(28)], "latency_us": [1700 + 97 * i for i in range(28)]},
+    ],
+    "mongodb": [
+        {"committed": 30, "aborts": {"TransientTransactionError:WriteConflict": 7}, "in_doubt": 0, "commit_retries": 1,
+         "last_us": [2000 + 71 * i for i in range(30)], "latency_us": [2500 + 89 * i for i in range(30)]},
+        {"committed": 30, "aborts": {"TransientTransactionError:WriteConflict": 3}, "in_doubt": 0, "commit_retries": 0,
+         "last_us": [2100 + 13 * i for i in range(30)], "latency_us": [2600 + 41 * i for i in range(30)]},
+    ],
+}
+SESSIONS = 3
+ISOLATION = "serializable"
+
+
+def hist(values_us):
+    h = HdrHistogram(1, 60_000_000, 3)
+    for v in values_us:
+        h.record_value(v)
+    e = h.encode()
+    return e.decode() if isinstance(e, bytes) else e
+
+
+def client_result(db, i, c):
+    aborted = sum(c["aborts"].values())
+    server = ({"product": "PostgreSQL", "version": "15.18", "stand_in": False} if db == "postgres"
+              else {"product": "SecantusDB", "version": "8.2.11", "stand_in": True})
+    return {
+        "bench": "txn-fixture", "database": db, "client_id": str(i), "workload": "booking", "stage": "run", "phase": db,
+        "ops_target": c["committed"], "docs_target": c["committed"], "docs_ok": c["committed"], "errors": 0,
+        "dropped": 0, "not_sent": 0, "server": server, "target_rate": 10, "achieved_rate": 10.0,
+        "target_sustained": True, "interrupted": False, "reconnects": 0,
+        "histograms": {"latency_us": hist(c["latency_us"]), "service_us": hist(c["latency_us"])},
+        "operations": {"booking": {"ok": c["committed"], "errors": 0, "dropped": 0, "docs": c["committed"],
+                                   "histograms": {"latency_us": hist(c["latency_us"]), "service_us": hist(c["latency_us"])}}},
+        "transactions": {
+            "isolation": ISOLATION if db == "postgres" else "snapshot (read concern snapshot, write concern majority)",
+            "day_range": 1, "booking_sleep_ms": 0, "flights": 20, "sessions": SESSIONS, "retry": "backoff",
+            "max_attempts": 10, "initial_ms": 5, "growth": 1.5, "max_ms": 500, "jitter": "[0.5, 1) x delay, seeded",
+            "committed": c["committed"], "attempts": c["committed"] + aborted, "retries": aborted,
+            "aborts": c["aborts"], "gave_up": 0, "in_doubt": c["in_doubt"], "commit_retries": c["commit_retries"],
+            "last_attempt_ms": {}, "last_attempt_us": hist(c["last_us"]),
+        },
+    }
+
+
+def booking_check(db, ok=True):
+    seats = sum(c["committed"] for c in RAW[db])
+    check = {"ok": ok, "committed": seats, "in_doubt": 0, "problems": [] if ok else [f"seats {seats} != payments {seats - 1}"],
+             "seats": seats, "payments": seats if ok else seats - 1, "audit_rows": 1, "audit_seats": seats,
+             "seats_without_payment": [] if ok else ["0190e3c0-0000-7000-8000-000000000001"],
+             "payments_without_seat": [], "audit_mismatches": []}
+    return check
+
+
+def build(dest, ok=True):
+    """Writes the bench into dest (ok=False: PostgreSQL's nothing-lost check failed, as count reports it)."""
+    os.makedirs(os.path.join(dest, "clients"), exist_ok=True)
+    shutil.copy(os.path.join(BASE, "host.json"), dest)
+    env = ('DESCRIPTION="booking fixture"\nWORKLOAD=booking\nKEY=uuidv7\nLAYOUT=clustered\nTOPOLOGY=replset\n'
+           f'ISOLATION={ISOLATION}\nSESSIONS={SESSIONS}\nFLIGHTS=20\nDAY_RANGE=1\nCLIENTS=2\nRATE=10\nOPS=30\n'
+           'DATABASES="mongodb postgres"\nQUIET_S=3\nPERF_RECORD_S=5\n')
+    for name in ("bench.env", "run.env"):
+        with open(os.path.join(dest, name), "w") as f:
+            f.write(env)
+    with open(os.path.join(dest, "plan.txt"), "w") as f:
+        for db in ("mongodb", "postgres"):
+            f.write(f"phase={db} database={db} stage=run ops=30 rate=10 expected_s=3 clients=2 query=-\n")
+    for db in ("mongodb", "postgres"):
+        for ext in ("metrics.json", "perfstat.csv", "out", "phase.json", "settings.json"):
+            shutil.copy(os.path.join(BASE, f"{db}.{ext}"), os.path.join(dest, f"{db}.{ext}"))
+        shutil.copy(os.path.join(FIXTURES, "bench1", f"{db}.perf"), os.path.join(dest, f"{db}.perf"))
+        with open(os.path.join(BASE, f"{db}.count.json")) as f:
+            count = json.load(f)
+        check = booking_check(db, ok or db == "mongodb")
+        count.update(documents=check["seats"], booking_check=check)
+        with open(os.path.join(dest, f"{db}.count.json"), "w") as f:
+            json.dump(count, f)
+        for i, c in enumerate(RAW[db], 1):
+            with open(os.path.join(dest, "clients", f"{db}-client-{i}.json"), "w") as f:
+                json.dump(client_result(db, i, c), f)
