@@ -112,7 +112,8 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
       assert.ok(res.service_ms.p50 >= 20, `service p50 ${res.service_ms.p50}`);
       // Document i waits for the i inserts before it: ~10 ms more each.
       assert.ok(res.start_lag_ms.max >= 500, `start lag max ${res.start_lag_ms.max}`);
-      assert.ok(res.scheduler_lag_ms.p99 < 5, `scheduler lag p99 ${res.scheduler_lag_ms.p99}`);
+      // the client's own lateness stays small while the queue grows: a timing figure of the machine,
+      // printed with met/MISSED by `npm run bench` (bench/slow-database.js), not asserted here
     } finally {
       out.cleanup();
       await pg.query('drop function jsonbench_slow() cascade');

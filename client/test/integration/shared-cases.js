@@ -45,11 +45,16 @@ function sharedCases(db) {
         assert.equal(res.server.stand_in, db.product === 'SecantusDB');
         assert.equal(res.interrupted, false);
         assert.equal(res.target_sustained, true);
-        // Open loop: 250 documents at 100/s cannot finish before 2.49 s.
-        assert.ok(res.elapsed_s >= 2.49 && res.elapsed_s < 5, `elapsed ${res.elapsed_s}`);
-        assert.ok(Math.abs(res.achieved_rate - 100) < 2, `achieved ${res.achieved_rate}`);
+        // Open loop: 250 documents at 100/s cannot finish before 2.49 s, so the achieved rate cannot
+        // exceed the offered one; how close it comes is a timing figure of the machine, printed with
+        // met/MISSED by `npm run bench` (bench/rate-fidelity.js), not asserted here.
+        assert.ok(res.elapsed_s >= 2.49, `elapsed ${res.elapsed_s}`);
+        assert.ok(res.achieved_rate > 0 && res.achieved_rate <= 250 / 2.49, `achieved ${res.achieved_rate}`);
         for (const k of ['latency_ms', 'service_ms', 'start_lag_ms', 'scheduler_lag_ms']) {
-          for (const p of ['p50', 'p90', 'p99', 'p999', 'max']) assert.equal(typeof res[k][p], 'number', `${k}.${p}`);
+          const q = ['p50', 'p90', 'p99', 'p999', 'max'].map((p) => res[k][p]);
+          // percentiles of one histogram: non-negative and non-decreasing
+          assert.ok(q.every((v) => typeof v === 'number' && v >= 0), `${k}: ${q}`);
+          assert.deepEqual([...q].sort((a, b) => a - b), q, `${k} percentiles out of order: ${q}`);
         }
         assert.ok(res.latency_ms.p50 >= res.service_ms.p50);
         const hdr = require('hdr-histogram-js');
