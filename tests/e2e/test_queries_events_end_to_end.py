@@ -30,7 +30,9 @@ KEY=uuidv7
 LAYOUT=clustered
 CLIENTS=2
 SEED=3
-QUIET_S=0
+# the idle reading (quiet period + first guard) needs 2 s of sample pairs for the net CPU figure: with
+# no quiet period, a loaded host's sparse samples left 1.6 s in the guard alone and no idle rate
+QUIET_S=3
 PERF_RECORD_S=0
 """
 
