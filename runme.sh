@@ -24,8 +24,10 @@ Usage:
       --no-branch        do not commit the run to a new git branch
       --push REMOTE      push the run's branch to REMOTE
       --no-check         skip the ~20 s per database smoke run (./runme.sh check) done before the run
-      --sweep KEY=v1,v2,...  one complete run per value of a numeric bench key, into
-                         benchN/sweep-KEY/KEY=<v>/, then a sweep report (benches must be named)
+      --sweep KEY=v1,v2,...  one complete run per value of a numeric or enum bench key, into
+                         benchN/sweep-KEY/KEY=<v>/, then a sweep report (benches must be named);
+                         twice for a grid of every combination of two keys, into
+                         benchN/sweep-KEY1+KEY2/KEY1=<v>+KEY2=<w>/
   A bench with REPEAT=N (bench.env or --set) runs N times, interleaved, into benchN/repeat-1..N,
   then benchN/report.md gives every figure and ratio as mean with its 95% confidence interval.
   ./runme.sh check [bench1 ...]    smoke run: ~20 s of each bench at its rate on each database in a
@@ -101,7 +103,7 @@ prepare_stack() {
 }
 
 run_benches() {
-  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweep=""
+  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweep="" sweeps=()
   [ "${1:-}" != check ] || { only_check=1; shift; }
   local args=("$@")
   while [ $# -gt 0 ]; do
@@ -110,21 +112,32 @@ run_benches() {
       --no-branch) branch=0; shift ;;
       --no-check) check=0; shift ;;
       --push) push=${2:?--push needs a remote}; shift 2 ;;
-      --sweep) [ -z "$sweep" ] || { echo "runme.sh: one --sweep per run" >&2; exit 2; }
-               sweep=${2:?--sweep needs KEY=v1,v2,...}; shift 2 ;;
+      --sweep) sweeps+=("${2:?--sweep needs KEY=v1,v2,...}"); sweep=${sweeps[*]}; shift 2 ;;
       -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
       *) benches+=("$1"); shift ;;
     esac
   done
   [ -z "$sweep" ] || [ ${#benches[@]} -gt 0 ] ||
-    { echo "runme.sh: --sweep needs the benches to sweep named (e.g. ./runme.sh --sweep $sweep bench1)" >&2; exit 2; }
+    { echo "runme.sh: --sweep needs the benches to sweep named (e.g. ./runme.sh --sweep ${sweeps[0]} bench1)" >&2; exit 2; }
   [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
   [ ${#benches[@]} -gt 0 ] || { echo "runme.sh: no bench folder found" >&2; exit 2; }
   for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
 
   ensure_node_deps || exit 2
+  # A bench may carry its own sweep (bench.env SWEEP="KEY=v1,v2 [KEY2=w1,w2]"); --sweep replaces it.
+  if [ ${#sweeps[@]} = 0 ]; then
+    local declared=""
+    for arg in "${dirs[@]}"; do
+      declared=$(bench_sweep_of "$arg")
+      [ -z "$declared" ] || [ ${#dirs[@]} = 1 ] ||
+        { echo "runme.sh: $arg/bench.env: SWEEP=\"$declared\": a bench with its own sweep runs alone (name only $(basename "$arg"))" >&2; exit 2; }
+    done
+    # shellcheck disable=SC2206  # KEY=v1,v2 words hold no spaces or globs (bench-schema.js SWEEP pattern)
+    [ -z "$declared" ] || { sweeps=($declared); sweep=$declared; }
+  fi
   if [ -n "$sweep" ]; then
-    sweep_parse "$sweep" || exit 2
+    sweep_parse "${sweeps[@]}" ||
+      { [ -z "${declared:-}" ] || echo "runme.sh: that sweep is SWEEP in ${dirs[0]}/bench.env" >&2; exit 2; }
     for arg in "${dirs[@]}"; do sweep_validate "$arg" "${overrides[@]}" || exit 2; done
   fi
   # A check or a sweep writes nothing into the bench folder itself (a sweep's run.env files are the points').
@@ -147,7 +160,8 @@ run_benches() {
   [ "$USE_STANDINS" = 1 ] || say "Grafana: http://$(host_address):${GRAFANA_PORT:-3000}/"
   if [ "$only_check" = 1 ] || [ "$check" = 1 ]; then
     # A sweep is checked at its first value.
-    local rc=0; CHECK_SETS=("${overrides[@]}" ${SWEEP_KEY:+"$SWEEP_KEY=${SWEEP_VALUES[0]}"}); check_benches "${dirs[@]}" || rc=$?
+    local rc=0 first=(); [ -z "$SWEEP_KEY" ] || mapfile -t first < <(point_sets "${SWEEP_POINTS[0]}")
+    CHECK_SETS=("${overrides[@]}" "${first[@]}"); check_benches "${dirs[@]}" || rc=$?
     [ "$rc" = 130 ] && exit 130
     # A finished check leaves the monitoring up, as a run does, whatever its verdict.
     [ "$rc" = 0 ] || STACK_UP=0

@@ -6,14 +6,15 @@ import datetime
 import os
 import re
 
-from . import ci, experiment_schema, figures, repeat
+from . import ci, experiment_schema, figures, repeat, txn_report
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
 
 SCHEMA_VERSION = 1
 KIND = "sweep"
-SWEEP_DIR = re.compile(r"^sweep-([A-Z_][A-Z0-9_]*)$")
+# sweep-KEY, or sweep-KEY1+KEY2 for a grid of two keys (two --sweep: every combination)
+SWEEP_DIR = re.compile(r"^sweep-([A-Z_][A-Z0-9_]*(?:\+[A-Z_][A-Z0-9_]*)?)$")
 
 
 def _number(text):
@@ -32,14 +33,34 @@ def categorical(values):
     return any(isinstance(v, str) for v in values)
 
 
+def keys_of(key):
+    """["K"] of a sweep, ["K1", "K2"] of a grid (key "K1+K2")."""
+    return key.split("+")
+
+
+def grid_value(raw):
+    """A grid point's value as shown: "v+w" (its folder K1=v+K2=w) -> "v, w"."""
+    return raw.replace("+", ", ")
+
+
+def _grid_raw(keys, name):
+    """"K1=v+K2=w" -> "v+w" when the folder name is a point of the grid `keys`, else None."""
+    parts = name.split("+")
+    if len(parts) != len(keys) or not all(p.startswith(k + "=") and len(p) > len(k) + 1 for p, k in zip(parts, keys)):
+        return None
+    return "+".join(p[len(k) + 1:] for p, k in zip(parts, keys))
+
+
 def _category_order(sweep_dir, found):
-    """An enum sweep's points in the order the sweep gave them (runme.sh writes sweep-KEY/values),
-    else in name order."""
+    """An enum sweep's (or a grid's) points in the order the sweep gave them (runme.sh writes
+    sweep-KEY/values: v, or v+w for a grid), else in name order."""
     path = os.path.join(sweep_dir, "values")
     given = []
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             given = [line.strip() for line in f if line.strip()]
+    if "+" in os.path.basename(os.path.normpath(sweep_dir))[len("sweep-"):]:
+        given = [grid_value(v) for v in given]
     rank = {v: i for i, v in enumerate(given)}
     return sorted(found, key=lambda p: (rank.get(str(p[0]), len(rank)), str(p[0])))
 
@@ -50,6 +71,8 @@ def points(sweep_dir):
     if not m:
         raise AnalysisError(f"{sweep_dir}: not a sweep folder (its name is sweep-KEY, e.g. bench1/sweep-FIELD_BYTES)")
     key = m.group(1)
+    if "+" in key:
+        return key, _grid_points(sweep_dir, key)
     found = []
     for name in os.listdir(sweep_dir):
         path = os.path.join(sweep_dir, name)
@@ -62,6 +85,19 @@ def points(sweep_dir):
         # an enum sweep (e.g. MODEL): every value is a category, numbers-looking ones too
         return key, _category_order(sweep_dir, [(name[len(key) + 1:], name, path) for _, name, path in found])
     return key, sorted(found)
+
+
+def _grid_points(sweep_dir, key):
+    """A grid's points: every folder K1=v+K2=w, valued "v, w" (a category), in the order given."""
+    keys, found = keys_of(key), []
+    for name in os.listdir(sweep_dir):
+        path = os.path.join(sweep_dir, name)
+        raw = _grid_raw(keys, name) if os.path.isdir(path) else None
+        if raw is not None:
+            found.append((grid_value(raw), name, path))
+    if not found:
+        raise AnalysisError(f"{sweep_dir}: no point folder {'+'.join(k + '=<value>' for k in keys)}")
+    return _category_order(sweep_dir, found)
 
 
 def point_summary(path):
@@ -114,12 +150,13 @@ def build(sweep_dir):
         "schema_version": SCHEMA_VERSION,
         "kind": KIND,
         "bench": f"{bench}/{os.path.basename(sweep_dir)}",
-        "description": (f"{description}: " if description else "") + f"sweep of {key} over "
-                       + ", ".join(str(v) for v, _, _ in pts),
+        "description": (f"{description}: " if description else "") + (
+            f"sweep of {key} over " + ", ".join(str(v) for v, _, _ in pts) if "+" not in key else
+            f"grid of {' x '.join(keys_of(key))} over " + "; ".join(str(v) for v, _, _ in pts)),
         "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "key": key,
         "values": [v for v, _, _ in pts],
-        "categorical": categorical([v for v, _, _ in pts]),
+        "categorical": "+" in key or categorical([v for v, _, _ in pts]),
         "confidence": ci.CONFIDENCE,
         "complete": not incomplete,
         "incomplete": incomplete,
@@ -150,10 +187,15 @@ def _cell(s, ratio=False):
     return repeat.mean_ci(s, ratio=ratio) if s.get("ci") else (f"{s['mean']:.3f}x" if ratio else fmt(s["mean"]))
 
 
+def key_label(result):
+    """The swept key as a table heading: K, or "K1, K2" for a grid."""
+    return ", ".join(keys_of(result["key"]))
+
+
 def figure_table(result, path):
     keys = [k for k in result["series"] if path in result["series"][k]]
     pairs = [p for p in result["ratios"] if path in result["ratios"][p]]
-    head = [result["key"]] + keys + [f"{p} ratio" for p in pairs]
+    head = [key_label(result)] + keys + [f"{p} ratio" for p in pairs]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for v in result["values"]:
         cells = [str(v)]
@@ -176,6 +218,12 @@ def answer_lines(result, paths):
         num, den = pair.split("/")
         for p in paths:
             pts = [s for s in by_path.get(p, []) if s.get("mean") is not None]
+            if "+" in key and pts:
+                # a grid has no first and last value: the ratio at each point
+                lines.append(f"- {figures.name(p)}, {pair} by {key_label(result)}: "
+                             + "; ".join(f"{s['value']}: {s['mean']:.2f}x" + (" (not distinguishable)" if
+                                         s.get("includes_no_difference") else "") for s in pts))
+                continue
             if len(pts) < 2:
                 continue
             ends = []
@@ -200,24 +248,28 @@ def report(result):
         lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". Points without results are left "
                   "out of the tables and plots.", ""]
     repeated = any(p.get("kind") == "repeat" for p in result["points"])
-    lines += [f"One complete bench per value of {key} (folders `{key}=<value>/`); "
+    folders = "+".join(f"{k}=<value>" for k in keys_of(key))
+    lines += [(f"One complete bench per value of {key}" if "+" not in key else
+               f"One complete bench per combination of {' and '.join(keys_of(key))}") + f" (folders `{folders}/`); "
               + ("each value is the mean ± half-width of the 95% confidence interval over the point's repetitions."
                  if repeated else "one run per point (REPEAT=1): no interval; `--set REPEAT=3` gives one."), ""]
     shown = []
     for k in result["series"]:
         shown += [p for p in result["series"][k] if p not in shown]
     main = figures.headline(shown)
-    lines += ["## The answer", ""] + answer_lines(result, main) + ["## Plots", ""]
+    lines += ["## The answer", ""] + txn_report.sweep_lines(result) + answer_lines(result, main) + ["## Plots", ""]
     lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
     if result.get("absent"):
         lines += ["Not in plots/categories.png (n/a), and why:", ""]
-        lines += [f"- {a['run']} at {key}={a['value']}, {figures.name(a['figure'])}: {a['reason']}" for a in result["absent"]] + [""]
+        at = (lambda v: f"{key}={v}") if "+" not in key else (lambda v: f"{key_label(result)} = {v}")  # noqa: E731
+        lines += [f"- {a['run']} at {at(a['value'])}, {figures.name(a['figure'])}: {a['reason']}"
+                  for a in result["absent"]] + [""]
     for p in main:
-        lines += [f"## {figures.name(p)} against {key}", "", figure_table(result, p), ""]
+        lines += [f"## {figures.name(p)} against {key_label(result)}", "", figure_table(result, p), ""]
     lines += ["## Points", ""]
     for pt in result["points"]:
         state = "complete" if pt["complete"] else "INCOMPLETE: " + "; ".join(pt["incomplete"])
-        lines.append(f"- [{pt['folder']}/report.md]({pt['folder']}/report.md) ({key}={pt['value']}, "
+        lines.append(f"- [{pt['folder']}/report.md]({pt['folder']}/report.md) ({pt['folder']}, "
                      f"REPEAT={pt['repeat'] if pt['repeat'] is not None else '?'}): {state}")
     lines += ["", "Every figure of every point is in results.json (`series`, `ratios`); each point's own "
               "report.md has its tables, plots and profiles.", ""]

@@ -88,9 +88,10 @@ def make(result, sweep_dir, plot_dir):
                 err = s["ci"]["half_width"] if s.get("ci") else None
                 ax.bar(x, s["mean"], width, yerr=err, capsize=3, color=COLORS.get(db), alpha=0.55 if stand_in else 1.0,
                        hatch="//" if stand_in else None, label=(k + (" (stand-in)" if stand_in else "")) if i == 0 or not ax.get_legend_handles_labels()[1].count(k) else None)
-        ax.set_xticks(range(len(values)), [str(v) for v in values])
+        # a grid's "v, w" on two lines: side by side they overlap
+        ax.set_xticks(range(len(values)), [str(v).replace(", ", "\n") for v in values])
         ax.set_xlim(-0.6, len(values) - 0.4)
-        ax.set_xlabel(result["key"])
+        ax.set_xlabel(result["key"].replace("+", " x "))
         ax.set_title(title.format(unit=unit), fontsize=10)
         ax.set_ylim(bottom=0)
         ax.grid(axis="y", alpha=0.3)
@@ -103,7 +104,7 @@ def make(result, sweep_dir, plot_dir):
             ax.legend(seen.values(), seen.keys(), fontsize=8)
     notes = [f"{m['run']} at {result['key']}={m['value']}, {m['figure']}: {m['reason']}" for m in missing]
     marks = "; ".join(result.get("stand_in") or [])
-    fig.suptitle(f"{result['bench']}: per {unit} cost and storage by {result['key']}" + (f"\n{textwrap.fill(marks, 150)}" if marks else ""),
+    fig.suptitle(f"{result['bench']}: per {unit} cost and storage by {result['key'].replace('+', ' x ')}" + (f"\n{textwrap.fill(marks, 150)}" if marks else ""),
                  fontsize=11)
     if notes:
         fig.text(0.01, 0.01, textwrap.fill("n/a: " + " | ".join(notes), 190), fontsize=7, va="bottom")

@@ -2,9 +2,9 @@
 results.json runs[].transactions (analysis/transactions.py): per database at its isolation level, the
 transactions/s offered and committed, the database's CPU per committed transaction, retries per
 committed transaction, p50/p99 of the latency from the intended start (retries included) and of the
-committing attempt alone, the aborts by reason and the nothing-lost check. A sweep of ISOLATION
-(`--sweep ISOLATION=read-committed,repeatable-read,serializable`) gives one such table per point and
-the figures side by side in its own report."""
+committing attempt alone, the aborts by reason and the nothing-lost check. A sweep of ISOLATION, or
+the study's grid of isolation x clients (`--sweep ISOLATION=... --sweep CLIENTS=...`), gives one such
+table per point, and its own report opens with `sweep_lines`: every point's figures in one table."""
 from .labels import fmt
 
 ISOLATION_NAMES = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
@@ -80,3 +80,38 @@ def answer_lines(result):
                      f"{_pair(t.get('last_attempt_ms'))} | {_aborts(t)} | {fmt(t.get('gave_up'))} / "
                      f"{fmt(t.get('in_doubt'))} | {_nothing_lost(r)} |")
     return lines + [""] + _cpu_sentence(txn_runs) + [""]
+
+
+# the per-point figures a transaction sweep's answer shows, in order: (series path, heading)
+SWEEP_COLUMNS = (("transactions.committed_per_s", "committed tx/s"),
+                 ("transactions.cpu_us_per_committed", "CPU µs / committed tx"),
+                 ("transactions.retries_per_committed", "retries / committed tx"),
+                 ("latency_ms.p50", "latency p50 (ms)"), ("latency_ms.p99", "latency p99 (ms)"))
+
+
+def _point_value(series, path, value):
+    s = next((s for s in series.get(path) or [] if s.get("value") == value), None)
+    return None if s is None else s.get("mean")
+
+
+def sweep_lines(result):
+    """A sweep's (or grid's) transaction answer: one row per point and database with committed/s, CPU
+    per committed transaction, retries and latency (means over the point's repetitions), or [] when no
+    run of the sweep ran transactions."""
+    runs = [k for k, by_path in result.get("series", {}).items() if "transactions.committed_per_s" in by_path]
+    if not runs:
+        return []
+    keys = result["key"].replace("+", ", ")
+    lines = [f"### Transactions per {keys}", "",
+             "Each point's runs; a repeated point shows the mean over its repetitions (intervals in the tables "
+             "below). PostgreSQL runs at the point's ISOLATION; MongoDB's transactions are snapshot read concern, "
+             "majority write concern at every point.", "",
+             f"| {keys} | database | " + " | ".join(h for _, h in SWEEP_COLUMNS) + " |",
+             "|---|---|" + "---|" * len(SWEEP_COLUMNS)]
+    for value in result["values"]:
+        for run in runs:
+            cells = [fmt(_point_value(result["series"][run], p, value)) for p, _ in SWEEP_COLUMNS]
+            if all(c == fmt(None) for c in cells):
+                continue
+            lines.append(f"| {value} | {run} | " + " | ".join(cells) + " |")
+    return lines + [""]

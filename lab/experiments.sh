@@ -5,12 +5,17 @@
 # loses only the one under way. The statistics and reports are analysis's (`repeat`, `sweep`).
 # Sourced by runme.sh.
 
+# A sweep of one key: SWEEP_KEY=K, points K=<v>. A grid of two keys (two --sweep): SWEEP_KEY=K1+K2,
+# points K1=<v>+K2=<w>, every combination, in the order given (the first key varies slowest).
 SWEEP_KEY=""
-SWEEP_VALUES=()
+SWEEP_POINTS=()   # the point folders' names, in run order
+SWEEP_VALUES=()   # each point's value(s): v, or v+w for a grid (sweep-KEY/values, the order analysis shows)
 # Summaries still to write if the run stops early (cleanup writes them from what finished).
 EXPERIMENT_PENDING=()
 
 repeat_of() { (set -a; . "$1/run.env"; echo "${REPEAT:-1}"); }
+# The bench's own sweep (bench.env SWEEP), or nothing; its form is checked with the other keys.
+bench_sweep_of() { (SWEEP=""; set -a; . "$1/bench.env" >/dev/null 2>&1; echo "${SWEEP:-}"); }
 
 # The bench keys as JSON {KEY: {type, allowed, values (enum)}}, read from the client's schema (one place for them).
 bench_key_specs() {
@@ -19,31 +24,48 @@ bench_key_specs() {
     console.log(JSON.stringify(o));' "$LAB_ROOT/client/src/bench-schema.js"
 }
 
-# sweep_parse "KEY=v1,v2,...": checks the key and the values' form (analysis/sweep_args.py, with the
-# host's python3: this runs before anything is installed or started); sets SWEEP_KEY, SWEEP_VALUES.
+# sweep_parse "KEY=v1,v2,..." ["KEY2=w1,w2,..."]: checks each key and its values' form
+# (analysis/sweep_args.py, with the host's python3: this runs before anything is installed or
+# started); sets SWEEP_KEY, SWEEP_POINTS, SWEEP_VALUES.
 sweep_parse() {
-  local specs out
+  local specs out arg keys=() lists=() v w
+  [ $# -le 2 ] || { echo "runme.sh: at most two --sweep per run (two keys make a grid of every combination)" >&2; return 2; }
   specs=$(mktemp)
   bench_key_specs >"$specs" || { rm -f "$specs"; return 2; }
-  out=$(cd "$LAB_ROOT" && python3 -m analysis sweep-args --specs "$specs" "$1" 2>&1) ||
-    { rm -f "$specs"; echo "runme.sh: ${out#analysis sweep-args: }" >&2; return 2; }
+  for arg in "$@"; do
+    out=$(cd "$LAB_ROOT" && python3 -m analysis sweep-args --specs "$specs" "$arg" 2>&1) ||
+      { rm -f "$specs"; echo "runme.sh: ${out#analysis sweep-args: }" >&2; return 2; }
+    keys+=("$(head -1 <<<"$out")")
+    lists+=("$(tail -n +2 <<<"$out" | tr '\n' ' ')")
+  done
   rm -f "$specs"
-  mapfile -t SWEEP_VALUES < <(tail -n +2 <<<"$out")
-  SWEEP_KEY=$(head -1 <<<"$out")
+  if [ ${#keys[@]} = 2 ] && [ "${keys[0]}" = "${keys[1]}" ]; then
+    echo "runme.sh: --sweep ${keys[0]} is given twice; a grid needs two different keys (e.g. --sweep ISOLATION=read-committed,serializable --sweep CLIENTS=2,8)" >&2
+    return 2
+  fi
+  SWEEP_KEY=$(IFS=+; echo "${keys[*]}")
+  SWEEP_POINTS=() SWEEP_VALUES=()
+  for v in ${lists[0]}; do
+    if [ ${#keys[@]} = 1 ]; then SWEEP_POINTS+=("${keys[0]}=$v"); SWEEP_VALUES+=("$v"); continue; fi
+    for w in ${lists[1]}; do SWEEP_POINTS+=("${keys[0]}=$v+${keys[1]}=$w"); SWEEP_VALUES+=("$v+$w"); done
+  done
 }
+
+# point_sets POINT: its KEY=VALUE settings, one per line (K=v, or K1=v and K2=w of a grid point).
+point_sets() { tr '+' '\n' <<<"$1"; }
 
 # sweep_validate DIR [KEY=VALUE...]: every point's settings (bench.env, the --set overrides, KEY=v)
 # pass `node client validate-bench`, before anything starts and without writing into DIR.
 sweep_validate() {
   local dir=$1 tmp v msg; shift
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-sweep.XXXXXX")
-  for v in "${SWEEP_VALUES[@]}"; do
-    { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; echo "$SWEEP_KEY=$v"; } >"$tmp/run.env"
+  for v in "${SWEEP_POINTS[@]}"; do
+    { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; point_sets "$v"; } >"$tmp/run.env"
     # shellcheck disable=SC2046
     if ! msg=$(node "$LAB_ROOT/client" validate-bench $(standins_flag) "$tmp/run.env" 2>&1); then
       rm -rf -- "$tmp"
       msg=$(sed -E "s#^error: ##; s#^$tmp/run.env(:[0-9]+)?: ##" <<<"$msg")
-      echo "runme.sh: --sweep $SWEEP_KEY=$v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
+      echo "runme.sh: --sweep $v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
       return 2
     fi
   done
@@ -55,18 +77,19 @@ sweep_dir_of() { echo "$1/sweep-$SWEEP_KEY"; }
 # experiment_prepare DIR [KEY=VALUE...]: after the check, before the run: the previous results go and
 # the run.env files are written (a plain or REPEAT bench: DIR/run.env; a sweep: each point's).
 experiment_prepare() {
-  local dir=$1 sweep point v; shift
+  local dir=$1 sweep point v sets; shift
   if [ -z "$SWEEP_KEY" ]; then clean_results "$dir"; write_run_env "$dir" "$@"; return; fi
   sweep=$(sweep_dir_of "$dir")
   rm -rf -- "$sweep"
   mkdir -p "$sweep"
   # the values in the order given: an enum sweep's categories are shown in this order (analysis sweep)
   printf '%s\n' "${SWEEP_VALUES[@]}" >"$sweep/values"
-  for v in "${SWEEP_VALUES[@]}"; do
-    point="$sweep/$SWEEP_KEY=$v"
+  for v in "${SWEEP_POINTS[@]}"; do
+    point="$sweep/$v"
     mkdir -p "$point"
     cp "$dir/bench.env" "$point/bench.env"
-    DATASET_BASE=$dir write_run_env "$point" "$@" "$SWEEP_KEY=$v" || return 2
+    mapfile -t sets < <(point_sets "$v")
+    DATASET_BASE=$dir write_run_env "$point" "$@" "${sets[@]}" || return 2
   done
 }
 
@@ -79,10 +102,10 @@ experiment_run() {
   if [ -z "$SWEEP_KEY" ]; then run_repeated "$dir"; return; fi
   sweep=$(sweep_dir_of "$dir")
   EXPERIMENT_PENDING+=("sweep|$sweep")
-  for v in "${SWEEP_VALUES[@]}"; do
+  for v in "${SWEEP_POINTS[@]}"; do
     [ "$INTERRUPTED" = 0 ] || break
-    BENCH_NAME=$(basename "$dir") say "sweep point $SWEEP_KEY=$v"
-    run_repeated "$sweep/$SWEEP_KEY=$v"
+    BENCH_NAME=$(basename "$dir") say "sweep point $v"
+    run_repeated "$sweep/$v"
   done
   experiment_done
 }

@@ -12,6 +12,7 @@ import pytest
 from hdrh.histogram import HdrHistogram
 
 from analysis import answer, fairness, figures, reconcile, results, schema, transactions
+from analysis.labels import fmt
 
 from . import txn_fixture
 from .txn_fixture import RAW
@@ -264,3 +265,53 @@ def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tm
     first = [x for x in answer if x.startswith("- ")][:2]
     assert first[0].startswith("- committed transactions/s, ISOLATION serializable -> read-committed:"), first
     assert first[1].startswith("- CPU (µs/committed transaction), ISOLATION serializable -> read-committed:"), first
+
+
+def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per_point(tmp_path):
+    """Two --sweep keys make a grid (lab/experiments.sh: sweep-ISOLATION+CLIENTS/ISOLATION=<v>+CLIENTS=<w>/,
+    the first key slowest): every point is a category "v, w" in the order given, and the report opens
+    with one row per point and database (committed/s, CPU and retries per committed transaction, latency)
+    taken from each point's own results.json."""
+    from analysis import sweep
+    sweep_dir = tmp_path / "txn-booking" / "sweep-ISOLATION+CLIENTS"
+    sweep_dir.mkdir(parents=True)
+    order = [("read-committed", 2), ("read-committed", 8), ("serializable", 2), ("serializable", 8)]
+    (sweep_dir / "values").write_text("".join(f"{i}+{c}\n" for i, c in order))
+    (sweep_dir / "ISOLATION=bogus").mkdir()  # not a point of this grid: ignored
+    want = {}
+    for n, (iso, clients) in enumerate(order):
+        point = sweep_dir / f"ISOLATION={iso}+CLIENTS={clients}"
+        txn_fixture.build(str(point))
+        env = (point / "run.env").read_text().replace("ISOLATION=serializable", f"ISOLATION={iso}") \
+            .replace("CLIENTS=2", f"CLIENTS={clients}")
+        (point / "run.env").write_text(env)
+        (point / "bench.env").write_text(env)
+        res = results.build(str(point))
+        pg = next(r for r in res["runs"] if r["database"] == "postgres")
+        pg["transactions"]["committed_per_s"] = 10.0 + n  # tells the points apart in the table
+        want[f"{iso}, {clients}"] = (pg["transactions"]["committed_per_s"], pg["transactions"]["cpu_us_per_committed"])
+        (point / "results.json").write_text(json.dumps(res))
+    out = sweep.write(str(sweep_dir))
+    assert out["key"] == "ISOLATION+CLIENTS" and out["categorical"] is True
+    assert out["values"] == ["read-committed, 2", "read-committed, 8", "serializable, 2", "serializable, 8"]
+    assert [p["folder"] for p in out["points"]] == [f"ISOLATION={i}+CLIENTS={c}" for i, c in order]
+    assert out["description"].endswith("grid of ISOLATION x CLIENTS over read-committed, 2; read-committed, 8; "
+                                       "serializable, 2; serializable, 8")
+    got = {p["value"]: p["mean"] for p in out["series"]["postgres"]["transactions.committed_per_s"]}
+    assert got == {v: w[0] for v, w in want.items()}
+    report = (sweep_dir / "report.md").read_text()
+    answer = report[report.index("## The answer"):]
+    assert answer.splitlines()[2] == "### Transactions per ISOLATION, CLIENTS"
+    table = answer[answer.index("### Transactions per"):].split("\n\n")[2].splitlines()
+    rows = [x for x in table if "| postgres |" in x]
+    assert len(table) == 2 + 8, table  # heading, rule, 4 points x 2 databases
+    assert [r.split(" | ")[0][2:] for r in rows] == list(want)
+    for row, (v, (committed, cpu)) in zip(rows, want.items()):
+        cells = row.split(" | ")
+        assert cells[2] == fmt(committed) and cells[3] == fmt(cpu), row
+    # a grid has no first and last value: each ratio is given at every point
+    assert "- committed transactions/s, mongodb/postgres by ISOLATION, CLIENTS: read-committed, 2: " in answer
+    assert "One complete bench per combination of ISOLATION and CLIENTS (folders `ISOLATION=<value>+CLIENTS=<value>/`)" in report
+    assert "[ISOLATION=serializable+CLIENTS=8/report.md](ISOLATION=serializable+CLIENTS=8/report.md)" in report
+    for p in out["plots"]:
+        assert (sweep_dir / p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -98,6 +98,13 @@ const BENCH_SPECS = {
   DEPTH: { type: 'int', min: 1, default: '3', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: levels of objects' },
   FANOUT: { type: 'int', min: 1, default: '2', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: children per object' },
   REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
+  // A bench that is a sweep or a grid by nature (the OnGres transaction grid: isolation x clients)
+  // says so here; runme.sh runs it as if given `--sweep` once per KEY=v1,v2,... (two make a grid).
+  SWEEP: {
+    type: 'text', pattern: /^[A-Z_][A-Z0-9_]*=[^\s=]+( [A-Z_][A-Z0-9_]*=[^\s=]+)?$/,
+    patternAbout: 'one or two space-separated KEY=v1,v2,... (two make a grid of every combination), as "ISOLATION=read-committed,serializable CLIENTS=2,8"',
+    about: 'the bench\'s own sweep, run as `--sweep` would (a --sweep on the command line replaces it)',
+  },
   // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
   // c of CLIENTS (0-based) ingests the hosts with id % CLIENTS == c.
   MODEL: { type: 'enum', values: MODELS, default: 'event', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'ingest model: a document per event, a bucket document per host and hour filled by in-place updates, or a native time-series collection (MongoDB) / plain table with columns (PostgreSQL)' },

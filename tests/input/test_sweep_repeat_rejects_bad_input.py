@@ -31,9 +31,32 @@ def test_sweep_needs_named_benches():
     assert_refused(runme("--sweep", "FIELD_BYTES=50,100"), "--sweep needs the benches to sweep named")
 
 
-def test_one_sweep_per_run(tmp_path):
+def test_at_most_two_sweeps_per_run(tmp_path):
+    # two keys make a grid of every combination; a third would multiply it again
     b = bench(tmp_path)
-    assert_refused(runme("--sweep", "FIELD_BYTES=50,100", "--sweep", "FIELDS=1,2", str(b)), "one --sweep per run")
+    assert_refused(runme("--sweep", "FIELD_BYTES=50,100", "--sweep", "FIELDS=1,2", "--sweep", "RATE=5,10", str(b)),
+                   "at most two --sweep per run")
+    assert sorted(p.name for p in b.iterdir()) == ["bench.env"]
+
+
+def test_a_grid_needs_two_different_keys(tmp_path):
+    b = bench(tmp_path)
+    assert_refused(runme("--sweep", "FIELDS=1,2", "--sweep", "FIELDS=3,4", str(b)),
+                   "--sweep FIELDS is given twice; a grid needs two different keys")
+
+
+def test_a_grid_point_is_refused_with_both_of_its_settings(tmp_path):
+    # every combination passes the client's validation: FIELDS=20 with FIELD_BYTES=1000000 is too large
+    b = bench(tmp_path)
+    assert_refused(runme("--sweep", "FIELDS=1,20", "--sweep", "FIELD_BYTES=100,1000000", str(b)),
+                   "--sweep FIELDS=20+FIELD_BYTES=1000000 is refused", "FIELDS=20, FIELD_BYTES=1000000")
+    assert sorted(p.name for p in b.iterdir()) == ["bench.env"]
+
+
+def test_a_bad_value_of_the_second_key_names_it(tmp_path):
+    b = bench(tmp_path)
+    assert_refused(runme("--sweep", "FIELDS=1,2", "--sweep", "LAYOUT=clustered,columns", str(b)),
+                   "'columns' is not a value of LAYOUT; LAYOUT takes one of clustered, heap")
 
 
 def test_sweep_value_refused_with_the_set_overrides(tmp_path):
@@ -52,3 +75,19 @@ def test_bad_repeat_names_file_key_and_allowed(tmp_path, value):
 def test_bad_repeat_override(tmp_path):
     b = bench(tmp_path)
     assert_refused(runme("--set", "REPEAT=0", str(b)), "REPEAT", '"0"', "--set overrides")
+
+
+def test_a_benchs_own_sweep_is_checked_like_the_flag_and_named_as_its_file(tmp_path):
+    b = bench(tmp_path, SWEEP='"FIELD_BYTES=100"')
+    assert_refused(runme(str(b)), "a sweep needs at least two values", f"that sweep is SWEEP in {b}/bench.env")
+    assert sorted(p.name for p in b.iterdir()) == ["bench.env"]
+
+
+def test_a_grid_point_of_a_benchs_own_sweep_is_refused_before_anything_starts(tmp_path):
+    b = bench(tmp_path, SWEEP='"FIELDS=1,20 FIELD_BYTES=100,1000000"')
+    assert_refused(runme(str(b)), "--sweep FIELDS=20+FIELD_BYTES=1000000 is refused")
+
+
+def test_a_bench_with_its_own_sweep_runs_alone(tmp_path):
+    a, b = bench(tmp_path, SWEEP='"FIELDS=1,2"'), bench(tmp_path, name="bench-other")
+    assert_refused(runme(str(a), str(b)), f"{a}/bench.env: SWEEP=\"FIELDS=1,2\": a bench with its own sweep runs alone")
