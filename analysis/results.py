@@ -278,8 +278,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "timeline": timeline,
         # WORKLOAD=booking/oltp: the transactions merged over the clients (analysis/transactions.py) with
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included
-        "transactions": txn_mod.with_costs(txn, cpu_total, (end - start) if start is not None and end is not None else None,
-                                           _sum(c.get("target_rate") for _, c in clients)),
+        "transactions": txn_mod.with_costs(txn, cpu_total, _sum(c.get("target_rate") for _, c in clients)),
         "booking_check": check,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),

@@ -88,8 +88,11 @@ def make(result, sweep_dir, plot_dir):
                 err = s["ci"]["half_width"] if s.get("ci") else None
                 ax.bar(x, s["mean"], width, yerr=err, capsize=3, color=COLORS.get(db), alpha=0.55 if stand_in else 1.0,
                        hatch="//" if stand_in else None, label=(k + (" (stand-in)" if stand_in else "")) if i == 0 or not ax.get_legend_handles_labels()[1].count(k) else None)
-        # a grid's "v, w" on two lines: side by side they overlap
-        ax.set_xticks(range(len(values)), [str(v).replace(", ", "\n") for v in values])
+        # a grid's "v, w" on two lines; many long categories slanted: side by side they overlap
+        labels = [str(v).replace(", ", "\n") for v in values]
+        widest = max(len(line) for lab in labels for line in lab.splitlines())
+        slant = {"rotation": 25, "ha": "right"} if widest * len(labels) > 40 else {}
+        ax.set_xticks(range(len(values)), [str(v) for v in values] if slant else labels, **slant)
         ax.set_xlim(-0.6, len(values) - 0.4)
         ax.set_xlabel(result["key"].replace("+", " x "))
         ax.set_title(title.format(unit=unit), fontsize=10)

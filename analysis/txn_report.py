@@ -83,7 +83,7 @@ def answer_lines(result):
 
 
 # the per-point figures a transaction sweep's answer shows, in order: (series path, heading)
-SWEEP_COLUMNS = (("transactions.committed_per_s", "committed tx/s"),
+SWEEP_COLUMNS = (("transactions.offered_per_s", "offered tx/s"), ("transactions.committed_per_s", "committed tx/s"),
                  ("transactions.cpu_us_per_committed", "CPU µs / committed tx"),
                  ("transactions.retries_per_committed", "retries / committed tx"),
                  ("latency_ms.p50", "latency p50 (ms)"), ("latency_ms.p99", "latency p99 (ms)"))

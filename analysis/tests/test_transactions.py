@@ -87,7 +87,9 @@ def test_results_hold_the_transactions_with_cpu_per_committed_and_validate(booki
     cpu_s = pg["cpu"]["user_s"] + pg["cpu"]["system_s"]
     assert t["committed"] == 58 and t["cpu_us_per_committed"] == pytest.approx(cpu_s * 1e6 / 58)
     assert t["offered_per_s"] == 20
-    assert t["committed_per_s"] == pytest.approx(58 / pg["window"]["seconds"])
+    # while the clients ran (30 in 3.0 s + 28 in 3.5 s), not over the window with its guard seconds
+    assert t["committed_per_s"] == pytest.approx(30 / 3.0 + 28 / 3.5) and t["committed_per_s_reason"] is None
+    assert t["committed_per_s"] > 58 / pg["window"]["seconds"]
     assert pg["booking_check"]["ok"] and pg["docs_expected_in_db"] == 58 == pg["docs_in_db"]
     assert by_db["mongodb"]["transactions"]["commit_retries"] == 1
     # the booking is one operation type: per_op is per committed booking, per_doc's insert costs are null
@@ -308,10 +310,18 @@ def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per
     assert [r.split(" | ")[0][2:] for r in rows] == list(want)
     for row, (v, (committed, cpu)) in zip(rows, want.items()):
         cells = row.split(" | ")
-        assert cells[2] == fmt(committed) and cells[3] == fmt(cpu), row
+        assert cells[2] == fmt(20) and cells[3] == fmt(committed) and cells[4] == fmt(cpu), row
     # a grid has no first and last value: each ratio is given at every point
     assert "- committed transactions/s, mongodb/postgres by ISOLATION, CLIENTS: read-committed, 2: " in answer
     assert "One complete bench per combination of ISOLATION and CLIENTS (folders `ISOLATION=<value>+CLIENTS=<value>/`)" in report
     assert "[ISOLATION=serializable+CLIENTS=8/report.md](ISOLATION=serializable+CLIENTS=8/report.md)" in report
     for p in out["plots"]:
         assert (sweep_dir / p).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_client_result_without_elapsed_s_gives_no_committed_rate_and_says_why():
+    c = txn_fixture.client_result("postgres", 1, RAW["postgres"][0])
+    del c["elapsed_s"]
+    t = transactions.with_costs(transactions.merge([("clients/postgres-client-1.json", c)]), 0.5, 10)
+    assert t["committed_per_s"] is None
+    assert t["reason"] == "committed_per_s: clients/postgres-client-1.json: no elapsed_s in the client result"
