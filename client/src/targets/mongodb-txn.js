@@ -25,8 +25,8 @@ const hasLabel = (err, label) => typeof err.hasErrorLabel === 'function' && err.
 
 // One transaction, retried: body(stepsOn(db, session)) between startTransaction and the commit.
 // The commit is retried alone while it fails with UnknownTransactionCommitResult (up to
-// MAX_ATTEMPTS commits); if it still fails, the transaction is in doubt (the server may have
-// committed it).
+// MAX_ATTEMPTS commits); if it still fails, or the connection went during the commit, the
+// transaction is in doubt (the server may have committed it).
 function transaction(target, i, body, { policy, stats, stepsOn }) {
   const attempt = async () => {
     if (!target.client) throw new Error('not connected');
@@ -44,7 +44,14 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
         await session.commitTransaction();
         return out;
       } catch (err) {
-        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) throw err;
+        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) {
+          // The commit may have landed with its reply lost: a connection lost during it (the driver's
+          // own retry of the commit may hide that as another error), or any failure after a retried
+          // commit (SecantusDB forgets its transactions when it restarts: a commit that landed before
+          // a kill is retried into NoSuchTransaction, labelled TransientTransactionError).
+          if (target.isConnectionLost(err) || n > 1) stats.inDoubt++;
+          throw err;
+        }
         if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
         stats.commitRetries++;
       }
