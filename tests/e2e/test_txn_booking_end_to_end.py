@@ -14,6 +14,7 @@ benches in one run so they share the stack's start-up (CI's budget):
 
 Kept short (QUIET_S=2, phases of seconds, no perf record)."""
 import json
+import re
 import subprocess
 import threading
 import time
@@ -113,6 +114,9 @@ def txn_runs(workdir):
     out = "".join(lines)
     (workdir / "runme-txn.log").write_text(out)
     print(f"booking, oltp and fault benches through runme.sh: {time.monotonic() - started:.0f} s")
+    # where the time went (CI's budget): the benches' and phases' starts and ends
+    print("".join(x for x in lines if re.search(r"\] (starting: |fresh database|\S+: (phase starts|phase \w+$|quiet)"
+                                                 r"|\S+: the database stopped)", x)))
     yield benches, proc.returncode, out, bool(stopper)
     remove_project()
 
