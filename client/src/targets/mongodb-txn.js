@@ -9,6 +9,7 @@ const { InputError } = require('../bench-schema');
 const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
 const TRANSIENT = 'TransientTransactionError';
 const UNKNOWN_COMMIT = 'UnknownTransactionCommitResult';
+const NO_SUCH_TRANSACTION = 251; // error code NoSuchTransaction
 
 // A transaction workload on a standalone server would fail on its first commit: say why first.
 async function requireReplicaSet(client, workload) {
@@ -45,11 +46,11 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
         return out;
       } catch (err) {
         if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) {
-          // The commit may have landed with its reply lost: a connection lost during it (the driver's
-          // own retry of the commit may hide that as another error), or any failure after a retried
-          // commit (SecantusDB forgets its transactions when it restarts: a commit that landed before
-          // a kill is retried into NoSuchTransaction, labelled TransientTransactionError).
-          if (target.isConnectionLost(err) || n > 1) stats.inDoubt++;
+          // The commit may have landed with its reply lost: a connection lost during it, any failure
+          // after a retried commit, or NoSuchTransaction (the driver retries a commit whose reply was
+          // lost once by itself; SecantusDB forgets its transactions when it restarts and answers a
+          // re-commit of one it committed before a kill NoSuchTransaction, TransientTransactionError).
+          if (target.isConnectionLost(err) || n > 1 || err.code === NO_SUCH_TRANSACTION) stats.inDoubt++;
           throw err;
         }
         if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
