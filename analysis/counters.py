@@ -24,7 +24,22 @@ Sources, per row:
   countDocuments counted in opcounters.command, not query; metrics.commands holds no per-command
   totals; there is no wiredTiger section and network.bytesIn/Out stay 0. Its serverStatus says
   version 8.2.11, which is not a mongod version: the table keys on the name only.
+- mongod, transactions.totalStarted/.totalCommitted/.totalAborted/.currentOpen (server-stats
+  counters txn_total_started, ..., txn_current_open): MongoDB 8.0 manual, same page, section
+  transactions: "For the mongod, the total number of transactions started [committed, aborted] on
+  this instance since its last startup"; currentOpen: "A transaction is opened when the first
+  command is run as a part of that transaction, and stays open until the transaction either
+  commits or aborts" (totalCommitted/totalAborted since 4.0.2, SERVER-35295; currentOpen
+  SERVER-35294). So one client attempt that reached the server starts one transaction, which ends
+  committed or aborted; a write conflict aborts it on the server (the driver's later
+  abortTransaction then finds none to abort). Fixture: analysis/tests/fixtures/counters/
+  mongod-8.0-manual.json, `transactions`.
+- secantus: its serverStatus has no `transactions` section at all, also as a replica set that has
+  just committed and aborted transactions (client/test/integration/server-stats.test.js): every
+  transaction counter null with that reason.
 - postgres: pg_stat_database columns (PostgreSQL 15 manual, monitoring-stats); `sessions` from 14.
+  xact_commit/xact_rollback count every transaction of the database, the lab's own readings and
+  each session's start-up included (reconcile.py counts those).
 """
 import re
 
@@ -60,7 +75,19 @@ def _mongod(version):
         "reads_in_command": ("count", "distinct") if since_7_1 else ("aggregate", "count", "distinct"),
         "by_name": True,
         "updates": {"counter": "opcounters.update + .delete", "counts": "statements"},
+        "transactions": MONGOD_TRANSACTIONS,
     }, None
+
+
+# mongod's serverStatus.transactions, the same meaning in every version up to MONGOD_CHECKED_UP_TO
+# (the section exists from 4.0; totalCommitted/totalAborted from 4.0.2)
+MONGOD_TRANSACTIONS = {
+    "started": "transactions.totalStarted: one per transaction begun on the server (its first command)",
+    "committed": "transactions.totalCommitted: one per committed transaction",
+    "aborted": "transactions.totalAborted: one per transaction aborted on the server (a write conflict, "
+               "an abortTransaction, a timeout)",
+    "open": "transactions.currentOpen: transactions begun and neither committed nor aborted",
+}
 
 
 SECANTUS = {
@@ -76,6 +103,9 @@ SECANTUS = {
     "updates": {"counter": "opcounters.update + .delete", "counts": "commands (one statement each from the lab)"},
     # read right after a client closed, it still counted that client's connections (4 where the
     # reading holds 2; 2 again two seconds later)
+    "transactions": None,
+    "transactions_reason": ("secantus (SecantusDB 0.7.0b3) has no serverStatus transactions section, also as a "
+                            "replica set running transactions: the server's own transaction counts are unknown"),
     "connections_current_reason": ("secantus's connections.current still counts connections a client has just "
                                    "closed (4 for the reading's own 2 right after a client exited)"),
 }

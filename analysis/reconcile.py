@@ -119,6 +119,10 @@ def _txn_work(clients):
     total = lambda k: sum(int(t.get(k) or 0) for _, t in txns)  # noqa: E731
     return {"workload": txns[0][0], "committed": total("committed"), "attempts": total("attempts"),
             "aborted": sum(int(n) for _, t in txns for n in (t.get("aborts") or {}).values()),
+            # aborted on an error no retry helps (a lost connection among them): such an attempt may
+            # never have reached the server, or (a COMMIT in flight) may have committed there
+            "aborted_on_errors": sum(int(n) for _, t in txns for r, n in (t.get("aborts") or {}).items()
+                                     if str(r).startswith("error:")),
             "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries")}
 
 
@@ -365,6 +369,8 @@ def _mongodb(checks, w, start, end, seconds, sem):
            + (", a commitTransaction per committed booking and retried commit (tolerance: handshakes, heartbeats, "
               "an abortTransaction per aborted attempt)" if booking else " (tolerance: handshakes, heartbeats)"),
            commands_why)
+    if txn:
+        _mongodb_transactions(checks, txn, start, end, sem)
     _check(checks, "connections_created", t["connections_per_session"] * (w["client_sessions"] + 1),
            _delta(start, end, "connections_total_created"), t["connections_per_session"],
            "connections.totalCreated: the driver's connections per client session and the start reading "
@@ -375,6 +381,32 @@ def _mongodb(checks, w, start, end, seconds, sem):
                None if why else (reading.get("counters") or {}).get("connections_current"),
                t["extra_connections_at_edges"],
                f"connections.current at the {edge} reading: only the reading's own", why)
+
+
+def _mongodb_transactions(checks, txn, start, end, sem):
+    """The server's own transaction counts (serverStatus.transactions, analysis/counters.py) against
+    the clients' attempts: each attempt that reached the server began one transaction, which
+    committed or aborted there; the lab's readings run none."""
+    meaning = sem.get("transactions")
+    why = None if meaning else sem.get("transactions_reason") or f"no transaction counter semantics for {sem['label']}"
+    unsure = txn["aborted_on_errors"]
+
+    def delta(key):
+        return None if why else _delta(start, end, key)
+    _check(checks, "transactions_started", txn["attempts"], delta("txn_total_started"), unsure,
+           f"{(meaning or {}).get('started', 'transactions.totalStarted')}: one per client attempt "
+           "(tolerance: attempts ended by a non-retryable error, which may not have reached the server)",
+           why, low_too=True)
+    _check(checks, "transactions_committed", txn["committed"], delta("txn_total_committed"), txn["in_doubt"],
+           f"{(meaning or {}).get('committed', 'transactions.totalCommitted')}: one per committed transaction "
+           "(tolerance: in-doubt commits, which the server may have committed)", why, low_too=True)
+    _check(checks, "transactions_aborted", txn["aborted"], delta("txn_total_aborted"), unsure,
+           f"{(meaning or {}).get('aborted', 'transactions.totalAborted')}: one per aborted attempt (tolerance: "
+           "attempts ended by a non-retryable error: not begun, or committed after all)", why, low_too=True)
+    for edge, reading in (("start", start), ("end", end)):
+        _check(checks, f"transactions_open_at_{edge}", 0,
+               None if why else (reading.get("counters") or {}).get("txn_current_open"), 0,
+               f"{(meaning or {}).get('open', 'transactions.currentOpen')}: none at the {edge} reading", why)
 
 
 def _container(watch, profile):

@@ -172,6 +172,12 @@ finish_phase() {
   wait_clients_exit 60
   collect_client_outputs "$out"
   database_fault_reason
+  # A transaction phase whose database stopped is started again, after the window, so that count's
+  # nothing-lost check still runs: every transaction a client saw committed must have survived.
+  local restarted=0
+  if [ "$INTERRUPTED" = 0 ] && is_txn_workload && ! database_running; then
+    if restart_for_check "$db" "$out"; then restarted=1; PHASE_REASON+="; restarted after the window for the nothing-lost check"; fi
+  fi
   [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
   [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
     { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
@@ -181,8 +187,12 @@ finish_phase() {
 
   # After the clients are gone and before `count`: with the reading at the start it brackets the
   # window (analysis/reconcile.py compares the deltas with what the lab sent).
+  # A restarted server's counters begin again: its reading would not bracket the window (no end).
+  local stats1=null
+  if [ "$restarted" = 1 ]; then echo "server-stats: no end reading: the database was restarted after it stopped in the window" >>"$out"
+  else stats1=$(server_stats "$db"); fi
   [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" start:="${PHASE_STATS0:-null}" \
-    end:="$(server_stats "$db")" >"$BENCH_DIR/$ph.server-stats.json"
+    end:="$stats1" >"$BENCH_DIR/$ph.server-stats.json"
   # A query phase's plan: execution 0 once more under EXPLAIN, outside the window (not counted).
   if [ -n "$PHASE_QUERY" ] && [ "$INTERRUPTED" = 0 ]; then
     client_oneshot "$db" explain >"$BENCH_DIR/$ph.plan.json" 2>>"$out" || say "$ph: explain failed (see $ph.out)"
@@ -256,6 +266,21 @@ database_fault_reason() {
   elif [ "$started" != "$PHASE_DB_STARTED_AT" ]; then
     PHASE_STATUS=failed; PHASE_REASON="the database container restarted during the phase"
   fi
+}
+
+database_running() { [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" = true ]; }
+
+# The phase's stopped database container started again (same container, same volume), outside the
+# window, and waited for as before the first window; what happened goes to the phase's .out.
+restart_for_check() {
+  local db=$1 out=$2
+  say "$PHASE_ID: the database stopped during the phase; starting it again for the nothing-lost check"
+  if docker start "$PHASE_CID" >/dev/null 2>>"$out" && database_ready "$db" 2>>"$out"; then
+    echo "restart: $db container started again after the window for the nothing-lost check" >>"$out"
+    return 0
+  fi
+  say "$PHASE_ID: the database could not be started again: no nothing-lost check (see $PHASE_ID.out)"
+  return 1
 }
 
 # `node client settle` (VACUUM (ANALYZE) + CHECKPOINT; {fsync: 1}) outside any window; prints what

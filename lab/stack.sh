@@ -54,20 +54,24 @@ refresh_databases() {
   # shellcheck disable=SC2086
   compose up -d $dbs
   local db
-  for db in $dbs; do
-    client_oneshot "$db" wait-ready >/dev/null || {
-      echo "runme.sh: $db did not become ready (see the wait-ready error above and: docker logs \$(docker compose ps -q $db))" >&2
-      return 1
-    }
-  done
-  # The one-member set is initiated from outside, before the first window, and the lab waits
-  # until the node is the writable primary (client/src/commands/replset-initiate.js).
-  case " $dbs " in *" mongodb "*)
-    [ "${TOPOLOGY:-standalone}" != replset ] || client_oneshot mongodb replset-initiate >&2 || {
-      echo "runme.sh: TOPOLOGY=replset: the MongoDB replica set could not be initiated (see the error above)" >&2
-      return 1
-    } ;;
-  esac
+  for db in $dbs; do database_ready "$db" || return 1; done
+}
+
+# A started database container answers the client's authenticated connect; TOPOLOGY=replset: the
+# one-member set is initiated from outside (before the first window) and the lab waits until the
+# node is the writable primary (client/src/commands/replset-initiate.js; on a restarted member
+# already initiated it only waits).
+database_ready() {
+  local db=$1
+  client_oneshot "$db" wait-ready >/dev/null || {
+    echo "runme.sh: $db did not become ready (see the wait-ready error above and: docker logs \$(docker compose ps -q $db))" >&2
+    return 1
+  }
+  [ "$db" = mongodb ] && [ "${TOPOLOGY:-standalone}" = replset ] || return 0
+  client_oneshot mongodb replset-initiate >&2 || {
+    echo "runme.sh: TOPOLOGY=replset: the MongoDB replica set could not be initiated (see the error above)" >&2
+    return 1
+  }
 }
 
 database_uri() {

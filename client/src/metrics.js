@@ -2,7 +2,7 @@
 // Optional Prometheus endpoint (--metrics-port). Metric names are part of
 // the lab's contract (docs/contracts.md §2); every series carries bench,
 // database and client_id, and those counting operations also `op` (insert,
-// read, update, scan, rmw).
+// read, update, scan, rmw); a transaction workload's aborts also `reason`.
 const http = require('http');
 const client = require('prom-client');
 // prom-client 15's own collectors for two of its default metrics (the same names and values).
@@ -29,6 +29,25 @@ class Metrics {
     this.targetRate = new client.Gauge({ name: 'jsonbench_client_target_rate', help: 'Offered rate in operations/second (present while the client runs)', registers: r });
     this.latency = new client.Histogram({ name: 'jsonbench_client_latency_seconds', help: 'Operation completion minus intended start', labelNames, buckets: BUCKETS_S, registers: r });
     this.service = new client.Histogram({ name: 'jsonbench_client_service_seconds', help: 'Operation completion minus hand-over to the driver', labelNames, buckets: BUCKETS_S, registers: r });
+  }
+
+  // A transaction workload's attempts, commits and aborts by reason (targets/txn-retry.js TxnStats
+  // feeds them as it counts): attempts and commits created at 0 so rate() sees the start; an abort
+  // reason's series appears with its first abort.
+  txnSeries() {
+    if (!this.txn) {
+      const r = [this.registry];
+      this.txn = {
+        attempts: new client.Counter({ name: 'jsonbench_client_txn_attempts_total', help: 'Transaction attempts (every retry is one)', registers: r }),
+        commits: new client.Counter({ name: 'jsonbench_client_txn_commits_total', help: 'Transactions committed', registers: r }),
+        aborts: new client.Counter({
+          name: 'jsonbench_client_txn_aborts_total', help: 'Transaction attempts aborted, by reason (as the result file\'s transactions.aborts)', labelNames: ['reason'], registers: r,
+        }),
+      };
+      this.txn.attempts.inc(0);
+      this.txn.commits.inc(0);
+    }
+    return this.txn;
   }
 
   // The series of one operation type, created at 0 so rate() sees the start.

@@ -29,6 +29,11 @@ CONTAINERS = {
     "client": (0.04, 0.01, 50e6, 5e6, 60e6, {"/dev/sda": (0.0, 0.0, 0.0, 0.0)},
                {"eth0": (500.0, 900.0)}),
 }
+# transactions per client (a transaction workload's series, docs/contracts.md): commits/s, and
+# aborts/s by reason; attempts are commits plus aborts
+TXN_COMMITS = 40.0
+TXN_ABORTS = {"mongodb": {"TransientTransactionError:WriteConflict": 6.0, "error:MongoNetworkError": 0.5},
+              "postgres": {"serialization_failure": 8.0, "deadlock_detected": 1.0}}
 # latency buckets (le -> share of observations at or below it), service time is half as long
 BUCKETS = [(0.001, 0.2), (0.005, 0.8), (0.01, 0.95), (0.05, 1.0)]
 
@@ -89,6 +94,11 @@ def openmetrics(t0):
             counter("jsonbench_client_errors", labels, 0.5, start, end)
             counter("jsonbench_client_dropped", labels, 0.25, start, end)
             counter("process_cpu_seconds", labels, 0.02, start, end)
+            counter("jsonbench_client_txn_commits", labels, TXN_COMMITS, start, end)
+            counter("jsonbench_client_txn_attempts", labels, TXN_COMMITS + sum(TXN_ABORTS[database].values()),
+                    start, end)
+            for reason, per_s in TXN_ABORTS[database].items():
+                counter("jsonbench_client_txn_aborts", dict(labels, reason=reason), per_s, start, end)
             for family, factor in (("jsonbench_client_latency_seconds", 1.0),
                                    ("jsonbench_client_service_seconds", 0.5)):
                 for le, share in BUCKETS + [(float("inf"), 1.0)]:

@@ -279,6 +279,19 @@ def test_client_panels_compute_rates_and_percentiles(prometheus):
         assert docs[database] == pytest.approx(total * (end - start), rel=0.01)
 
 
+def test_transaction_panels_split_attempts_commits_and_aborts_by_reason(prometheus):
+    v = {"project": lab.PROJECT}
+    for database, (start, end) in lab.PHASES.items():
+        at = prometheus.start + (start + end) // 2
+        aborts = lab.TXN_ABORTS[database]
+        got = by_legend(prometheus, v, "Transaction attempts and commits per second [A]", at, "database")
+        assert got == {database: pytest.approx(lab.CLIENTS * (lab.TXN_COMMITS + sum(aborts.values())), rel=0.01)}
+        got = by_legend(prometheus, v, "Transaction attempts and commits per second [B]", at, "database")
+        assert got == {database: pytest.approx(lab.CLIENTS * lab.TXN_COMMITS, rel=0.01)}
+        got = by_legend(prometheus, v, "Transaction aborts per second by reason [A]", at, "reason")
+        assert got == {r: pytest.approx(lab.CLIENTS * per_s, rel=0.01) for r, per_s in aborts.items()}
+
+
 def test_phases_annotation_starts_with_each_phase(prometheus):
     [row] = [r for r in dq.dashboard_queries({"project": lab.PROJECT})
              if r["dashboard"] == "jsonbench-databases" and r["kind"] == "annotation"]

@@ -200,4 +200,9 @@ def test_on_the_secantus_stand_in_a_booking_run_reconciles_what_its_counters_mea
     assert checks["other_writes"]["verdict"] == "ok" and checks["other_writes"]["expected"] == 60
     for name in ("inserts", "reads", "commands"):
         assert checks[name]["verdict"] == "unavailable" and "secantus" in checks[name]["reason"], checks[name]
+    # the stand-in has no serverStatus.transactions: the server's own transaction counts are null, said why
+    for name in ("transactions_started", "transactions_committed", "transactions_aborted", "transactions_open_at_end"):
+        assert checks[name]["verdict"] == "unavailable", checks[name]
+        assert "no serverStatus transactions section" in checks[name]["reason"], checks[name]
+    assert checks["transactions_committed"]["expected"] == 60
     assert checks["connections_created"]["verdict"] == "ok", checks["connections_created"]

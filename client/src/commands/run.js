@@ -40,6 +40,7 @@ async function run(opts) {
     if (metrics) await metrics.close();
     throw err;
   }
+  if (metrics && workload.observe) workload.observe(metrics);
   // A workload with its own storage model (tsbs) prepares its statement instead of the inserts';
   // prepareWork is any other work before the first operation (events: reading DATASET ahead).
   if (workload.prepare) await workload.prepare(opts);

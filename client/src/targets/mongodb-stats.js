@@ -2,11 +2,19 @@
 // MongoDB's own operation counters (serverStatus), read by `server-stats` at
 // the lab's window edges. Also reads the MongoDB stand-ins, which answer
 // serverStatus with fewer sections (SecantusDB 0.7.0b3: opcounters that count
-// commands, connections, no metrics.commands, no wiredTiger, no tcmalloc):
+// commands, connections, no metrics.commands, no wiredTiger, no tcmalloc, no transactions):
 // every counter a server does not offer is null with the reason, naming it.
 // Which server answered, and its version, goes with the reading (`server`):
 // what a counter means depends on both (analysis/reconcile.py).
 const OPCOUNTERS = ['insert', 'query', 'update', 'delete', 'getmore', 'command'];
+
+// serverStatus.transactions fields read as counters (the lab's names: txn_*).
+const TRANSACTIONS = {
+  txn_total_started: 'totalStarted',
+  txn_total_committed: 'totalCommitted',
+  txn_total_aborted: 'totalAborted',
+  txn_current_open: 'currentOpen',
+};
 
 // Commands the reading itself sends on its one pooled connection (handshake
 // hellos and the driver's monitoring connection come on top: counted by
@@ -54,6 +62,14 @@ function fromStatus(status, who = 'serverStatus') {
   const log = status.wiredTiger && status.wiredTiger.log;
   counters.wt_log_bytes_written = log ? num(log['log bytes written']) : null;
   if (!log) unavailable.wt_log_bytes_written = `${who} has no wiredTiger.log section`;
+  // Multi-document transactions (mongod 4.0+; MongoDB 8.0 manual, serverStatus `transactions`):
+  // started, committed and aborted since the server started, and those open at the reading.
+  const txn = status.transactions;
+  for (const [key, field] of Object.entries(TRANSACTIONS)) {
+    counters[key] = txn ? num(txn[field]) : null;
+    if (!txn) unavailable[key] = `${who} has no transactions section`;
+    else if (txn[field] === undefined) unavailable[key] = `${who} transactions has no ${field}`;
+  }
   const commands = commandTotals(status);
   if (!Object.keys(commands).length) unavailable.commands = `${who} has no metrics.commands section`;
   return { counters, commands, unavailable };
@@ -70,6 +86,7 @@ async function readMongoStats(client, server = {}) {
     opcounters: status.opcounters || null,
     connections: status.connections || null,
     wiredTiger_log: (status.wiredTiger && status.wiredTiger.log) || null,
+    transactions: status.transactions || null,
     tcmalloc: status.tcmalloc || null,
     metrics_commands: (status.metrics && status.metrics.commands) || null,
     uptime_s: num(status.uptime),
@@ -82,4 +99,6 @@ async function readMongoStats(client, server = {}) {
   };
 }
 
-module.exports = { readMongoStats, fromStatus, serverOf, OPCOUNTERS, READING };
+module.exports = {
+  readMongoStats, fromStatus, serverOf, OPCOUNTERS, READING, TRANSACTIONS,
+};

@@ -9,6 +9,7 @@ const { InputError } = require('../bench-schema');
 const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
 const TRANSIENT = 'TransientTransactionError';
 const UNKNOWN_COMMIT = 'UnknownTransactionCommitResult';
+const NO_SUCH_TRANSACTION = 251; // error code NoSuchTransaction
 
 // A transaction workload on a standalone server would fail on its first commit: say why first.
 async function requireReplicaSet(client, workload) {
@@ -25,8 +26,8 @@ const hasLabel = (err, label) => typeof err.hasErrorLabel === 'function' && err.
 
 // One transaction, retried: body(stepsOn(db, session)) between startTransaction and the commit.
 // The commit is retried alone while it fails with UnknownTransactionCommitResult (up to
-// MAX_ATTEMPTS commits); if it still fails, the transaction is in doubt (the server may have
-// committed it).
+// MAX_ATTEMPTS commits); if it still fails, or the connection went during the commit, the
+// transaction is in doubt (the server may have committed it).
 function transaction(target, i, body, { policy, stats, stepsOn }) {
   const attempt = async () => {
     if (!target.client) throw new Error('not connected');
@@ -44,7 +45,14 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
         await session.commitTransaction();
         return out;
       } catch (err) {
-        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) throw err;
+        if (!hasLabel(err, UNKNOWN_COMMIT) || hasLabel(err, TRANSIENT)) {
+          // The commit may have landed with its reply lost: a connection lost during it, any failure
+          // after a retried commit, or NoSuchTransaction (the driver retries a commit whose reply was
+          // lost once by itself; SecantusDB forgets its transactions when it restarts and answers a
+          // re-commit of one it committed before a kill NoSuchTransaction, TransientTransactionError).
+          if (target.isConnectionLost(err) || n > 1 || err.code === NO_SUCH_TRANSACTION) stats.inDoubt++;
+          throw err;
+        }
         if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
         stats.commitRetries++;
       }

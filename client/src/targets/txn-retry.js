@@ -58,7 +58,24 @@ class TxnStats {
     this.lastAttempt = newHistogram();
   }
 
-  abort(reason) { this.aborts[reason] = (this.aborts[reason] || 0) + 1; }
+  // The Prometheus series of the same counts (metrics.js txnSeries()), when the client serves /metrics.
+  observe(series) { this.series = series; }
+
+  attempted() {
+    this.attempts++;
+    if (this.series) this.series.attempts.inc();
+  }
+
+  commit(lastAttemptUs) {
+    this.lastAttempt.recordValue(lastAttemptUs);
+    this.committed++;
+    if (this.series) this.series.commits.inc();
+  }
+
+  abort(reason) {
+    this.aborts[reason] = (this.aborts[reason] || 0) + 1;
+    if (this.series) this.series.aborts.inc({ reason });
+  }
 
   result(policy) {
     return {
@@ -84,12 +101,11 @@ const now = () => process.hrtime.bigint();
 // connection as one), with `attempts` and `reason` set.
 async function withRetries(i, attempt, { policy, stats, classify }) {
   for (let n = 1; ; n++) {
-    stats.attempts++;
+    stats.attempted();
     const start = now();
     try {
       const r = await attempt(n);
-      stats.lastAttempt.recordValue(Math.max(1, Math.round(Number(now() - start) / 1000)));
-      stats.committed++;
+      stats.commit(Math.max(1, Math.round(Number(now() - start) / 1000)));
       return r;
     } catch (err) {
       const reason = classify(err);

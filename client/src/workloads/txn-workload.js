@@ -24,6 +24,9 @@ class TxnWorkload {
     this.prepareStep = prepareStep;
   }
 
+  // Attempts, commits and aborts by reason also as Prometheus series (run.js, when /metrics is served).
+  observe(metrics) { this.stats.observe(metrics.txnSeries()); }
+
   prepare(opts) { return this.prepareTarget(this.target, opts); }
 
   prepareTarget(target, opts) { return target[this.prepareStep](opts); }

@@ -29,6 +29,7 @@ async function runClients(uri, env, clients, { during } = {}) {
 }
 
 const sum = (rs, f) => rs.reduce((a, r) => a + f(r.result), 0);
+const scraped = {};
 
 async function count(uri, env = {}) {
   const r = await runCli(['count'], { env: { WORKLOAD: 'booking', URI: uri, ...env }, timeoutMs: 120000 });
@@ -139,6 +140,41 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
         + `errors ${sum(rs, (x) => x.errors)}, latency max ${waited} ms, aborts ${JSON.stringify(rs.map((r) => r.result.transactions.aborts))}`);
     });
   }
+
+  // The client's /metrics: attempts, commits and aborts by reason as Prometheus counters, read once
+  // the phase has ended (its target-rate series gone, /metrics kept up for the last scrape): they
+  // equal the result file's counts, on both databases, retries included.
+  await t.test('Prometheus series: transaction attempts, commits and aborts by reason equal the result file', async () => {
+    const { freePort } = require('../helpers/processes');
+    for (const [name, s] of [['postgres', pg], ['mongodb', sec]]) {
+      await init(s.uri, { FLIGHTS: '1' });
+      const port = await freePort();
+      const [r] = await runClients(s.uri, {
+        FLIGHTS: '1', DAY_RANGE: '1', BOOKING_SLEEP_MS: '20', ISOLATION: 'serializable', MAX_ATTEMPTS: '100', SESSIONS: '3',
+        OPS: '40', RATE: '40', METRICS_PORT: String(port), METRICS_LINGER_S: '3', BENCH: 'bench-txn',
+      }, 1, {
+        during: async () => {
+          let body = '';
+          for (let i = 0; i < 300 && !/jsonbench_client_txn_commits_total\{[^}]*\} 40\n/.test(body); i++) {
+            await new Promise((res) => { setTimeout(res, 100); });
+            body = await fetch(`http://127.0.0.1:${port}/metrics`).then((res) => res.text()).catch(() => body);
+          }
+          scraped[name] = body;
+        },
+      });
+      assert.equal(r.code, 0, r.stderr + r.stdout);
+      const tx = r.result.transactions;
+      const body = scraped[name];
+      const labels = `bench="bench-txn",database="${name}",client_id="1"`;
+      assert.match(body, new RegExp(`^jsonbench_client_txn_commits_total\\{${labels}\\} ${tx.committed}$`, 'm'));
+      assert.match(body, new RegExp(`^jsonbench_client_txn_attempts_total\\{${labels}\\} ${tx.attempts}$`, 'm'));
+      assert.ok(Object.keys(tx.aborts).length > 0, `${name}: no conflict, the aborts series is untested`);
+      const series = [...body.matchAll(/^jsonbench_client_txn_aborts_total\{reason="([^"]+)",[^}]*\} (\d+)$/gm)]
+        .map((m) => [m[1], Number(m[2])]);
+      assert.deepEqual(Object.fromEntries(series), tx.aborts);
+      t.diagnostic(`${name}: ${tx.attempts} attempts, ${tx.committed} commits, aborts ${JSON.stringify(tx.aborts)}`);
+    }
+  });
 
   // Each transaction holds 250 ms and one is due every 100 ms: one connection falls behind (each
   // starts when the one before committed), six start every transaction when it is due.

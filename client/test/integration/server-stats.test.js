@@ -6,6 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
 const { startSecantus } = require('../helpers/secantus-server');
+const { MongoClient } = require('mongodb');
 const { runCli } = require('../helpers/run-cli');
 
 const N = 60;
@@ -145,6 +146,10 @@ test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
     assert.equal(s.unavailable.wt_log_bytes_written, 'SecantusDB serverStatus has no wiredTiger.log section');
     assert.equal(s.unavailable.commands, 'SecantusDB serverStatus has no metrics.commands section');
     assert.equal(s.unavailable.tcmalloc, 'SecantusDB serverStatus has no tcmalloc section');
+    for (const k of ['txn_total_started', 'txn_total_committed', 'txn_total_aborted', 'txn_current_open']) {
+      assert.equal(s.counters[k], null, k);
+      assert.equal(s.unavailable[k], 'SecantusDB serverStatus has no transactions section', k);
+    }
     assert.deepEqual(s.commands, {});
     assert.equal(s.raw.tcmalloc, null);
     assert.doesNotMatch(JSON.stringify(s), /FerretDB/);
@@ -165,4 +170,37 @@ test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
     const d = await stats(fd.uri);
     assert.equal(delta(c, d, 'opcounters_query'), 1);
   });
+});
+
+// A replica set runs multi-document transactions on the stand-in, and still its serverStatus has no
+// transactions section: the counters stay null with the reason after a commit and an abort.
+test('server-stats: SecantusDB as a replica set runs transactions but counts none of them', async (t) => {
+  const rs = await startSecantus({ replset: true });
+  t.after(() => rs.cleanup());
+  const a = await stats(rs.uri);
+  const client = new MongoClient(rs.uri);
+  try {
+    const coll = client.db('jsonbench').collection('txn_probe');
+    await coll.insertOne({ _id: 0 });
+    const session = client.startSession();
+    try {
+      session.startTransaction({ readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } });
+      await coll.insertOne({ _id: 1 }, { session });
+      await session.commitTransaction();
+      session.startTransaction();
+      await coll.insertOne({ _id: 2 }, { session });
+      await session.abortTransaction();
+    } finally {
+      await session.endSession();
+    }
+    assert.deepEqual((await coll.find({}).sort({ _id: 1 }).toArray()).map((d) => d._id), [0, 1]);
+  } finally {
+    await client.close();
+  }
+  const b = await stats(rs.uri);
+  for (const s of [a, b]) {
+    assert.equal(s.raw.transactions, null);
+    assert.equal(s.counters.txn_total_committed, null);
+    assert.equal(s.unavailable.txn_total_committed, 'SecantusDB serverStatus has no transactions section');
+  }
 });

@@ -54,7 +54,13 @@ function stubTarget(failures, labels) {
       if (commits <= failures) throw new MongoServerError({ message: 'commit reply lost', code: 91, errorLabels: labels });
     },
   };
-  return { target: { client: {}, db: {}, txnSession: () => session }, commits: () => commits };
+  // a server's answer, not a lost connection (the lost reply itself: unknown-commit.test.js)
+  return {
+    target: {
+      client: {}, db: {}, txnSession: () => session, isConnectionLost: () => false,
+    },
+    commits: () => commits,
+  };
 }
 
 test('MongoDB (stub session): UnknownTransactionCommitResult retries the commit alone; past MAX_ATTEMPTS it is in doubt', async () => {
@@ -78,4 +84,5 @@ test('MongoDB (stub session): UnknownTransactionCommitResult retries the commit 
   bodies = 0;
   await mongoTxn.transaction(transient.target, 2, body, { policy, stats: s3, stepsOn: () => null });
   assert.deepEqual({ bodies, attempts: s3.attempts, aborts: s3.aborts }, { bodies: 2, attempts: 2, aborts: { 'TransientTransactionError:91': 1 } });
+  assert.equal(s3.inDoubt, 0, 'a server that answered the first commit with an error did not commit');
 });
