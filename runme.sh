@@ -164,7 +164,7 @@ run_benches() {
     [ "$INTERRUPTED" = 0 ] || break
     experiment_run "$arg"
   done
-  compose rm --stop --force mongodb postgres >/dev/null 2>&1 || true
+  remove_database_containers
   [ -n "${JSONBENCH_DOCKERD_PID:-}" ] ||
     say "monitoring left running for Grafana/Prometheus; ./runme.sh down removes it"
 

@@ -84,6 +84,12 @@ def test_the_name_must_be_the_folders(tmp_path):
     assert refused(root, "postgres") == f"{path}: key 'name' is 'pg' (allowed: 'postgres', the folder's name)"
 
 
+def test_the_service_is_the_database_name_for_now(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "mongodb", lambda d: d.update(service="mongo"))
+    assert refused(root, "mongodb").startswith(f"{path}: key 'service' is 'mongo' (allowed: 'mongodb'")
+
+
 def test_a_database_without_a_manifest_and_a_file_that_is_not_json(tmp_path):
     root = copy_root(tmp_path)
     assert "database 'mysql' has no manifest" in refused(root, "mysql") and "known: mongodb, postgres" in refused(root, "mysql")
@@ -146,24 +152,25 @@ def test_cli_refuses_a_bad_manifest_with_exit_2_and_the_message(tmp_path):
 
 @pytest.mark.skipif(shutil.which("docker") is None, reason="needs the docker CLI with compose")
 def test_manifests_say_what_compose_says():
-    """service, volume, published port and stand-in image and label, as compose resolves them."""
+    """Every manifest's service, volume, published port and stand-in image and label, as compose
+    resolves them (each port variable set to a value of its own)."""
+    found = manifests.load_all()
+    ports = {m["port_env"]: str(41000 + i) for i, m in enumerate(found.values())}
+
     def config(*files):
-        env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x",
-                   MONGO_PORT="1111", PG_PORT="2222")
+        env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x", **ports)
         args = [a for f in files for a in ("-f", str(LAB_ROOT / f))]
         r = subprocess.run(["docker", "compose", *args, "config", "--format", "json"],
                            capture_output=True, text=True, env=env, cwd=LAB_ROOT)
         assert r.returncode == 0, r.stderr
         return json.loads(r.stdout)
     official, standins = config("compose.yaml"), config("compose.yaml", "compose.standins.yaml")
-    for name, m in manifests.load_all().items():
-        if name not in ("mongodb", "postgres"):
-            continue  # another database's own folder and service are checked by its own tests
+    assert len(ports) == len(found)
+    for name, m in found.items():
         service = official["services"][m["service"]]
-        assert m["volume"] in official["volumes"]
-        assert any(v.get("source") == m["volume"] for v in service["volumes"])
-        published = {"MONGO_PORT": "1111", "PG_PORT": "2222"}[m["port_env"]]
-        assert [p["published"] for p in service["ports"]] == [published]
+        assert m["volume"] in official["volumes"], name
+        assert any(v.get("source") == m["volume"] for v in service["volumes"]), name
+        assert [p["published"] for p in service["ports"]] == [ports[m["port_env"]]], name
         s = standins["services"][m["service"]]
-        assert s["image"].split(":")[0] == m["standin"]["image"]
-        assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"]
+        assert s["image"].split(":")[0] == m["standin"]["image"], name
+        assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
