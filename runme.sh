@@ -140,6 +140,7 @@ run_benches() {
   ensure_docker || exit 2
   ensure_compose || exit 2
   ensure_venv || exit 2
+  check_database_manifests || exit 2
   prepare_stack
   STACK_UP=1
   say "starting monitoring: $(monitoring_services)"

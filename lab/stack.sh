@@ -44,6 +44,9 @@ export_mongo_topology() {
 # after it: one value a line (databases/manifests.py; exit 2 naming the file and key of a bad one).
 database_fields() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" fields "$@"; }
 
+# Every manifest and the stated baseline valid (databases/*.schema.json), before anything starts.
+check_database_manifests() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" check; }
+
 # Every database container and volume of the project, whichever databases ran; the monitoring stays.
 remove_databases() {
   local services volumes v

@@ -174,3 +174,24 @@ def test_manifests_say_what_compose_says():
         s = standins["services"][m["service"]]
         assert s["image"].split(":")[0] == m["standin"]["image"], name
         assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
+
+
+def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
+    """lab/stack.sh's readers (what runme.sh calls before the stack starts, and before it removes
+    the databases) refuse a bad manifest with exit 2 and its message; compose is never called.
+    With good manifests remove_databases removes every manifest's service and volume."""
+    lab, calls = tmp_path / "lab-root", tmp_path / "calls"
+    shutil.copytree(DATABASES, lab / "databases", ignore=shutil.ignore_patterns("__pycache__"))
+    edit(lab / "databases", "postgres", lambda d: d.update(volume="Postgres Data"))
+    script = (f'LAB_ROOT="{lab}" VENV="{Path(sys.executable).parent.parent}" PROJECT=p; . "{LAB_ROOT}/lab/stack.sh"; '
+              f'compose() {{ echo "compose $*" >>"{calls}"; }}; docker() {{ echo "docker $*" >>"{calls}"; }}; "$@"')
+    for call in (["check_database_manifests"], ["remove_databases"], ["database_fields", "volume"]):
+        r = subprocess.run(["bash", "-c", script, "_", *call], capture_output=True, text=True)
+        assert r.returncode == 2, (call, r.stderr)
+        assert f"{lab / 'databases' / 'postgres' / 'database.json'}: key 'volume'" in r.stderr
+        assert not calls.exists()
+    edit(lab / "databases", "postgres", lambda d: d.update(volume="postgres-data"))
+    r = subprocess.run(["bash", "-c", script, "_", "remove_databases"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb postgres",
+                                              "docker volume rm p_mongodb-data", "docker volume rm p_postgres-data"]
