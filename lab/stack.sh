@@ -77,6 +77,9 @@ refresh_databases() {
   compose up -d $services
   local db
   for db in $dbs; do
+    # an interrupt (runme.sh's on_signal) during `up` may leave a database that never starts: not
+    # waited for (wait-ready would wait READY_TIMEOUT_S for it)
+    [ "${INTERRUPTED:-0}" = 0 ] || return 1
     client_oneshot "$db" wait-ready >/dev/null || {
       echo "runme.sh: $db did not become ready (see the wait-ready error above and: docker logs \$(docker compose ps -q $db))" >&2
       return 1
