@@ -153,6 +153,7 @@ run_benches() {
   ensure_docker || exit 2
   ensure_compose || exit 2
   ensure_venv || exit 2
+  check_database_manifests || exit 2
   prepare_stack
   STACK_UP=1
   say "starting monitoring: $(monitoring_services)"
@@ -178,7 +179,7 @@ run_benches() {
     [ "$INTERRUPTED" = 0 ] || break
     experiment_run "$arg"
   done
-  compose rm --stop --force mongodb postgres >/dev/null 2>&1 || true
+  remove_database_containers
   [ -n "${JSONBENCH_DOCKERD_PID:-}" ] ||
     say "monitoring left running for Grafana/Prometheus; ./runme.sh down removes it"
 

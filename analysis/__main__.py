@@ -3,6 +3,7 @@ import argparse
 import json
 import sys
 
+from . import databases
 from .errors import AnalysisError
 
 
@@ -13,7 +14,7 @@ def main(argv=None):
 
     e = sub.add_parser("export", help="phase window metrics from Prometheus -> D.metrics.json + timeseries/D.csv.gz")
     e.add_argument("--bench-dir", required=True)
-    e.add_argument("--database", required=True, choices=["mongodb", "postgres"])
+    e.add_argument("--database", required=True, choices=databases.names(), help="a database with a manifest (databases/<name>/)")
     e.add_argument("--phase", help="the phase id, file prefix (default: the database; e.g. mongodb-load)")
     e.add_argument("--prometheus", required=True, help="base URL, e.g. http://127.0.0.1:9090")
     e.add_argument("--project", help="compose project (default: phase.json's project)")

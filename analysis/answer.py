@@ -1,7 +1,7 @@
 """The first lines of a bench's report.md: the answer, per operation: which database spent how
 much more CPU, WAL/journal, network and storage, and at what latency. Then the per-operation
 tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc)."""
-from . import txn_report
+from . import databases, txn_report
 from .labels import fmt, fmt_bytes, phase_id
 
 FIGURES = [  # (where, field, what, unit)
@@ -78,7 +78,7 @@ def answer_lines(result):
                       f"its figures cover only the operations it completed "
                       f"({r.get('errors') or 0} errors, {r.get('dropped') or 0} dropped).", ""]
         by_db = {r["database"]: r for r in phases}
-        pair = [by_db[d] for d in ("mongodb", "postgres") if d in by_db]
+        pair = [by_db[d] for d in databases.baseline() if d in by_db]
         if len(pair) == 2:
             a, b = pair
             lines.append(f"Resources {_basis(phases)}:")

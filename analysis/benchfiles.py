@@ -4,10 +4,9 @@ import glob
 import os
 import re
 
+from . import databases
 from .errors import AnalysisError
 from .fileio import read_env_file, read_json
-
-DATABASES = ("mongodb", "postgres")
 
 
 def bench_env(bench_dir):
@@ -78,7 +77,7 @@ def phases_in(bench_dir):
     """Phase ids with a phase file, in the lab's run order (plan.txt's, else per database: load,
     then run, then the query phases by name)."""
     found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
-    order = planned_phases(bench_dir) or expected_phases(DATABASES, "with-load")
+    order = planned_phases(bench_dir) or expected_phases(databases.names(), "with-load")
     known = [p for p in order if p in found]
     return known + sorted(found - set(known))
 

@@ -15,7 +15,7 @@ from typing import Callable, Optional
 
 from . import benchfiles
 from .errors import AnalysisError
-from .profile_samples import SERVER_COMMS, perf_samples
+from .profile_samples import perf_samples, server_comms
 
 ABSENT = object()  # the source field does not exist in this results.json (older or newer lab)
 
@@ -175,7 +175,7 @@ def check_perf_samples(ctx):
         if str(ctx.run_env.get("PERF_RECORD_S", "")).strip() == "0":
             return Cell(UNAVAILABLE, "PERF_RECORD_S=0: no profile asked for")
         return Cell(MISSING, f"no {ph}.perf profile and no reason given")
-    server = SERVER_COMMS.get(db, set())
+    server = server_comms(db)
     total, own, comms = perf_samples(path, server)
     if own == 0:
         return Cell(MISSING, f"{os.path.basename(path)}: {total} samples, none of the server "

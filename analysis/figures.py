@@ -6,6 +6,8 @@ Used by `repeat` (statistics over repetitions) and `sweep` (figures against a sw
 
 import re
 
+from . import benchfiles, databases
+
 SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest", "transactions")
 # A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
 # lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
@@ -46,14 +48,17 @@ def of_result(result):
 
 
 def ratio_pairs(keys):
-    """(mongodb key, postgres key) for each phase present on both sides, in run order."""
+    """(numerator key, denominator key) of the stated baseline (databases/baseline.json: mongodb,
+    postgres) for each phase present on both sides, in run order: `mongodb-load` with `postgres-load`."""
     keys = list(keys)
-    return [(k, k.replace("mongodb", "postgres", 1)) for k in keys
-            if "mongodb" in k and k.replace("mongodb", "postgres", 1) in keys]
+    num, den = databases.baseline()
+    partner = lambda k: den + k[len(num):]  # noqa: E731  (the same phase on the other database)
+    return [(k, partner(k)) for k in keys if benchfiles.database_of(k) == num and partner(k) in keys]
 
 
 def ratios(figures):
-    """{"mongodb/postgres": {path: a / b}} over the paths both sides have (b != 0)."""
+    """{"<numerator key>/<denominator key>" (e.g. "mongodb/postgres"): {path: a / b}} over the paths
+    both sides have (b != 0)."""
     out = {}
     for num, den in ratio_pairs(figures):
         a, b = figures.get(num), figures.get(den)

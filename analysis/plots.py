@@ -8,9 +8,11 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from . import databases  # noqa: E402
 from .labels import run_label  # noqa: E402
 
-COLORS = {"mongodb": "#4e9a47", "postgres": "#336791"}
+# each database's colour, from its manifest (databases/<name>/database.json)
+COLORS = databases.colors()
 BAR_FIGURES = [("cpu_us", "CPU µs per document"), ("instructions", "instructions per document"),
                ("write_bytes", "disk bytes written per document"), ("storage_bytes", "storage bytes per document")]
 

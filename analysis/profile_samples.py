@@ -6,9 +6,14 @@ import gzip
 import os
 import re
 
-# A server's own process names, as perf record sees them (stand-ins included: FerretDB's binary,
-# SecantusDB's launcher script secantusd-py, whose comm every thread of it carries).
-SERVER_COMMS = {"postgres": {"postgres"}, "mongodb": {"mongod", "ferretdb", "secantusd-py"}}
+from . import databases
+
+
+def server_comms(database):
+    """A server's own process names, as perf record sees them: its manifest's, stand-ins included
+    (SecantusDB's launcher script secantusd-py, whose comm every thread of it carries; FerretDB's
+    binary in older runs). Empty for a database without a manifest."""
+    return databases.server_processes(database)
 
 
 def _samples(path, server):
@@ -45,7 +50,7 @@ def foreign(bench_dir, phase_id, database):
     if path is None:
         return None
     out = {}
-    for comm, own in _samples(path, SERVER_COMMS.get(database, set())):
+    for comm, own in _samples(path, server_comms(database)):
         if not own:
             out[comm] = out.get(comm, 0) + 1
     return dict(sorted(out.items()))

@@ -16,6 +16,8 @@ each execution's answer digest and the first normalised rows of each answer. Her
 """
 import os
 
+from . import databases
+
 PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "cpu_us_gross",
                     "cpu_us_net", "instructions", "net_bytes", "read_bytes", "write_bytes")
 QUERY_PREFIX = "-q-"
@@ -125,8 +127,10 @@ def _empty(q):
     return bool(execs) and all(e.get("rows") == 0 for e in execs)
 
 
-def compare(runs, numerator="mongodb", denominator="postgres"):
-    """{query name: comparison} over the query runs (runs[] entries with a `query` section)."""
+def compare(runs, numerator=None, denominator=None):
+    """{query name: comparison} over the query runs (runs[] entries with a `query` section); the
+    ratio numerator/denominator by default the stated baseline (databases/baseline.json)."""
+    numerator, denominator = databases.pair(numerator, denominator)
     by_name = {}
     for r in runs:
         if r.get("stage") == "query" and r.get("query"):
@@ -202,8 +206,9 @@ def _repeat_paths(name):
             "cpu_us": "per_op.cpu_us", "instructions": "per_op.instructions", "net_bytes": "per_op.net_bytes"}
 
 
-def repeat_summary(per_rep, ratios, numerator="mongodb", denominator="postgres"):
+def repeat_summary(per_rep, ratios, numerator=None, denominator=None):
     """{query name: {answers_equal per repetition, status, ratio: {field: repeat summary with CI}}}."""
+    numerator, denominator = databases.pair(numerator, denominator)
     names = []
     for r in per_rep:
         for n in ((r or {}).get("queries") or {}):
@@ -250,8 +255,9 @@ def _short(digest):
     return f"`{digest[:12]}`" if digest else "n/a"
 
 
-def report_lines(result, numerator="mongodb", denominator="postgres"):
+def report_lines(result, numerator=None, denominator=None):
     """report.md's "Queries" section (empty without query phases)."""
+    numerator, denominator = databases.pair(numerator, denominator)
     from .labels import fmt, fmt_ratio
     qs = result.get("queries") or {}
     if not qs:

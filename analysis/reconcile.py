@@ -10,7 +10,7 @@ the phase is then `suspect`. Its figures are still reported, just flagged.
 Every check is `observed <= expected + tolerance`; the tolerance rule (TOLERANCE) is written into
 results.json with each reconciliation so a reader sees exactly what was allowed.
 """
-from . import counters
+from . import counters, databases
 
 # What the lab allows beyond the work it can count exactly. Figures measured on PostgreSQL 15 and
 # FerretDB 1.24 (client/test/integration/server-stats.test.js): a new PostgreSQL session runs one
@@ -435,6 +435,12 @@ def _container(watch, profile):
     return checks, reasons
 
 
+def _server_name(stats):
+    """server.name of a {start, end} pair of readings (counters.of_readings checked they agree)."""
+    named = [(stats.get(k) or {}).get("server") for k in ("start", "end")]
+    return next((s.get("name") for s in named if isinstance(s, dict) and s.get("name")), None)
+
+
 def reconcile(database, stats, clients, phase=None, profile_foreign=None):
     """The reconciliation object of one phase (results.json runs[].reconciliation).
 
@@ -449,7 +455,7 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None):
            "unavailable": None, "notes": [], "server": None}
     start, end = (stats or {}).get("start"), (stats or {}).get("end")
     sem, unknown = counters.of_readings(stats)
-    if sem is not None and (sem["label"].startswith("postgres")) != (database == "postgres"):
+    if sem is not None and databases.of_server_stats_name(_server_name(stats)) != database:
         sem, unknown = None, f"the readings name server {sem['label']!r} for the {database} phase"
     if not start or not end:
         out["unavailable"] = (f"{database}.server-stats.json missing" if stats is None else

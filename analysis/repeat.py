@@ -9,7 +9,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, experiment_schema, figures, queries
+from . import benchfiles, ci, databases, experiment_schema, figures, queries
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -184,7 +184,7 @@ def answer_lines(result):
             lines.append(f"- {figures.name(p)}: {both}; {said}")
         lines.append("")
     if not lines:
-        lines = ["No mongodb/postgres pair ran in every repetition: no ratio.", ""]
+        lines = [f"No {'/'.join(databases.baseline())} pair ran in every repetition: no ratio.", ""]
     return lines
 
 

@@ -2,7 +2,7 @@
 import glob
 import os
 
-from . import answer, fairness, ingest, plots, queries, results, thp, timeline_plot
+from . import answer, databases, fairness, ingest, plots, queries, results, thp, timeline_plot
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
 from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
@@ -22,7 +22,7 @@ def _per_doc_table(result):
     if runs and all(r.get("stage") == "load" for r in runs):
         ratios = result.get("load_ratios") or {}
     head = ["per document"] + [run_label(r) for r in runs]
-    ratio_head = f"{ratios.get('numerator', 'mongodb')}/{ratios.get('denominator', 'postgres')}"
+    ratio_head = "/".join(databases.pair(ratios.get("numerator"), ratios.get("denominator")))
     if ratios.get("stand_in"):
         ratio_head += " (stand-in involved)"
     head.append(ratio_head)
@@ -237,14 +237,15 @@ def _grouped_notes(notes, phases):
 
 def cross_report(items, out_dir):
     lines = ["# Results across benches", "", "Per-document costs by bench and database; the ratio is "
-             "mongodb/postgres for the same bench. Stand-in runs are marked.", ""]
+             f"{'/'.join(databases.baseline())} for the same bench. Stand-in runs are marked.", ""]
     head = ["bench", "database"] + [f"{name} ({unit})" for _, name, unit in PER_DOC]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for bench_dir, result in items:
         for r in result["runs"]:
             lines.append("| " + " | ".join([result["bench"], run_label(r)] + [fmt(r["per_doc"].get(f)) for f, _, _ in PER_DOC]) + " |")
         ratios = result.get("ratios") or {}
-        label = "ratio mongodb/postgres" + (" (stand-in involved)" if ratios.get("stand_in") else "")
+        label = ("ratio " + "/".join(databases.pair(ratios.get("numerator"), ratios.get("denominator")))
+                 + (" (stand-in involved)" if ratios.get("stand_in") else ""))
         lines.append("| " + " | ".join([result["bench"], f"**{label}**"] + [fmt_ratio(ratios.get(f)) for f, _, _ in PER_DOC]) + " |")
     lines.append("")
     for bench_dir, result in items:

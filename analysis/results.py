@@ -2,7 +2,7 @@
 import datetime
 import os
 
-from . import benchfiles, cpu_crosscheck, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, transactions as txn_mod, wal as wal_mod
+from . import benchfiles, cpu_crosscheck, databases, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, transactions as txn_mod, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
 SCHEMA_VERSION = 1
@@ -340,9 +340,11 @@ def _ratio(a, b):
     return (a / b) if a is not None and b else None
 
 
-def ratios(runs, numerator="mongodb", denominator="postgres", stage="run"):
+def ratios(runs, numerator=None, denominator=None, stage="run"):
     """numerator/denominator of the phases of one stage (`run`: the insert workload's phases, a
-    workload's measured run; `load`: its load phases)."""
+    workload's measured run; `load`: its load phases); by default the stated baseline
+    (databases/baseline.json: mongodb/postgres, as the original study)."""
+    numerator, denominator = databases.pair(numerator, denominator)
     by_db = {r["database"]: r for r in runs if r.get("stage", "run") == stage}
     num, den = by_db.get(numerator), by_db.get(denominator)
     out = {"numerator": numerator, "denominator": denominator,
@@ -380,7 +382,8 @@ def build(bench_dir, lab_env=None):
     bench = benchfiles.bench_env(bench_dir)
     run_env = benchfiles.run_env(bench_dir)
     effective = run_env or bench
-    planned = (effective.get("DATABASES") or "mongodb postgres").split()
+    # run.env always names DATABASES; a folder without it ran the original study's pair
+    planned = (effective.get("DATABASES") or " ".join(databases.baseline())).split()
     present = benchfiles.phases_in(bench_dir)
     notes = []
     runs, inserted_before = [], {}

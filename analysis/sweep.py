@@ -6,7 +6,7 @@ import datetime
 import os
 import re
 
-from . import ci, experiment_schema, figures, repeat, txn_report
+from . import ci, databases, experiment_schema, figures, repeat, txn_report
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -235,7 +235,7 @@ def answer_lines(result, paths):
             lines.append(f"- {figures.name(p)}, {key} {pts[0]['value']} -> {pts[-1]['value']}: " + "; ".join(ends)
                          + f"; {pair} {pts[0]['mean']:.2f}x -> {pts[-1]['mean']:.2f}x"
                          + (f" (not distinguishable at {key}={', '.join(unclear)})" if unclear else ""))
-    return (lines or ["No mongodb/postgres pair with a figure at two values or more."]) + [""]
+    return (lines or [f"No {'/'.join(databases.baseline())} pair with a figure at two values or more."]) + [""]
 
 
 def report(result):

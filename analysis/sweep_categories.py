@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from . import benchfiles  # noqa: E402
 from .fileio import read_json  # noqa: E402
 from .plots import COLORS, _save  # noqa: E402
 
@@ -76,7 +77,7 @@ def make(result, sweep_dir, plot_dir):
     width = 0.8 / max(1, len(run_keys))
     for ax, (title, path) in zip(axes, chosen):
         for j, k in enumerate(run_keys):
-            db = "mongodb" if "mongodb" in k else "postgres" if "postgres" in k else k
+            db = benchfiles.database_of(k)
             stand_in = any(m.startswith(db + " (stand-in") for m in result.get("stand_in") or [])
             ser = {s["value"]: s for s in result["series"].get(k, {}).get(path, []) if s.get("mean") is not None}
             for i, v in enumerate(values):

@@ -8,7 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import figures  # noqa: E402
+from . import benchfiles, figures  # noqa: E402
 from .fileio import read_env_file  # noqa: E402
 from .plots import COLORS, _save  # noqa: E402
 
@@ -83,7 +83,7 @@ def make(result, sweep_dir):
             continue
         fig, ax = plt.subplots(figsize=(8, 5))
         for k, series in result["series"].items():
-            db = "mongodb" if "mongodb" in k else "postgres" if "postgres" in k else k
+            db = benchfiles.database_of(k)
             for p in paths:
                 pts = [s for s in series.get(p, []) if s.get("mean") is not None]
                 if not pts:

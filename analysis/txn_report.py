@@ -5,6 +5,7 @@ committed transaction, p50/p99 of the latency from the intended start (retries i
 committing attempt alone, the aborts by reason and the nothing-lost check. A sweep of ISOLATION, or
 the study's grid of isolation x clients (`--sweep ISOLATION=... --sweep CLIENTS=...`), gives one such
 table per point, and its own report opens with `sweep_lines`: every point's figures in one table."""
+from . import databases
 from .labels import fmt
 
 ISOLATION_NAMES = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
@@ -39,9 +40,10 @@ def _nothing_lost(run):
 
 def _cpu_sentence(txn_runs):
     by_db = {r["database"]: r for r in txn_runs}
-    if set(by_db) != {"mongodb", "postgres"}:
+    num, den = databases.baseline()
+    if set(by_db) != {num, den}:
         return []
-    (m, p) = by_db["mongodb"], by_db["postgres"]
+    (m, p) = by_db[num], by_db[den]
     a, b = m["transactions"].get("cpu_us_per_committed"), p["transactions"].get("cpu_us_per_committed")
     if not (a and b):
         return ["CPU per committed transaction: no comparison (" + "; ".join(

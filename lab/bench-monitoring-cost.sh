@@ -23,7 +23,9 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/lab/bench.sh"
 
 DB=${1:-postgres}
-case $DB in mongodb | postgres) ;; *) echo "bench-monitoring-cost.sh: database '$DB' is not mongodb or postgres" >&2; exit 2 ;; esac
+ensure_venv || exit 2
+# a database with a manifest (databases/<name>/database.json), else the known ones are named
+database_fields name "$DB" >/dev/null || exit 2
 N_CLIENTS=${CLIENTS:-8} CLIENT_RATE=${RATE:-15} WINDOW_S=${WINDOW_S:-30} ROUNDS=${ROUNDS:-3} WARMUP_S=${WARMUP_S:-15}
 BASELINE=${BASELINE:-1} TARGET=${TARGET:-0.02}
 BENCH_NAME=monitoring-cost

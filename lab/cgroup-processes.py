@@ -11,7 +11,7 @@ itself run a process in the container): the processes of the container's cgroup 
       is gone, each holding every process seen in the cgroup during those S seconds (polled every
       50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
       seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
-  cgroup-processes.py summary --database mongodb|postgres [--stand-in] samples.jsonl
+  cgroup-processes.py summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
        processes: [{pid, comm}] (every one seen), reason (null, or why there are no samples)}
@@ -25,15 +25,14 @@ import signal
 import sys
 import time
 
-# The server's own comm, per database: the one place that says what may run in its container.
-SERVER_COMMS = {
-    ("postgres", False): ["postgres"],
-    ("postgres", True): ["postgres"],
-    ("mongodb", False): ["mongod"],
-    # SecantusDB stands in for MongoDB (compose.standins.yaml): its console script, exec'd by the
-    # image's entrypoint, names the process and every thread secantusd-py (seen with ps in the container).
-    ("mongodb", True): ["secantusd-py"],
-}
+# The server's own comm, per database and path (official or stand-in), is its manifest's
+# (databases/<name>/database.json `processes`, `standin.processes`): read by `summary` only, so
+# that `sample` and `watch` need nothing but the standard library.
+def database_manifests():
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    from databases import manifests
+    return manifests
+
 
 # cgroup v1 hierarchies that hold every process of a container, in order of preference.
 V1_CONTROLLERS = ("pids", "memory", "cpu,cpuacct", "cpuacct,cpu", "cpuacct", "cpu")
@@ -130,8 +129,8 @@ def watch(pid, every, proc, root, poll=0.05):
     return 0
 
 
-def summary(samples, database, stand_in):
-    server = SERVER_COMMS[(database, stand_in)]
+def summary(samples, server):
+    """server: the comms allowed in the container (the server's own)."""
     good = [s for s in samples if s.get("processes") is not None]
     comms, seen = {}, {}
     for s in good:
@@ -162,7 +161,7 @@ def main(argv=None):
     w.add_argument("pid", type=int)
     w.add_argument("--every", type=float, default=1.0)
     m = sub.add_parser("summary")
-    m.add_argument("--database", required=True, choices=sorted({d for d, _ in SERVER_COMMS}))
+    m.add_argument("--database", required=True, help="a database with a manifest, databases/<name>/database.json")
     m.add_argument("--stand-in", action="store_true")
     m.add_argument("file")
     a = ap.parse_args(argv)
@@ -181,7 +180,13 @@ def main(argv=None):
     except (OSError, ValueError) as e:
         print(f"cgroup-processes.py: cannot read {a.file}: {e}", file=sys.stderr)
         return 2
-    print(json.dumps(summary(samples, a.database, a.stand_in)))
+    manifests = database_manifests()
+    try:
+        server = manifests.server_processes(a.database, stand_in=a.stand_in)
+    except manifests.ManifestError as e:  # names the manifest, the key and what is allowed
+        print(f"cgroup-processes.py: {e}", file=sys.stderr)
+        return 2
+    print(json.dumps(summary(samples, server)))
     return 0
 
 

@@ -81,9 +81,7 @@ check_validate() {
 # the monitoring stays up, as after a normal run.
 remove_check() {
   [ -n "$CHECK_TMP" ] || return 0
-  compose rm --stop --force --volumes mongodb postgres >/dev/null 2>&1 || true
-  local v
-  for v in mongodb-data postgres-data; do docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true; done
+  remove_databases || true
   rm -rf -- "$CHECK_TMP"
   CHECK_TMP=""
 CHECK_SETS=()  # the run's --set overrides, applied to the check too

@@ -323,7 +323,8 @@ cgroup_processes_watch_stop() {
   PHASE_PROCS_WATCH=""
 }
 cgroup_processes_summary() {
-  python3 "$LAB_ROOT/lab/cgroup-processes.py" summary --database "$PHASE_DB" \
+  # the venv's Python: the server's process names come from its manifest (databases/manifests.py)
+  "$VENV/bin/python" "$LAB_ROOT/lab/cgroup-processes.py" summary --database "$PHASE_DB" \
     ${PHASE_STAND_IN:+--stand-in} "${PHASE_PROCS_FILE:-/nonexistent}" || echo null
   rm -f "${PHASE_PROCS_FILE:-}"
 }

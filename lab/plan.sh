@@ -34,7 +34,8 @@ parse_plan_line() {
     key=${word%%=*} value=${word#*=}
     case $key in
       phase) [[ $value =~ ^[a-z][a-z0-9-]*$ ]] && P_PHASE=$value ;;
-      database) [[ $value =~ ^(mongodb|postgres)$ ]] && P_DATABASE=$value ;;
+      # a database the lab knows: one with a manifest, databases/<name>/database.json
+      database) [[ $value =~ ^[a-z][a-z0-9]*$ ]] && [ -f "$LAB_ROOT/databases/$value/database.json" ] && P_DATABASE=$value ;;
       stage) [[ $value =~ ^(load|run|query)$ ]] && P_STAGE=$value ;;
       ops) [[ $value =~ ^[0-9]+$ ]] && P_OPS=$value ;;
       rate) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_RATE=$value ;;
@@ -45,10 +46,15 @@ parse_plan_line() {
   done
   if [ -z "$P_PHASE" ] || [ -z "$P_DATABASE" ] || [ -z "$P_STAGE" ] || [ -z "$P_OPS" ] || [ -z "$P_RATE" ] ||
     [ -z "$P_EXPECTED_S" ] || [ -z "$P_CLIENTS" ] || [ -z "$query_given" ] || { [ "$P_STAGE" = query ] && [ -z "$P_QUERY" ]; }; then
-    echo "runme.sh: node client plan printed a line that is not 'phase=<id> database=<mongodb|postgres>" \
+    echo "runme.sh: node client plan printed a line that is not 'phase=<id> database=<$(known_databases | tr '\n' '|' | sed 's/|$//')>" \
       "stage=<load|run|query> ops=<int> rate=<number> expected_s=<number> clients=<int> query=<name|->': '$1'" >&2
     return 2
   fi
+}
+
+# The databases with a manifest (databases/<name>/database.json), one per line, sorted.
+known_databases() {
+  local f; for f in "$LAB_ROOT"/databases/*/database.json; do [ -f "$f" ] && basename "$(dirname "$f")"; done
 }
 
 # Phase ids of the plan, in run order (file prefixes: <id>.out, <id>.phase.json, ...).

@@ -40,21 +40,48 @@ export_mongo_topology() {
   fi
 }
 
+# KEY of every database's manifest (databases/<name>/database.json), or of the databases named
+# after it: one value a line (databases/manifests.py; exit 2 naming the file and key of a bad one).
+database_fields() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" fields "$@"; }
+
+# Every manifest and the stated baseline valid (databases/*.schema.json), before anything starts.
+check_database_manifests() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" check; }
+
+# Every database container and volume of the project, whichever databases ran; the monitoring stays.
+remove_databases() {
+  local services volumes v
+  services=$(database_fields service) && volumes=$(database_fields volume) && [ -n "$services" ] || return 2
+  # never without names: `compose rm --stop` alone would stop the monitoring too
+  # shellcheck disable=SC2086
+  compose rm --stop --force --volumes $services >/dev/null 2>&1 || true
+  for v in $volumes; do docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true; done
+}
+
+# The database containers stopped and removed at the end of a run, their volumes kept (the data
+# stays readable until the next bench or `./runme.sh down`).
+remove_database_containers() {
+  local services; services=$(database_fields service) && [ -n "$services" ] || return 0
+  # shellcheck disable=SC2086
+  compose rm --stop --force $services >/dev/null 2>&1 || true
+}
+
 # Fresh database volumes for every bench; the monitoring data stays.
 refresh_databases() {
   local dbs=$1
   export_mongo_topology
-  compose rm --stop --force --volumes mongodb postgres >/dev/null 2>&1 || true
-  local v
-  for v in mongodb-data postgres-data; do
-    docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true
-  done
+  remove_databases || return 1
   # No healthcheck runs in a database container (nothing but the server may run there): readiness
   # is checked from outside, with the client's own authenticated connect (docs/contracts.md §3).
+  local services; services=$(database_fields service $dbs) || return 1
   # shellcheck disable=SC2086
-  compose up -d $dbs
+  compose up -d $services
   local db
-  for db in $dbs; do database_ready "$db" || return 1; done
+  for db in $dbs; do
+    # an interrupt (runme.sh's on_signal) during `up` may leave a database that never starts: not
+    # waited for (wait-ready would wait READY_TIMEOUT_S for it)
+    [ "${INTERRUPTED:-0}" = 0 ] || return 1
+    database_ready "$db" || return 1
+  done
 }
 
 # A started database container answers the client's authenticated connect; TOPOLOGY=replset: the

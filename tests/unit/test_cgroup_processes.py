@@ -96,6 +96,13 @@ def test_the_mongodb_server_is_mongod_or_the_secantusdb_stand_in(tmp_path, stand
     assert out["server"] == [server] and out["foreign"] == foreign
 
 
+def test_a_database_without_a_manifest_is_refused_naming_the_known_ones(tmp_path):
+    f = samples_file(tmp_path, {"t": 1, "processes": [{"pid": 1, "comm": "mysqld"}]})
+    r = run("summary", "--database", "oracle", str(f))
+    assert r.returncode == 2 and r.stdout == ""
+    assert "database 'oracle' has no manifest" in r.stderr and "mongodb" in r.stderr and "postgres" in r.stderr
+
+
 def test_summary_without_any_readable_sample_says_why(tmp_path):
     f = samples_file(tmp_path, {"t": 1, "error": "no readable cgroup directory for pid 5"})
     out = json.loads(run("summary", "--database", "postgres", str(f)).stdout)

@@ -1,5 +1,6 @@
 """lab/plan.sh reads `node client plan` lines (docs/contracts.md §2): the contract's words only,
 since the values end up in file names and arithmetic."""
+import re
 import subprocess
 from pathlib import Path
 
@@ -8,8 +9,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def parse(line):
-    r = subprocess.run(["bash", "-c", f'. "{ROOT}/lab/plan.sh"; parse_plan_line "$1" && '
+def parse(line, lab_root=ROOT):
+    r = subprocess.run(["bash", "-c", f'LAB_ROOT="{lab_root}"; . "{ROOT}/lab/plan.sh"; parse_plan_line "$1" && '
                        'echo "$P_PHASE|$P_DATABASE|$P_STAGE|$P_OPS|$P_RATE|$P_EXPECTED_S|$P_CLIENTS|$P_QUERY"', "_", line],
                        capture_output=True, text=True)
     return r.returncode, r.stdout.strip(), r.stderr
@@ -40,3 +41,16 @@ def test_a_contract_line_is_read():
 def test_anything_else_is_refused_naming_the_line(line):
     code, _, err = parse(line)
     assert code == 2 and "node client plan printed a line" in err and repr(line)[1:-1] in err
+
+
+def test_a_database_is_known_by_its_manifest_alone(tmp_path):
+    """A third database needs its folder, not an edit of plan.sh; without one the line is refused
+    naming the databases that have one."""
+    line = "phase=mysql-load database=mysql stage=load ops=5 rate=0 expected_s=1 clients=1 query=-"
+    code, _, err = parse(line, tmp_path)
+    assert code == 2 and "database=<>" in err
+    (tmp_path / "databases" / "mysql").mkdir(parents=True)
+    (tmp_path / "databases" / "mysql" / "database.json").write_text("{}")
+    assert parse(line, tmp_path)[:2] == (0, "mysql-load|mysql|load|5|0|1|1|")
+    code, _, err = parse("phase=x database=oracle stage=run ops=1 rate=1 expected_s=1 clients=1 query=-")
+    assert code == 2 and {"mongodb", "postgres"} <= set(re.search(r"database=<([a-z|]+)>", err).group(1).split("|"))

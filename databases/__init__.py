@@ -1,0 +1,1 @@
+"""The databases the lab can run, one folder each (docs/layout.md); manifests.py reads them."""

@@ -1,0 +1,197 @@
+"""databases/manifests.py and databases/database.schema.json: the shipped manifests are valid and
+say what compose says; a bad manifest or baseline is refused naming the file, the key and what is
+allowed, by the Python reader and by its CLI (what bash calls)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from databases import manifests
+
+LAB_ROOT = Path(__file__).resolve().parents[2]
+DATABASES = LAB_ROOT / "databases"
+CLI = [sys.executable, str(DATABASES / "manifests.py")]
+
+
+def copy_root(tmp_path):
+    """A databases/ folder of our own holding copies of the shipped manifests and baseline."""
+    root = tmp_path / "databases"
+    for name in ("mongodb", "postgres"):
+        (root / name).mkdir(parents=True)
+        shutil.copy(DATABASES / name / "database.json", root / name / "database.json")
+    shutil.copy(DATABASES / "baseline.json", root / "baseline.json")
+    return root
+
+
+def edit(root, name, change):
+    path = root / name / "database.json"
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def refused(root, name):
+    with pytest.raises(manifests.ManifestError) as e:
+        manifests.load(name, str(root))
+    return str(e.value)
+
+
+def test_shipped_manifests_and_baseline_are_valid():
+    found = manifests.load_all()
+    assert {"mongodb", "postgres"} <= set(found)
+    assert found["mongodb"]["processes"] == ["mongod"] and found["mongodb"]["standin"]["processes"] == ["secantusd-py"]
+    assert found["postgres"]["volume"] == "postgres-data"
+    assert manifests.baseline() == ("mongodb", "postgres")
+
+
+def test_a_value_outside_the_allowed_ones_names_file_key_and_allowed_values(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "mongodb", lambda d: d["offers"]["workloads"].append("tpcc"))
+    msg = refused(root, "mongodb")
+    assert str(path) in msg and "'offers.workloads.6'" in msg and "'tpcc'" in msg
+    assert "insert, ycsb, tsbs, events, booking, oltp" in msg
+
+
+def test_a_missing_key_is_named_with_the_required_ones(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "postgres", lambda d: d.pop("volume"))
+    msg = refused(root, "postgres")
+    assert msg.startswith(f"{path}: key 'volume' is missing") and "service, volume, port_env" in msg
+
+
+def test_an_unknown_key_is_named_with_the_allowed_keys(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "mongodb", lambda d: d["standin"].update(imag="x"))
+    msg = refused(root, "mongodb")
+    assert msg.startswith(f"{path}: key 'standin.imag' is not known") and "image, label, processes" in msg
+
+
+def test_a_process_name_longer_than_a_comm_is_refused(tmp_path):
+    root = copy_root(tmp_path)
+    edit(root, "postgres", lambda d: d.update(processes=["postgres-server-main"]))
+    msg = refused(root, "postgres")
+    assert "key 'processes.0'" in msg and "matching ^[A-Za-z0-9_.:-]{1,15}$" in msg
+
+
+def test_the_name_must_be_the_folders(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "postgres", lambda d: d.update(name="pg"))
+    assert refused(root, "postgres") == f"{path}: key 'name' is 'pg' (allowed: 'postgres', the folder's name)"
+
+
+def test_the_service_is_the_database_name_for_now(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "mongodb", lambda d: d.update(service="mongo"))
+    assert refused(root, "mongodb").startswith(f"{path}: key 'service' is 'mongo' (allowed: 'mongodb'")
+
+
+def test_a_database_without_a_manifest_and_a_file_that_is_not_json(tmp_path):
+    root = copy_root(tmp_path)
+    assert "database 'mysql' has no manifest" in refused(root, "mysql") and "known: mongodb, postgres" in refused(root, "mysql")
+    (root / "postgres" / "database.json").write_text("{name: postgres}")
+    assert refused(root, "postgres").startswith(f"{root / 'postgres' / 'database.json'}: not JSON")
+
+
+def test_a_folder_without_database_json_is_not_a_database(tmp_path):
+    root = copy_root(tmp_path)
+    (root / "notes").mkdir()
+    assert manifests.names(str(root)) == ["mongodb", "postgres"]
+
+
+def test_the_baseline_names_two_databases_with_a_manifest(tmp_path):
+    root = copy_root(tmp_path)
+    path = root / "baseline.json"
+    path.write_text(json.dumps({"numerator": "mysql", "denominator": "postgres", "about": "x"}))
+    with pytest.raises(manifests.ManifestError, match=r"key 'numerator' is 'mysql' \(allowed: mongodb, postgres"):
+        manifests.baseline(str(root))
+    path.write_text(json.dumps({"numerator": "postgres", "denominator": "postgres", "about": "x"}))
+    with pytest.raises(manifests.ManifestError, match="both 'postgres'"):
+        manifests.baseline(str(root))
+    path.write_text(json.dumps({"numerator": "mongodb", "denominator": "postgres"}))
+    with pytest.raises(manifests.ManifestError, match=f"{path}: key 'about' is missing"):
+        manifests.baseline(str(root))
+
+
+def test_server_processes_official_standin_and_every_name():
+    assert manifests.server_processes("mongodb", stand_in=False) == ["mongod"]
+    assert manifests.server_processes("mongodb", stand_in=True) == ["secantusd-py"]
+    assert manifests.server_processes("mongodb") == ["mongod", "secantusd-py", "ferretdb"]
+    assert manifests.server_processes("postgres") == ["postgres"]
+
+
+def cli(*args):
+    return subprocess.run([*CLI, *args], capture_output=True, text=True)
+
+
+def test_cli_prints_what_bash_asks():
+    assert cli("field", "mongodb", "volume").stdout == "mongodb-data\n"
+    assert cli("field", "mongodb", "standin.processes").stdout == "secantusd-py\n"
+    assert cli("fields", "volume", "postgres", "mongodb").stdout == "postgres-data\nmongodb-data\n"
+    assert cli("baseline").stdout == "mongodb postgres\n"
+    names = cli("names").stdout.split()
+    assert {"mongodb", "postgres"} <= set(names) and names == sorted(names)
+    assert cli("check").returncode == 0
+
+
+def test_cli_refuses_a_bad_manifest_with_exit_2_and_the_message(tmp_path):
+    root = copy_root(tmp_path)
+    path = edit(root, "mongodb", lambda d: d.update(color="green"))
+    r = cli("--root", str(root), "field", "mongodb", "volume")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"databases: {path}: key 'color'") and "^#[0-9a-f]{6}$" in r.stderr
+    assert cli("--root", str(root), "check").returncode == 2
+    r = cli("field", "mongodb", "no.such")
+    assert r.returncode == 2 and "no key 'no.such'" in r.stderr
+    assert cli("frobnicate").returncode == 2
+
+
+@pytest.mark.skipif(shutil.which("docker") is None, reason="needs the docker CLI with compose")
+def test_manifests_say_what_compose_says():
+    """Every manifest's service, volume, published port and stand-in image and label, as compose
+    resolves them (each port variable set to a value of its own)."""
+    found = manifests.load_all()
+    ports = {m["port_env"]: str(41000 + i) for i, m in enumerate(found.values())}
+
+    def config(*files):
+        env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x", **ports)
+        args = [a for f in files for a in ("-f", str(LAB_ROOT / f))]
+        r = subprocess.run(["docker", "compose", *args, "config", "--format", "json"],
+                           capture_output=True, text=True, env=env, cwd=LAB_ROOT)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+    official, standins = config("compose.yaml"), config("compose.yaml", "compose.standins.yaml")
+    assert len(ports) == len(found)
+    for name, m in found.items():
+        service = official["services"][m["service"]]
+        assert m["volume"] in official["volumes"], name
+        assert any(v.get("source") == m["volume"] for v in service["volumes"]), name
+        assert [p["published"] for p in service["ports"]] == [ports[m["port_env"]]], name
+        s = standins["services"][m["service"]]
+        assert s["image"].split(":")[0] == m["standin"]["image"], name
+        assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
+
+
+def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
+    """lab/stack.sh's readers (what runme.sh calls before the stack starts, and before it removes
+    the databases) refuse a bad manifest with exit 2 and its message; compose is never called.
+    With good manifests remove_databases removes every manifest's service and volume."""
+    lab, calls = tmp_path / "lab-root", tmp_path / "calls"
+    shutil.copytree(DATABASES, lab / "databases", ignore=shutil.ignore_patterns("__pycache__"))
+    edit(lab / "databases", "postgres", lambda d: d.update(volume="Postgres Data"))
+    script = (f'LAB_ROOT="{lab}" VENV="{Path(sys.executable).parent.parent}" PROJECT=p; . "{LAB_ROOT}/lab/stack.sh"; '
+              f'compose() {{ echo "compose $*" >>"{calls}"; }}; docker() {{ echo "docker $*" >>"{calls}"; }}; "$@"')
+    for call in (["check_database_manifests"], ["remove_databases"], ["database_fields", "volume"]):
+        r = subprocess.run(["bash", "-c", script, "_", *call], capture_output=True, text=True)
+        assert r.returncode == 2, (call, r.stderr)
+        assert f"{lab / 'databases' / 'postgres' / 'database.json'}: key 'volume'" in r.stderr
+        assert not calls.exists()
+    edit(lab / "databases", "postgres", lambda d: d.update(volume="postgres-data"))
+    r = subprocess.run(["bash", "-c", script, "_", "remove_databases"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb postgres",
+                                              "docker volume rm p_mongodb-data", "docker volume rm p_postgres-data"]
