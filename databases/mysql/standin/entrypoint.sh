@@ -103,6 +103,11 @@ if [[ ! -d $datadir/mysql ]]; then
   done
   sql -e 'select 1' >/dev/null || die "the temporary server did not answer within 30 s"
 
+  # mariadb-install-db also makes root@<hostname>, root@127.0.0.1 and root@::1 without a password;
+  # MySQL's --initialize-insecure makes only root@localhost. Dropped, so the only root accounts are
+  # upstream's: localhost and MYSQL_ROOT_HOST, both with the password.
+  sql -N -e "SELECT CONCAT('DROP USER ', QUOTE(User), '@', QUOTE(Host), ';') FROM mysql.user
+             WHERE User = '' OR (User = 'root' AND Host <> 'localhost')" | { echo 'SET @@SESSION.SQL_LOG_BIN = 0;'; cat; } | sql
   root_host=${MYSQL_ROOT_HOST:-%}
   pw=${MYSQL_ROOT_PASSWORD:-}
   {

@@ -2,7 +2,8 @@
 // A real MariaDB server for tests (the MySQL stand-in's server: Debian 12's mariadb-server-core,
 // 10.11): a fresh data directory in a temp folder, a free port on 127.0.0.1, stopped by pid.
 // Nothing it answers is a MySQL result. Binary log on in ROW format as MySQL 8.4 ships it;
-// durability 'relaxed' (innodb_flush_log_at_trx_commit=2, sync_binlog=0) unless asked for strict.
+// durability 'strict' (innodb_flush_log_at_trx_commit=1, sync_binlog=1: MySQL's defaults and the
+// lab's DURABILITY default) unless asked for 'relaxed' (2 and 0).
 const { execFileSync, spawn } = require('child_process');
 const fs = require('fs');
 const os = require('os');
@@ -25,7 +26,7 @@ function ensureInstalled() {
   if (!fs.existsSync(MARIADBD)) throw new Error('apt-get install mariadb-server-core did not provide mariadbd');
 }
 
-async function startMariadb({ durability = 'relaxed' } = {}) {
+async function startMariadb({ durability = 'strict' } = {}) {
   ensureInstalled();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-mariadb-'));
   const data = path.join(dir, 'data');
@@ -48,6 +49,8 @@ async function startMariadb({ durability = 'relaxed' } = {}) {
   const server = {
     port, uri, dir, logFile, child, durability,
     get pid() { return this.child.pid; },
+    // SIGTERM: mariadbd shuts down, closing the sessions of connected clients.
+    stop(signal = 'SIGTERM') { return stopChild(this.child, signal, 30000); },
     async cleanup() {
       await stopChild(this.child, 'SIGTERM', 30000);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,102 @@
+'use strict';
+// The MySQL binding against a real MariaDB 10.11 (the MySQL stand-in's server): the shared client
+// behaviour (client/test/integration/shared-cases.js), the table each KEY/LAYOUT gets and the
+// index InnoDB clusters it by, the documents stored byte for byte, the refusals (DURABILITY the
+// server does not run with, a query set without MySQL forms, sequence keys for reads).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('path');
+const { CLIENT_DIR } = require('../deps');
+const { startMariadb } = require('./mariadb-server');
+
+const { sharedCases, SHAPE } = require(path.join(CLIENT_DIR, 'test/integration/shared-cases'));
+const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
+const { DocumentGenerator } = require(path.join(CLIENT_DIR, 'src/docgen'));
+const { keyGenerator } = require(path.join(CLIENT_DIR, 'src/keys'));
+const { createTarget } = require(path.join(CLIENT_DIR, 'src/targets'));
+
+const countInDb = async (s) => Number((await s.query('SELECT COUNT(*) FROM jsonbench'))[0][0]);
+
+sharedCases({
+  name: 'MariaDB (MySQL stand-in)', label: 'MariaDB (MySQL stand-in)', product: 'MariaDB', standIn: true, database: 'mysql', start: startMariadb, countInDb,
+});
+
+test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => {
+  let db;
+  test.before(async () => { db = await startMariadb(); });
+  test.after(async () => { if (db) await db.cleanup(); });
+
+  const clustered = async () => (await db.query(`SELECT i.NAME, i.TYPE FROM information_schema.INNODB_SYS_INDEXES i
+    JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = 'jsonbench/jsonbench' ORDER BY i.INDEX_ID`));
+  const columns = async () => (await db.query(`SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, EXTRA FROM information_schema.COLUMNS
+    WHERE TABLE_SCHEMA = 'jsonbench' AND TABLE_NAME = 'jsonbench' ORDER BY ORDINAL_POSITION`));
+  const init = (key, layout) => runCli(['init', '--uri', db.uri, '--key', key, '--layout', layout]);
+
+  test('each KEY x LAYOUT: the table, and InnoDB clusters rows by the key (clustered) or by its hidden row id (heap)', async () => {
+    const cases = [
+      ['uuidv7', 'clustered', [['PRIMARY', 3]], 'binary(16)', 'NO', ''],
+      ['uuidv4', 'heap', [['GEN_CLUST_INDEX', 1], ['jsonbench_id', 2]], 'binary(16)', 'YES', ''],
+      ['sequence', 'clustered', [['PRIMARY', 3]], 'bigint(20) unsigned', 'NO', 'auto_increment'],
+      ['sequence', 'heap', [['GEN_CLUST_INDEX', 1], ['jsonbench_id', 0]], 'bigint(20) unsigned', 'NO', 'auto_increment'],
+    ];
+    for (const [key, layout, indexes, idType, nullable, extra] of cases) {
+      const r = await init(key, layout);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^MariaDB \(MySQL stand-in\) 10\.11\.\d+-MariaDB/);
+      assert.match(r.stdout, new RegExp(`rows clustered by ${indexes[0][0]}`));
+      assert.deepEqual((await clustered()).map(([n, t]) => [n, Number(t)]), indexes, `${key} ${layout}`);
+      const cols = await columns();
+      assert.deepEqual(cols[0], ['id', idType, nullable, extra], `${key} ${layout}`);
+      // MariaDB's JSON is LONGTEXT with a JSON_VALID check (MySQL's is its binary JSON type).
+      assert.deepEqual(cols[1].slice(0, 3), ['data', 'longtext', 'NO']);
+    }
+  });
+
+  test('inserts store exactly the generator\'s JSON bytes and keys; sequence keys come from AUTO_INCREMENT', async () => {
+    assert.equal((await init('uuidv7', 'clustered')).code, 0);
+    let r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', ...SHAPE, '--rate', '1000', '--docs', '30', '--client-id', '3']);
+    assert.equal(r.code, 0, r.stderr);
+    const gen = new DocumentGenerator({ seed: 1, clientId: '3', fields: 10, fieldBytes: 100 });
+    const keys = keyGenerator('uuidv7', { seed: 1, clientId: '3' });
+    const rows = await db.query('SELECT HEX(id), data FROM jsonbench ORDER BY id');
+    assert.deepEqual(rows.map(([id, data]) => [id.toLowerCase(), data]),
+      Array.from({ length: 30 }, (_, i) => [keys.buffer(i).toString('hex'), gen.json(i)]));
+
+    assert.equal((await init('sequence', 'heap')).code, 0);
+    r = await runCli(['run', '--uri', db.uri, '--key', 'sequence', '--layout', 'heap', ...SHAPE, '--rate', '1000', '--docs', '5']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual((await db.query('SELECT id FROM jsonbench ORDER BY id')).map(([id]) => Number(id)), [1, 2, 3, 4, 5]);
+    const target = createTarget('mysql', db.uri);
+    await target.connect();
+    try {
+      await target.prepareInserts({ key: 'sequence', durability: 'strict' });
+      await assert.rejects(target.get(Buffer.alloc(16)), /get: sequence keys \(AUTO_INCREMENT\) cannot be chosen by key/);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('DURABILITY=relaxed on a server running strict is refused, naming both settings', async () => {
+    assert.equal((await init('uuidv7', 'clustered')).code, 0);
+    const r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', ...SHAPE, '--docs', '5', '--durability', 'relaxed']);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stderr, /DURABILITY=relaxed needs the MySQL server started with innodb_flush_log_at_trx_commit=2 and sync_binlog=0; it runs with 1 and 1/);
+    assert.equal(await countInDb(db), 0, 'nothing was inserted');
+  });
+
+  test('a query set without MySQL forms is refused before anything starts, naming the set', async () => {
+    for (const [workload, module] of [['events', 'github-events-queries.js'], ['tsbs', 'tsbs-devops-queries.js']]) {
+      // Port 1: nothing listens there; the refusal comes before any connection.
+      const r = await runCli(['init', '--uri', 'mysql://root@127.0.0.1:1/jsonbench', '--key', 'uuidv7', '--layout', 'clustered', '--workload', workload]);
+      assert.equal(r.code, 2, r.stdout);
+      assert.match(r.stderr, new RegExp(`the query set of WORKLOAD=${workload} \\(${module.replace('.', '\\.')}\\) has no mysql forms \\(none of its queries\\); allowed databases for it: mongodb, postgres`));
+    }
+  });
+
+  test('wait-ready: authenticated as the URI\'s user on its database', async () => {
+    const r = await runCli(['wait-ready', '--uri', db.uri, '--ready-timeout-s', '10']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual([out.ready, out.user, out.database], [true, 'root', 'jsonbench']);
+  });
+});
