@@ -46,7 +46,8 @@ for arg in "$@"; do
   case $name in
     --innodb-buffer-pool-size | --innodb-flush-log-at-trx-commit | --sync-binlog | --innodb-doublewrite | \
     --max-connections | --server-id | --port | --bind-address | --binlog-row-image | --binlog-expire-logs-seconds | \
-    --innodb-flush-method | --innodb-io-capacity | --innodb-io-capacity-max | --innodb-log-buffer-size)
+    --innodb-flush-method | --innodb-io-capacity | --innodb-io-capacity-max | --innodb-log-buffer-size | \
+    --skip-name-resolve)
       args+=("$arg") ;;
     --log-bin) args+=("$arg"); binlog=given ;;
     --skip-log-bin | --disable-log-bin) binlog=off ;;
@@ -58,7 +59,7 @@ for arg in "$@"; do
     --binlog-row-value-options)
       log "mysqld $arg: MariaDB has no partial JSON logging (its JSON is LONGTEXT: an update logs the whole row image); not applied"
       ;;
-    *) die "mysqld argument '$arg' has no MariaDB mapping in this stand-in (known: --innodb-buffer-pool-size --innodb-flush-log-at-trx-commit --sync-binlog --innodb-doublewrite --max-connections --server-id --port --bind-address --binlog-row-image --binlog-expire-logs-seconds --innodb-flush-method --innodb-io-capacity --innodb-io-capacity-max --innodb-log-buffer-size --log-bin --skip-log-bin --disable-log-bin --binlog-format --innodb-redo-log-capacity --binlog-row-value-options)" ;;
+    *) die "mysqld argument '$arg' has no MariaDB mapping in this stand-in (known: --innodb-buffer-pool-size --innodb-flush-log-at-trx-commit --sync-binlog --innodb-doublewrite --max-connections --server-id --port --bind-address --binlog-row-image --binlog-expire-logs-seconds --innodb-flush-method --innodb-io-capacity --innodb-io-capacity-max --innodb-log-buffer-size --skip-name-resolve --log-bin --skip-log-bin --disable-log-bin --binlog-format --innodb-redo-log-capacity --binlog-row-value-options)" ;;
   esac
 done
 # MySQL 8.4 writes a binary log unless told not to (log_bin ON, base name binlog, row format only);
