@@ -39,8 +39,8 @@ async function startMariadb({ durability = 'strict' } = {}) {
   const strict = durability === 'strict';
   const args = ['--no-defaults', `--datadir=${data}`, `--socket=${path.join(dir, 'mysqld.sock')}`, `--port=${port}`,
     '--bind-address=127.0.0.1', `--pid-file=${path.join(dir, 'mysqld.pid')}`, ...asUser,
-    // As the stand-in image (standin/standin.cnf): ROW format, no annotate events, as MySQL 8.4 ships.
-    '--log-bin=binlog', '--binlog-format=ROW', '--server-id=1', '--binlog-annotate-row-events=OFF',
+    // As the stand-in image (standin/standin.cnf): ROW format, no annotate events, a 64M packet, as MySQL 8.4 ships.
+    '--log-bin=binlog', '--binlog-format=ROW', '--server-id=1', '--binlog-annotate-row-events=OFF', '--max-allowed-packet=64M',
     `--innodb-flush-log-at-trx-commit=${strict ? 1 : 2}`, `--sync-binlog=${strict ? 1 : 0}`,
     '--innodb-buffer-pool-size=64M', '--character-set-server=utf8mb4', '--collation-server=utf8mb4_general_ci', '--skip-name-resolve'];
   const log = fs.openSync(logFile, 'a');

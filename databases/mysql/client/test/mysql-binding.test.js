@@ -76,6 +76,17 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
     }
   });
 
+  test('doc-size: documents near MongoDB\'s 16 MiB limit (15 x 1,000,000 bytes) are stored and read back whole', async () => {
+    assert.equal((await init('uuidv7', 'clustered')).code, 0);
+    const r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', '--fields', '15', '--field-bytes', '1000000',
+      '--rate', '10', '--docs', '2'], { timeoutMs: 60000 });
+    assert.equal(r.code, 0, r.stderr);
+    const gen = new DocumentGenerator({ seed: 1, clientId: '1', fields: 15, fieldBytes: 1000000 });
+    const rows = await db.query('SELECT LENGTH(data), MD5(data) FROM jsonbench ORDER BY id');
+    const md5 = (s) => require('crypto').createHash('md5').update(s, 'latin1').digest('hex');
+    assert.deepEqual(rows.map(([n, h]) => [Number(n), h]), [0, 1].map((i) => [gen.jsonLength, md5(gen.json(i))]));
+  });
+
   test('DURABILITY=relaxed on a server running strict is refused, naming both settings', async () => {
     assert.equal((await init('uuidv7', 'clustered')).code, 0);
     const r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', ...SHAPE, '--docs', '5', '--durability', 'relaxed']);
