@@ -70,8 +70,8 @@ test.describe('the MySQL stand-in image through compose', { skip: skip || false 
     try {
       const [[row]] = await c.query(`SELECT @@log_bin, @@binlog_format, @@sync_binlog, @@innodb_flush_log_at_trx_commit,
         @@innodb_doublewrite, @@innodb_buffer_pool_size, @@innodb_log_file_size, @@skip_name_resolve, @@binlog_annotate_row_events,
-        @@character_set_server, @@max_connections`);
-      assert.deepEqual(row.map(String), ['1', 'ROW', '1', '1', '1', String(256 << 20), String(128 << 20), '1', '0', 'utf8mb4', '200']);
+        @@character_set_server, @@max_connections, @@max_allowed_packet`);
+      assert.deepEqual(row.map(String), ['1', 'ROW', '1', '1', '1', String(256 << 20), String(128 << 20), '1', '0', 'utf8mb4', '200', String(64 << 20)]);
       const [users] = await c.query("SELECT CONCAT(User, '@', Host) FROM mysql.user ORDER BY 1");
       assert.deepEqual(users.map(([u]) => u), ['mariadb.sys@localhost', 'root@%', 'root@localhost']);
     } finally {
