@@ -43,15 +43,24 @@ async function startMariadb({ durability = 'strict' } = {}) {
     '--log-bin=binlog', '--binlog-format=ROW', '--server-id=1', '--binlog-annotate-row-events=OFF', '--max-allowed-packet=64M',
     `--innodb-flush-log-at-trx-commit=${strict ? 1 : 2}`, `--sync-binlog=${strict ? 1 : 0}`,
     '--innodb-buffer-pool-size=64M', '--character-set-server=utf8mb4', '--collation-server=utf8mb4_general_ci', '--skip-name-resolve'];
-  const log = fs.openSync(logFile, 'a');
-  const child = spawn(MARIADBD, args, { stdio: ['ignore', log, log] });
-  fs.closeSync(log);
+  const spawnServer = () => {
+    const log = fs.openSync(logFile, 'a');
+    const child = spawn(MARIADBD, args, { stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    return child;
+  };
   const uri = `mysql://root@127.0.0.1:${port}/jsonbench`;
   const server = {
-    port, uri, dir, logFile, child, durability,
+    port, uri, dir, logFile, durability, child: spawnServer(),
     get pid() { return this.child.pid; },
     // SIGTERM: mariadbd shuts down, closing the sessions of connected clients.
     stop(signal = 'SIGTERM') { return stopChild(this.child, signal, 30000); },
+    // Same data directory and port: clients can reconnect to it.
+    async restart() {
+      await this.stop();
+      this.child = spawnServer();
+      await this.ready();
+    },
     async cleanup() {
       await stopChild(this.child, 'SIGTERM', 30000);
       fs.rmSync(dir, { recursive: true, force: true });

@@ -9,8 +9,9 @@ const path = require('path');
 const { CLIENT_DIR } = require('../deps');
 const { startMariadb } = require('./mariadb-server');
 
-const { sharedCases, SHAPE } = require(path.join(CLIENT_DIR, 'test/integration/shared-cases'));
-const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
+const { sharedCases, tmpResult, readResult, SHAPE } = require(path.join(CLIENT_DIR, 'test/integration/shared-cases'));
+const { runCli, startCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
+const { sleep } = require(path.join(CLIENT_DIR, 'test/helpers/processes'));
 const { DocumentGenerator } = require(path.join(CLIENT_DIR, 'src/docgen'));
 const { keyGenerator } = require(path.join(CLIENT_DIR, 'src/keys'));
 const { createTarget } = require(path.join(CLIENT_DIR, 'src/targets'));
@@ -85,6 +86,27 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
     const rows = await db.query('SELECT LENGTH(data), MD5(data) FROM jsonbench ORDER BY id');
     const md5 = (s) => require('crypto').createHash('md5').update(s, 'latin1').digest('hex');
     assert.deepEqual(rows.map(([n, h]) => [Number(n), h]), [0, 1].map((i) => [gen.jsonLength, md5(gen.json(i))]));
+  });
+
+  test('server restarted mid-run: errors counted, the client reconnects, prepares again and carries on', async () => {
+    assert.equal((await init('uuidv4', 'heap')).code, 0);
+    const out = tmpResult();
+    try {
+      const run = startCli(['run', '--uri', db.uri, '--key', 'uuidv4', '--layout', 'heap', ...SHAPE,
+        '--rate', '100', '--docs', '500', '--reconnect-timeout-s', '30', '--result', out.file], { timeoutMs: 60000 });
+      await sleep(1500);
+      await db.restart();
+      const r = await run.done;
+      const res = readResult(out.file);
+      assert.ok(res.reconnects >= 1, r.stdout);
+      assert.equal(res.gave_up, null);
+      assert.equal(res.docs_ok + res.errors + res.dropped, 500, 'every document settled, schedule carried on');
+      assert.equal(res.docs_ok, await countInDb(db));
+      assert.ok(res.docs_ok > 150, `inserts after the restart: docs_ok ${res.docs_ok}`);
+      assert.match(r.stdout, /reconnected after/);
+    } finally {
+      out.cleanup();
+    }
   });
 
   test('DURABILITY=relaxed on a server running strict is refused, naming both settings', async () => {
