@@ -255,6 +255,10 @@ class MysqlTarget {
 
   initOltp() { return refuse('WORKLOAD=oltp'); }
 
+  prepareBooking() { return refuse('WORKLOAD=booking'); }
+
+  prepareOltp() { return refuse('WORKLOAD=oltp'); }
+
   async close() {
     const c = this.conn;
     this.conn = null;

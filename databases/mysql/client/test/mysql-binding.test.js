@@ -126,6 +126,22 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
     }
   });
 
+  test('workloads without a MySQL binding are refused naming them, nothing written', async () => {
+    assert.equal((await init('uuidv7', 'clustered')).code, 0);
+    const cases = [
+      [['--workload', 'events', '--stage', 'load'], /the query set of WORKLOAD=events \(github-events-queries\.js\) has no mysql forms/],
+      [['--workload', 'tsbs', '--model', 'event'], /the query set of WORKLOAD=tsbs \(tsbs-devops-queries\.js\) has no mysql forms/],
+      [['--workload', 'booking'], /WORKLOAD=booking has no MySQL binding .* allowed with mysql: WORKLOAD=insert, ycsb/],
+      [['--workload', 'oltp'], /WORKLOAD=oltp has no MySQL binding/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', ...args]);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, message);
+    }
+    assert.equal(await countInDb(db), 0);
+  });
+
   test('wait-ready: authenticated as the URI\'s user on its database', async () => {
     const r = await runCli(['wait-ready', '--uri', db.uri, '--ready-timeout-s', '10']);
     assert.equal(r.code, 0, r.stderr);
