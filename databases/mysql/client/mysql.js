@@ -219,14 +219,15 @@ class MysqlTarget {
   // After a phase and before the storage read (commands/count.js), outside the windows: the
   // table's dirty pages are written (FLUSH TABLES ... FOR EXPORT, then UNLOCK TABLES: MySQL 8.4
   // manual, flush.html), and ANALYZE TABLE recounts the pages DATA_LENGTH/INDEX_LENGTH report
-  // (analyze-table.html; InnoDB otherwise refreshes them only after 10% of the rows changed).
+  // (analyze-table.html; InnoDB otherwise refreshes them only after 10% of the rows changed). LOCAL:
+  // the lab's own statement is not written to the binary log (ANALYZE is, by default).
   // InnoDB has no user command for a full checkpoint: other tables' and the undo logs' dirty
   // pages are left to the page cleaner.
   async flush() {
     await this.conn.query(`FLUSH TABLES ${TABLE} FOR EXPORT`);
     await this.conn.query('UNLOCK TABLES');
-    await this.conn.query(`ANALYZE TABLE ${TABLE}`);
-    return { command: `FLUSH TABLES ${TABLE} FOR EXPORT; UNLOCK TABLES; ANALYZE TABLE ${TABLE}`, reason: null };
+    await this.conn.query(`ANALYZE LOCAL TABLE ${TABLE}`);
+    return { command: `FLUSH TABLES ${TABLE} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${TABLE}`, reason: null };
   }
 
   // After a load and before a query phase: statistics for the optimizer, then the flush.

@@ -101,7 +101,11 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
       assert.ok(res.reconnects >= 1, r.stdout);
       assert.equal(res.gave_up, null);
       assert.equal(res.docs_ok + res.errors + res.dropped, 500, 'every document settled, schedule carried on');
-      assert.equal(res.docs_ok, await countInDb(db));
+      // The insert in flight when mariadbd shut down may have committed with its answer lost (seen:
+      // 500 stored, 499 acknowledged): the client counts it as an error, never as done.
+      const stored = await countInDb(db);
+      assert.ok(stored - res.docs_ok >= 0 && stored - res.docs_ok <= 1, `stored ${stored}, acknowledged ${res.docs_ok}`);
+      assert.ok(res.errors >= stored - res.docs_ok);
       assert.ok(res.docs_ok > 150, `inserts after the restart: docs_ok ${res.docs_ok}`);
       assert.match(r.stdout, /reconnected after/);
     } finally {
