@@ -84,14 +84,21 @@ def _validate(doc, path, schema_file):
         raise ManifestError(_message(path, schema_file, schema, errors[0]))
 
 
-def names(root=ROOT):
-    """Every database with a manifest, sorted (a folder under databases/ holding database.json)."""
+def _all_names(root):
     return sorted(d for d in os.listdir(root) if os.path.isfile(os.path.join(root, d, MANIFEST)))
+
+
+def names(root=ROOT, not_in_lab=False):
+    """Every database the lab runs, sorted (a folder under databases/ holding database.json without
+    `not_in_lab`); not_in_lab=True: also the ones whose wiring is still to come."""
+    if not_in_lab:
+        return _all_names(root)
+    return [n for n in _all_names(root) if "not_in_lab" not in _read_json(os.path.join(root, n, MANIFEST))]
 
 
 def load(name, root=ROOT):
     """The manifest of one database, checked; ManifestError names the file, the key, what is allowed."""
-    known = names(root)
+    known = names(root, not_in_lab=True)
     if name not in known:
         raise ManifestError(f"database {name!r} has no manifest {os.path.join(root, str(name), MANIFEST)} "
                             f"(known: {', '.join(known) or 'none'})")
@@ -171,7 +178,8 @@ def main(argv=None):
         elif args == ["baseline"]:
             print(" ".join(baseline(root)))
         elif args == ["check"]:
-            load_all(root)
+            for n in names(root, not_in_lab=True):
+                load(n, root)
             baseline(root)
         else:
             print(usage, file=sys.stderr)

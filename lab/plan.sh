@@ -35,7 +35,8 @@ parse_plan_line() {
     case $key in
       phase) [[ $value =~ ^[a-z][a-z0-9-]*$ ]] && P_PHASE=$value ;;
       # a database the lab knows: one with a manifest, databases/<name>/database.json
-      database) [[ $value =~ ^[a-z][a-z0-9]*$ ]] && [ -f "$LAB_ROOT/databases/$value/database.json" ] && P_DATABASE=$value ;;
+      database) [[ $value =~ ^[a-z][a-z0-9]*$ ]] && [ -f "$LAB_ROOT/databases/$value/database.json" ] &&
+                  ! grep -q '"not_in_lab"' "$LAB_ROOT/databases/$value/database.json" && P_DATABASE=$value ;;
       stage) [[ $value =~ ^(load|run|query)$ ]] && P_STAGE=$value ;;
       ops) [[ $value =~ ^[0-9]+$ ]] && P_OPS=$value ;;
       rate) [[ $value =~ ^[0-9]+(\.[0-9]+)?$ ]] && P_RATE=$value ;;
@@ -54,7 +55,11 @@ parse_plan_line() {
 
 # The databases with a manifest (databases/<name>/database.json), one per line, sorted.
 known_databases() {
-  local f; for f in "$LAB_ROOT"/databases/*/database.json; do [ -f "$f" ] && basename "$(dirname "$f")"; done
+  local f
+  for f in "$LAB_ROOT"/databases/*/database.json; do
+    # a manifest with not_in_lab is a database the lab cannot run yet (databases/manifests.py names)
+    if [ -f "$f" ] && ! grep -q '"not_in_lab"' "$f"; then basename "$(dirname "$f")"; fi
+  done
 }
 
 # Phase ids of the plan, in run order (file prefixes: <id>.out, <id>.phase.json, ...).

@@ -335,9 +335,22 @@ compose_files() {
 
 _random_secret() { od -An -N18 -tx1 /dev/urandom | tr -d ' \n'; }
 
+_secret_keys=(POSTGRES_PASSWORD MONGO_PASSWORD MYSQL_PASSWORD GRAFANA_ADMIN_PASSWORD)
+
+# A .env made before a secret was added to .env.example gets that one generated and appended
+# (its other lines are the user's and stay as they are).
+_append_missing_secrets() {
+  local env=$1 key
+  for key in "${_secret_keys[@]}"; do
+    grep -q "^$key=" "$env" && continue
+    printf '%s=%s\n' "$key" "$(_random_secret)" >>"$env"
+    _setup_log "added a generated $key to $env"
+  done
+}
+
 ensure_env_file() {
   local env=$JSONBENCH_ROOT/.env example=$JSONBENCH_ROOT/.env.example
-  [[ -f $env ]] && return 0
+  if [[ -f $env ]]; then _append_missing_secrets "$env"; return 0; fi
   [[ -f $example ]] || { _setup_log "$example is missing"; return 1; }
   local tmp
   tmp=$(mktemp "$env.XXXXXX")
@@ -345,9 +358,7 @@ ensure_env_file() {
   local line key
   while IFS= read -r line || [[ -n $line ]]; do
     key=${line%%=*}
-    case $key in
-      POSTGRES_PASSWORD | MONGO_PASSWORD | GRAFANA_ADMIN_PASSWORD) line="$key=$(_random_secret)" ;;
-    esac
+    [[ " ${_secret_keys[*]} " != *" $key "* ]] || line="$key=$(_random_secret)"
     printf '%s\n' "$line"
   done <"$example" >"$tmp"
   mv -f "$tmp" "$env"

@@ -2,8 +2,8 @@
 // Which database a URI points at, decided before connecting.
 const { InputError } = require('./bench-schema');
 
-const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres' };
-const ALLOWED = 'a mongodb://host[:port][/db] URI or a postgres:// (postgresql://) URI';
+const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres', 'mysql:': 'mysql' };
+const ALLOWED = 'a mongodb://host[:port][/db] URI, a postgres:// (postgresql://) URI or a mysql://user:password@host[:port]/db URI';
 
 // Never print a password in an error message or a log line.
 function redact(uri) {

@@ -6,14 +6,17 @@
 #   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
 #   jsonbench-standin/prometheus        Debian Prometheus 2.42
 #   jsonbench-standin/node              Debian Node.js + npm, base of the client image
+#   jsonbench-standin/<db>              a database folder's own stand-in: databases/<db>/standin/ is
+#                                       its context, databases/<db>/database.json its standin.label
 # An image whose inputs (build context, binaries, base image) are unchanged is not rebuilt:
 # the inputs' hash is stored in the image label jsonbench.inputs.
 #
-# Usage: lab/standins/build.sh [postgres mongodb cadvisor prometheus node]   (default: all)
+# Usage: lab/standins/build.sh [postgres mongodb cadvisor prometheus node <db>...]   (default: all)
 # Env: JSONBENCH_CACHE (default /var/cache/jsonbench), DEBIAN_MIRROR.
 set -Eeuo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+databases=$(cd "$here/../../databases" 2>/dev/null && pwd || true)
 cache=${JSONBENCH_CACHE:-/var/cache/jsonbench}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 base_image=jsonbench-standin/debian:bookworm
@@ -28,6 +31,18 @@ declare -A stand_in=(
   [prometheus]="Prometheus 2.42 (Debian package) standing in for the official prometheus image"
   [node]="Node.js 18 (Debian package) standing in for node:20-bookworm-slim"
 )
+# A database folder with a standin/ context brings its own image; its label is the manifest's.
+
+declare -A context_dir
+for img in "${all_images[@]}"; do context_dir[$img]=$here/$img; done
+for dir in "${databases:-/nonexistent}"/*/standin; do
+  [[ -d $dir && -f $dir/../database.json ]] || continue
+  img=$(basename "$(dirname "$dir")")
+  stand_in[$img]=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["standin"]["label"])' "$dir/../database.json") ||
+    { printf 'standins: %s has no standin.label\n' "$dir/../database.json" >&2; exit 1; }
+  context_dir[$img]=$dir
+  all_images+=("$img")
+done
 
 log() { printf 'standins: %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
@@ -74,7 +89,7 @@ ensure_base() {
 # Copies the image's folder into a fresh context and adds the binaries it needs.
 prepare_context() {
   local img=$1 ctx=$2
-  cp -r "$here/$img/." "$ctx/"
+  cp -r "${context_dir[$img]}/." "$ctx/"
   case $img in
     node | mongodb)
       # Hosts behind a TLS-inspecting proxy need their added CAs for npm ci / pip install.

@@ -195,3 +195,20 @@ def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
     assert r.returncode == 0, r.stderr
     assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb postgres",
                                               "docker volume rm p_mongodb-data", "docker volume rm p_postgres-data"]
+
+
+def test_a_database_not_in_the_lab_yet_is_checked_but_left_out_of_what_the_lab_reads(tmp_path):
+    """MySQL's folder is built but not wired into the lab: its manifest is valid and says why
+    (not_in_lab); names() and the CLI's `names` and `fields` leave it out, `check` still checks it."""
+    mysql = manifests.load("mysql")
+    assert "client image" in mysql["not_in_lab"] and mysql["standin"]["processes"] == ["mariadbd"]
+    assert "mysql" not in manifests.names() and "mysql" in manifests.names(not_in_lab=True)
+    out = subprocess.run(CLI + ["fields", "volume"], capture_output=True, text=True, check=True).stdout.split()
+    assert "mysql-data" not in out and "mongodb-data" in out
+    root = copy_root(tmp_path)
+    (root / "mysql").mkdir()
+    shutil.copy(DATABASES / "mysql" / "database.json", root / "mysql" / "database.json")
+    assert subprocess.run(CLI + ["--root", str(root), "check"], capture_output=True).returncode == 0
+    edit(root, "mysql", lambda d: d.pop("color"))
+    r = subprocess.run(CLI + ["--root", str(root), "check"], capture_output=True, text=True)
+    assert r.returncode == 2 and "'color'" in r.stderr and "mysql" in r.stderr

@@ -54,3 +54,11 @@ def test_a_database_is_known_by_its_manifest_alone(tmp_path):
     assert parse(line, tmp_path)[:2] == (0, "mysql-load|mysql|load|5|0|1|1|")
     code, _, err = parse("phase=x database=oracle stage=run ops=1 rate=1 expected_s=1 clients=1 query=-")
     assert code == 2 and {"mongodb", "postgres"} <= set(re.search(r"database=<([a-z|]+)>", err).group(1).split("|"))
+
+
+def test_a_database_not_yet_in_the_lab_is_refused_like_an_unknown_one(tmp_path):
+    """databases/mysql/database.json says not_in_lab (its binding is built, its lab wiring is not): the
+    lab's plan refuses its phases and does not list it, as manifests.names does not."""
+    line = "phase=mysql-load database=mysql stage=load ops=5 rate=0 expected_s=1 clients=1 query=-"
+    code, _, err = parse(line)
+    assert code == 2 and "mysql" not in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")

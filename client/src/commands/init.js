@@ -5,9 +5,11 @@
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
 const { storageOf } = require('../workloads/tsbs');
-const { hasQuerySet, querySet } = require('../queries');
+const { hasQuerySet, querySet, requireForms } = require('../queries');
 
 async function init(opts) {
+  // A query set without this database's forms is refused before anything is created.
+  if (opts.workload && hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   const { target, server } = await connectTarget(opts);
   try {
     if (opts.workload === 'booking') return await initModel(target.initBooking(opts), server);

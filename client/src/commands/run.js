@@ -82,7 +82,8 @@ async function run(opts) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  if (server.stand_in) log(`[client-${opts.clientId}] note: ${server.product} ${server.version} is a MongoDB stand-in; this is not a MongoDB result`);
+  const standsInFor = server.stands_in_for || 'MongoDB';
+  if (server.stand_in) log(`[client-${opts.clientId}] note: ${server.product} ${server.version} is a ${standsInFor} stand-in; this is not a ${standsInFor} result`);
   await runner.run();
   const result = finish(null);
   if (metrics && opts.metricsLingerS > 0) await new Promise((r) => setTimeout(r, opts.metricsLingerS * 1000));

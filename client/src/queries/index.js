@@ -56,4 +56,18 @@ function hasQuerySet(workload) {
   }
 }
 
-module.exports = { generatedOnly, queryNames, querySet, hasQuerySet };
+// A query set runs on a database only if every one of its queries has that database's form (a
+// function named after the database); otherwise it is refused before anything starts, naming the set.
+function requireForms(workload, database) {
+  const set = querySet(workload);
+  const missing = Object.keys(set.queries).filter((name) => typeof set.queries[name][database] !== 'function');
+  if (missing.length === 0) return set;
+  const { InputError } = require('../bench-schema');
+  const have = ['mongodb', 'postgres', database].filter((db) => Object.values(set.queries).every((q) => typeof q[db] === 'function'));
+  throw new InputError(`the query set of WORKLOAD=${workload} (${MODULES[workload].slice(2)}.js) has no ${database} forms `
+    + `(${missing.length === names(set).length ? 'none of its queries' : missing.join(', ')}); allowed databases for it: ${have.join(', ')}`);
+}
+
+const names = (set) => Object.keys(set.queries);
+
+module.exports = { generatedOnly, queryNames, querySet, hasQuerySet, requireForms };

@@ -4,8 +4,11 @@
 const { InsertWorkload } = require('./insert');
 const { createYcsb } = require('./ycsb');
 const { TsbsIngest } = require('./tsbs');
+const { hasQuerySet, requireForms } = require('../queries');
 
 function createWorkload({ target, opts }) {
+  // A workload with a query set (tsbs, events) runs on a database only with that set's forms.
+  if (hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   if (opts.stage === 'query') return new (require('./query').QueryWorkload)({ target, opts });
   if (opts.workload === 'events') return require('./events').createEvents({ target, opts });
   if (opts.workload === 'ycsb') return createYcsb({ target, opts });

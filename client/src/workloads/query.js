@@ -7,7 +7,7 @@
 // server (a stage or operator it lacks) ends the phase as `unsupported`, with the server's words.
 // Names no database: the binding's query(form) runs the form, toRows(result) gives the rows.
 const crypto = require('crypto');
-const { querySet } = require('../queries');
+const { requireForms } = require('../queries');
 const { digestRows, pgRows } = require('../query-digest');
 const { InputError } = require('../bench-schema');
 
@@ -17,7 +17,7 @@ const ANSWER_ROWS = 200;
 // The query definition, the data it runs on and execution k's form for `database`.
 function queryOf(opts) {
   if (!opts.query) throw new InputError('--query (QUERY) is required with STAGE=query; allowed: a query name of the workload\'s set');
-  const set = querySet(opts.workload);
+  const set = requireForms(opts.workload, opts.database);
   const def = set.queries[opts.query];
   if (!def) throw new InputError(`--query ${opts.query}: unknown for WORKLOAD=${opts.workload}; allowed: ${Object.keys(set.queries).join(', ')}`);
   return { set, def, data: set.dataOf(opts) };
@@ -25,7 +25,7 @@ function queryOf(opts) {
 
 function formOf(def, data, database, k) {
   const params = def.params(data, k);
-  const form = database === 'postgres' ? def.postgres(params, data) : def.mongodb(params, data);
+  const form = def[database](params, data);
   return { params, form };
 }
 

@@ -72,7 +72,7 @@ function ycsbCases(db) {
       const expected = expectedRecords(101, 2);
       const target = await connectedTarget(server, { monitorCommands: true });
       const commands = [];
-      if (target.client.on) target.client.on('commandStarted', (e) => commands.push(e.commandName));
+      if (target.client && target.client.on) target.client.on('commandStarted', (e) => commands.push(e.commandName));
       try {
         const key = (i) => Buffer.from(expected[i].id, 'hex');
         assert.equal(await target.get(key(5)), 1);

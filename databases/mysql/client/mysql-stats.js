@@ -1,0 +1,106 @@
+'use strict';
+// MySQL's own counters, read by `server-stats` at the lab's window edges; analysis takes the
+// deltas. Every counter is server-wide (SHOW GLOBAL STATUS), so work in another schema or session
+// shows up as work nobody in the lab asked for. Meanings from the MySQL 8.4 manual, "Server Status
+// Variables" (dev.mysql.com/doc/refman/8.4/en/server-status-variables.html) unless said otherwise.
+// A counter the server does not have is null with the reason (the MariaDB stand-in lacks some and
+// names others differently; nothing is estimated or filled in from another counter).
+
+// lab name -> { mysql: status variable on MySQL 8.4, mariadb: on MariaDB 10.11, about }.
+const STATUS = {
+  // Com_xxx: times each statement kind ran; a prepared statement's executions count here too
+  // (its COM_STMT_EXECUTE also in Com_stmt_execute).
+  com_insert: { mysql: 'Com_insert', mariadb: 'Com_insert' },
+  com_select: { mysql: 'Com_select', mariadb: 'Com_select' },
+  com_update: { mysql: 'Com_update', mariadb: 'Com_update' },
+  com_delete: { mysql: 'Com_delete', mariadb: 'Com_delete' },
+  com_stmt_prepare: { mysql: 'Com_stmt_prepare', mariadb: 'Com_stmt_prepare' },
+  com_stmt_execute: { mysql: 'Com_stmt_execute', mariadb: 'Com_stmt_execute' },
+  // Questions: statements sent by clients (COM_STMT_PREPARE/CLOSE and COM_PING are not counted).
+  questions: { mysql: 'Questions', mariadb: 'Questions' },
+  // Innodb_rows_*: rows InnoDB inserted, read, updated, deleted. MariaDB 10.11 has no such status
+  // variables (SHOW GLOBAL STATUS LIKE 'Innodb_rows%' is empty there): null on the stand-in.
+  innodb_rows_inserted: { mysql: 'Innodb_rows_inserted', mariadb: null },
+  innodb_rows_read: { mysql: 'Innodb_rows_read', mariadb: null },
+  innodb_rows_updated: { mysql: 'Innodb_rows_updated', mariadb: null },
+  innodb_rows_deleted: { mysql: 'Innodb_rows_deleted', mariadb: null },
+  // Handler_*: storage-engine row requests (write = row inserts, update = row updates, read_key =
+  // index lookups, read_next = next row in key order). Both servers have them.
+  handler_write: { mysql: 'Handler_write', mariadb: 'Handler_write' },
+  handler_update: { mysql: 'Handler_update', mariadb: 'Handler_update' },
+  handler_read_key: { mysql: 'Handler_read_key', mariadb: 'Handler_read_key' },
+  handler_read_next: { mysql: 'Handler_read_next', mariadb: 'Handler_read_next' },
+  // Bytes the server received from / sent to all clients.
+  bytes_received: { mysql: 'Bytes_received', mariadb: 'Bytes_received' },
+  bytes_sent: { mysql: 'Bytes_sent', mariadb: 'Bytes_sent' },
+  // Connections: connection attempts, successful or not; Threads_connected: open now.
+  connections: { mysql: 'Connections', mariadb: 'Connections' },
+  threads_connected: { mysql: 'Threads_connected', mariadb: 'Threads_connected' },
+  // Redo log position (LSN) in bytes of redo generated since the log was created: MySQL 8.0.30+
+  // Innodb_redo_log_current_lsn ("the last written LSN"); MariaDB Innodb_lsn_current. The delta
+  // between two readings is the redo bytes of the window, as PostgreSQL's WAL LSN difference.
+  redo_lsn: { mysql: 'Innodb_redo_log_current_lsn', mariadb: 'Innodb_lsn_current' },
+  // Innodb_os_log_written: bytes written to the redo log files (with padding of partial blocks).
+  redo_written_bytes: { mysql: 'Innodb_os_log_written', mariadb: 'Innodb_os_log_written' },
+  // Pages written through the doublewrite buffer, and all data-file writes in bytes.
+  doublewrite_pages: { mysql: 'Innodb_dblwr_pages_written', mariadb: 'Innodb_dblwr_pages_written' },
+  data_written_bytes: { mysql: 'Innodb_data_written', mariadb: 'Innodb_data_written' },
+};
+
+// Statements the reading itself sends (analysis counts them as lab work): SELECT VERSION() at
+// connect, SHOW GLOBAL STATUS, the server's clock, SELECT @@log_bin, SHOW BINARY LOGS (when the
+// binary log is on).
+const READING = { connections: 1, statements: 5, about: 'SELECT VERSION(); SHOW GLOBAL STATUS; SELECT UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin; SHOW BINARY LOGS' };
+
+function statusSql() {
+  const names = new Set();
+  for (const s of Object.values(STATUS)) for (const n of [s.mysql, s.mariadb]) if (n) names.add(`'${n}'`);
+  return `SHOW GLOBAL STATUS WHERE Variable_name IN (${[...names].join(', ')})`;
+}
+
+// Binary log bytes: the sizes of every binary log file (SHOW BINARY LOGS, File_size; MySQL 8.4
+// manual, show-binary-logs.html; needs REPLICATION CLIENT). With sync_binlog=1 each commit's
+// events are on disk when it returns. A PURGE or expiry inside a window would shrink the sum: the
+// file list is kept raw so analysis can tell.
+async function readBinlog(conn) {
+  const [[[logBin]]] = await conn.query('SELECT @@log_bin');
+  if (Number(logBin) !== 1) return { bytes: null, reason: 'binary logging is off on this server (log_bin=0)', files: [], statements: 1 };
+  const [rows] = await conn.query('SHOW BINARY LOGS');
+  const files = rows.map((r) => ({ name: r[0], bytes: Number(r[1]) }));
+  return { bytes: files.reduce((a, f) => a + f.bytes, 0), reason: null, files, statements: 2 };
+}
+
+// conn: a mysql2/promise connection with rowsAsArray. server: { mariadb, version }.
+async function readMysqlStats(conn, { mariadb, version }) {
+  const flavour = mariadb ? 'mariadb' : 'mysql';
+  const [rows] = await conn.query(statusSql());
+  const status = Object.fromEntries(rows.map(([k, v]) => [k, v]));
+  const [[[serverTime]]] = await conn.query('SELECT UNIX_TIMESTAMP(NOW(6))');
+  const counters = {};
+  const unavailable = {};
+  for (const [name, spec] of Object.entries(STATUS)) {
+    const variable = spec[flavour];
+    if (!variable) {
+      counters[name] = null;
+      unavailable[name] = `${mariadb ? 'MariaDB' : 'MySQL'} ${version} has no ${spec.mysql} status variable`;
+    } else if (status[variable] === undefined) {
+      counters[name] = null;
+      unavailable[name] = `SHOW GLOBAL STATUS has no ${variable} on ${version}`;
+    } else {
+      counters[name] = Number(status[variable]);
+    }
+  }
+  const binlog = await readBinlog(conn);
+  counters.binlog_bytes = binlog.bytes;
+  if (binlog.reason) unavailable.binlog_bytes = binlog.reason;
+  return {
+    server: { name: 'mysql', version, product: mariadb ? 'MariaDB' : 'MySQL', stand_in: mariadb },
+    counters,
+    unavailable,
+    server_time: Number(serverTime),
+    raw: { status, binlog_files: binlog.files },
+    reading: { ...READING, statements: 3 + binlog.statements },
+  };
+}
+
+module.exports = { readMysqlStats, READING, STATUS };

@@ -1,0 +1,271 @@
+'use strict';
+// MySQL binding (mysql2): table jsonbench(id, data JSON) on InnoDB (mysql-schema.js), one
+// connection per client. Step kinds, each one round trip through a statement prepared once per
+// connection (COM_STMT_PREPARE at prepareInserts, then only COM_STMT_EXECUTE): put (build + send:
+// one single-row INSERT), get (SELECT by key), patch (UPDATE ... JSON_SET of one field, in the
+// server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
+// Also drives the MySQL stand-in (MariaDB 10.11), which it detects and labels as a stand-in.
+// What it does not implement (query sets, time-series models, transaction workloads) is refused
+// with the reason before anything is written.
+const { clientRequire } = require('./deps');
+const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
+const { readMysqlStats, READING } = require('./mysql-stats');
+
+const mysql = clientRequire('mysql2/promise');
+const { InputError } = clientRequire('./src/bench-schema');
+
+const DEFAULT_DB = 'jsonbench';
+// Rows come back as the server's JSON text, unparsed (jsonStrings): the client only counts them,
+// as the other bindings do.
+const GET = `SELECT data FROM ${TABLE} WHERE id = ?`;
+const PATCH = `UPDATE ${TABLE} SET data = JSON_SET(data, ?, ?) WHERE id = ?`;
+const SCAN = `SELECT id, data FROM ${TABLE} WHERE id >= ? ORDER BY id LIMIT ?`;
+
+// innodb_flush_log_at_trx_commit and sync_binlog are global in MySQL (no session scope, unlike
+// PostgreSQL's synchronous_commit or MongoDB's write concern): DURABILITY is the server's setting,
+// checked here, never changed by a client. MySQL 8.4 manual, innodb-parameters.html
+// (innodb_flush_log_at_trx_commit: 1 = write and flush the redo log at each commit, 2 = write at
+// commit, flush once a second) and replication-options-binary-log.html (sync_binlog: 1 = sync
+// the binary log at each commit, 0 = leave it to the OS).
+const DURABILITY = { strict: { flush: 1, sync: 1 }, relaxed: { flush: 2, sync: 0 } };
+
+function notFound(what, key) {
+  const err = new Error(`${what}: no document with id ${key.toString('hex')}`);
+  err.code = 'JSONBENCH_NOT_FOUND';
+  return err;
+}
+
+const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the insert and ycsb workloads); allowed with mysql: WORKLOAD=insert, ycsb`));
+
+class MysqlTarget {
+  constructor(uri) {
+    this.uri = uri;
+    this.database = 'mysql';
+    this.conn = null;
+    this.broken = false;
+    this.statements = null;
+  }
+
+  async connect() {
+    const url = new URL(this.uri);
+    const conn = await mysql.createConnection({
+      host: url.hostname,
+      port: Number(url.port || 3306),
+      user: decodeURIComponent(url.username),
+      password: decodeURIComponent(url.password),
+      database: url.pathname.length > 1 ? decodeURIComponent(url.pathname.slice(1)) : DEFAULT_DB,
+      connectTimeout: 5000,
+      jsonStrings: true,
+      rowsAsArray: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+    });
+    // An 'error' event without a listener would crash the process; the runner sees `broken`.
+    conn.connection.on('error', () => { this.broken = true; });
+    conn.connection.on('end', () => { this.broken = true; });
+    this.conn = conn;
+    this.broken = false;
+    const [[[version, comment]]] = await conn.query('SELECT VERSION(), @@version_comment');
+    this.version = version;
+    this.versionComment = comment;
+    if (this.insertSql) await this.prepareStatements();
+  }
+
+  // MariaDB (the stand-in) answers VERSION() as 10.11.x-MariaDB-...; it is never passed off as MySQL.
+  async serverInfo() {
+    if (/mariadb/i.test(`${this.version} ${this.versionComment}`)) {
+      return { product: 'MariaDB', version: this.version, stand_in: true, stands_in_for: 'MySQL' };
+    }
+    return { product: 'MySQL', version: this.version, stand_in: false };
+  }
+
+  get isMariadb() { return /mariadb/i.test(`${this.version} ${this.versionComment}`); }
+
+  // The lab's readiness check passes only on a query run as the URI's user on the URI's database:
+  // the image's temporary first-start server has no networking, so a TCP answer is the final one.
+  async authenticatedIdentity() {
+    const [[[user, database]]] = await this.conn.query('SELECT CURRENT_USER(), DATABASE()');
+    return { user: String(user).replace(/@[^@]*$/, ''), database };
+  }
+
+  async init(key, layout, storage) {
+    if (storage) return refuse(`WORKLOAD=tsbs (MODEL=${storage.model})`);
+    await this.conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
+    const sql = ddl(key, layout);
+    await this.conn.query(sql);
+    const clustered = await this.clusteredIndex();
+    const want = clusteredIndexOf(layout);
+    if (clustered !== want) {
+      throw new InputError(`LAYOUT=${layout}: InnoDB clusters ${TABLE} by ${clustered}, not ${want} (is sql_generate_invisible_primary_key ON? `
+        + 'the lab needs it OFF for LAYOUT=heap); allowed: a server with sql_generate_invisible_primary_key=OFF');
+    }
+    return `${sql} (rows clustered by ${clustered})`;
+  }
+
+  // The name of the index InnoDB stores the rows in (DICT_CLUSTERED, bit 1 of TYPE). MySQL 8.0+:
+  // information_schema.INNODB_INDEXES / INNODB_TABLES; MariaDB: INNODB_SYS_INDEXES / INNODB_SYS_TABLES.
+  async clusteredIndex() {
+    const sys = this.isMariadb ? 'SYS_' : '';
+    const [rows] = await this.conn.query(
+      `SELECT i.NAME FROM information_schema.INNODB_${sys}INDEXES i JOIN information_schema.INNODB_${sys}TABLES t ON t.TABLE_ID = i.TABLE_ID
+        WHERE t.NAME = CONCAT(DATABASE(), '/${TABLE}') AND (i.TYPE & 1) = 1`,
+    );
+    return rows.length === 1 ? rows[0][0] : `(${rows.length} clustered indexes)`;
+  }
+
+  // Called once before the operations: checks DURABILITY against the server and prepares the
+  // statements (again after every reconnect: prepared statements belong to the connection).
+  async prepareInserts({ key, durability }) {
+    const [[[flush, sync, logBin]]] = await this.conn.query('SELECT @@innodb_flush_log_at_trx_commit, @@sync_binlog, @@log_bin');
+    const want = DURABILITY[durability];
+    if (want && (Number(flush) !== want.flush || (Number(logBin) === 1 && Number(sync) !== want.sync))) {
+      throw new InputError(`DURABILITY=${durability} needs the MySQL server started with innodb_flush_log_at_trx_commit=${want.flush} and `
+        + `sync_binlog=${want.sync}; it runs with ${flush} and ${sync} (both are global settings in MySQL: databases/mysql/compose.yaml `
+        + 'MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG)');
+    }
+    this.durability = durability;
+    this.withKey = key !== 'sequence';
+    this.insertSql = this.withKey ? `INSERT INTO ${TABLE} (id, data) VALUES (?, ?)` : `INSERT INTO ${TABLE} (data) VALUES (?)`;
+    await this.prepareStatements();
+  }
+
+  async prepareStatements() {
+    const [insert, get, patch, scan] = [
+      await this.conn.prepare(this.insertSql),
+      await this.conn.prepare(GET), await this.conn.prepare(PATCH), await this.conn.prepare(SCAN),
+    ];
+    this.statements = { insert, get, patch, scan };
+  }
+
+  // The document's JSON text (generation is client work, kept out of service time); sent as a
+  // string parameter: MySQL refuses JSON from a binary-charset value, so not a Buffer.
+  build(gen, index, keys) {
+    const json = gen.json(index);
+    return this.withKey ? [keys.buffer(index), json] : [json];
+  }
+
+  send(params) {
+    if (!this.statements) return Promise.reject(new Error('not connected'));
+    return this.statements.insert.execute(params);
+  }
+
+  refuseSequence(step) {
+    return Promise.reject(new Error(`${step}: sequence keys (AUTO_INCREMENT) cannot be chosen by key (refused)`));
+  }
+
+  // key: 16-byte Buffer. Resolves to 1; a read that finds nothing is an error.
+  get(key) {
+    if (!this.withKey) return this.refuseSequence('get');
+    return this.statements.get.execute([key]).then(([rows]) => {
+      if (rows.length !== 1) throw notFound('get', key);
+      return 1;
+    });
+  }
+
+  // path: ['n1', 'attr3'] (shape.js) -> JSON_SET(data, '$.n1.attr3', value): one field, in the
+  // server, a string of the same length as the old one, so MySQL 8.4 can update the stored binary
+  // JSON in place (manual, json.html "Partial Updates of JSON Values"). affectedRows counts
+  // matched rows (mysql2 sets CLIENT_FOUND_ROWS), so rewriting a field with its own value is found.
+  patch(key, path, value) {
+    if (!this.withKey) return this.refuseSequence('patch');
+    return this.statements.patch.execute([jsonPath(path), value, key]).then(([r]) => {
+      if (r.affectedRows !== 1) throw notFound('patch', key);
+      return 1;
+    });
+  }
+
+  // Up to n documents from `key` on, in key order (BINARY compares bytewise, as the others' 16-byte
+  // keys), in one round trip. At least the key's own document.
+  scan(key, n) {
+    if (!this.withKey) return this.refuseSequence('scan');
+    return this.statements.scan.execute([key, n]).then(([rows]) => {
+      if (rows.length === 0) throw notFound('scan', key);
+      return rows.length;
+    });
+  }
+
+  // mysql2 marks errors that end the connection as fatal (network, server gone).
+  isConnectionLost(err) {
+    if (err.code === 'JSONBENCH_NOT_FOUND') return false;
+    return this.broken || Boolean(err.fatal);
+  }
+
+  async reconnect() {
+    await this.close();
+    await this.connect();
+  }
+
+  // Documents and InnoDB's sizes of the table: DATA_LENGTH is the clustered index (the rows, with
+  // their off-page JSON), INDEX_LENGTH the secondary indexes, both in allocated pages (MySQL 8.4
+  // manual, information-schema-tables-table.html). MySQL 8.0+ caches these in the data dictionary
+  // for information_schema_stats_expiry seconds (default 86400): 0 for this session reads them
+  // from the storage engine. MariaDB has no such cache (and no such variable).
+  async count(storage) {
+    if (storage) return refuse(`WORKLOAD=tsbs (MODEL=${storage.model})`);
+    if (!this.isMariadb) await this.conn.query('SET SESSION information_schema_stats_expiry = 0');
+    const [[[documents]]] = await this.conn.query(`SELECT COUNT(*) FROM ${TABLE}`);
+    const [[[table, index]]] = await this.conn.query(
+      `SELECT DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}'`,
+    );
+    return {
+      documents: Number(documents),
+      table_bytes: Number(table),
+      index_bytes: Number(index),
+      total_bytes: Number(table) + Number(index),
+      note: 'information_schema.TABLES DATA_LENGTH (clustered index: rows and their off-page JSON) and INDEX_LENGTH (secondary indexes), after ANALYZE TABLE',
+    };
+  }
+
+  // After a phase and before the storage read (commands/count.js), outside the windows: the
+  // table's dirty pages are written (FLUSH TABLES ... FOR EXPORT, then UNLOCK TABLES: MySQL 8.4
+  // manual, flush.html), and ANALYZE TABLE recounts the pages DATA_LENGTH/INDEX_LENGTH report
+  // (analyze-table.html; InnoDB otherwise refreshes them only after 10% of the rows changed). LOCAL:
+  // the lab's own statement is not written to the binary log (ANALYZE is, by default).
+  // InnoDB has no user command for a full checkpoint: other tables' and the undo logs' dirty
+  // pages are left to the page cleaner.
+  async flush() {
+    await this.conn.query(`FLUSH TABLES ${TABLE} FOR EXPORT`);
+    await this.conn.query('UNLOCK TABLES');
+    await this.conn.query(`ANALYZE LOCAL TABLE ${TABLE}`);
+    return { command: `FLUSH TABLES ${TABLE} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${TABLE}`, reason: null };
+  }
+
+  // After a load and before a query phase: statistics for the optimizer, then the flush.
+  async settle(tables) {
+    if (tables) return refuse('a transaction workload\'s tables');
+    return (await this.flush()).command;
+  }
+
+  // What each `run` session sends besides its operations, for analysis to count as the lab's own
+  // work: SELECT VERSION() at connect, the durability check, and 4 COM_STMT_PREPARE (not counted
+  // in Questions: MySQL 8.4 manual, server-status-variables.html).
+  async serverStats() {
+    const stats = await readMysqlStats(this.conn, { mariadb: this.isMariadb, version: this.version });
+    return {
+      ...stats,
+      run_session: { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' },
+    };
+  }
+
+  // Query sets, time-series models and transaction workloads have no MySQL forms yet.
+  createIndexes() { return refuse('a query set'); }
+
+  query() { return refuse('a query set'); }
+
+  initBooking() { return refuse('WORKLOAD=booking'); }
+
+  initOltp() { return refuse('WORKLOAD=oltp'); }
+
+  prepareBooking() { return refuse('WORKLOAD=booking'); }
+
+  prepareOltp() { return refuse('WORKLOAD=oltp'); }
+
+  async close() {
+    const c = this.conn;
+    this.conn = null;
+    this.statements = null;
+    if (c) await c.end().catch(() => {});
+  }
+}
+
+module.exports = { MysqlTarget, READING, DURABILITY };

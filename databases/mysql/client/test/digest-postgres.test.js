@@ -1,0 +1,75 @@
+'use strict';
+// The same seed on MariaDB (the MySQL stand-in's server) and a real PostgreSQL: the same keys and
+// the same documents afterwards, as a digest over (key, document) in key order. Documents are
+// compared as JSON values (keys sorted, no whitespace): jsonb re-orders keys and adds spaces, and
+// MariaDB's JSON_SET re-prints a document it changes, so the stored texts differ in layout only.
+// Two workloads: bench1's insert (uuidv7, clustered) and YCSB-A (load, then read/update).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('crypto');
+const path = require('path');
+const { CLIENT_DIR } = require('../deps');
+const { startMariadb } = require('./mariadb-server');
+
+const { startPostgres } = require(path.join(CLIENT_DIR, 'test/helpers/postgres-server'));
+const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
+
+const canonical = (v) => (v && typeof v === 'object' && !Array.isArray(v)
+  ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`
+  : JSON.stringify(v));
+
+function digest(rows) {
+  const h = crypto.createHash('sha256');
+  for (const [id, text] of rows) h.update(`${id}\t${canonical(JSON.parse(text))}\n`);
+  return { digest: h.digest('hex'), documents: rows.length };
+}
+
+const readMysql = async (s) => digest((await s.query('SELECT LOWER(HEX(id)), data FROM jsonbench ORDER BY id')));
+const readPostgres = async (s) => digest((await s.query("select encode(uuid_send(id), 'hex') as id, data::text as data from jsonbench order by id"))
+  .rows.map((r) => [r.id, r.data]));
+
+async function cli(args, env) {
+  const r = await runCli(args, { env, timeoutMs: 60000 });
+  assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}${r.stdout}`);
+  return r;
+}
+
+test.describe('MariaDB (MySQL stand-in) and PostgreSQL with one seed: the same documents', () => {
+  let my;
+  let pg;
+  test.before(async () => { [my, pg] = await Promise.all([startMariadb(), startPostgres()]); });
+  test.after(async () => { await Promise.all([my && my.cleanup(), pg && pg.cleanup()]); });
+
+  test('bench1 insert (uuidv7, clustered, 2 clients): digests equal', async () => {
+    const env = { KEY: 'uuidv7', LAYOUT: 'clustered', FIELDS: '10', FIELD_BYTES: '100', DOCS: '40', RATE: '1000', SEED: '1', DURABILITY: 'strict' };
+    const out = [];
+    for (const s of [my, pg]) {
+      await cli(['init'], { ...env, URI: s.uri });
+      for (const c of ['1', '2']) await cli(['run'], { ...env, URI: s.uri, CLIENT_ID: c });
+      out.push(s === my ? await readMysql(s) : await readPostgres(s));
+    }
+    assert.equal(out[0].documents, 80);
+    assert.deepEqual(out[0], out[1]);
+  });
+
+  test('YCSB-A (load 2 clients, 300 read/update operations): the same documents after the same updates', async () => {
+    const env = {
+      WORKLOAD: 'ycsb', KEY: 'uuidv4', LAYOUT: 'clustered', FIELDS: '5', FIELD_BYTES: '20', CLIENTS: '2', RECORDS: '60', SEED: '7',
+      RATE: '1000', OPS: '300', MIX: 'A', DIST: 'zipfian', SHAPE: 'nested', DEPTH: '2', FANOUT: '2', DURABILITY: 'strict',
+    };
+    const before = [];
+    const after = [];
+    for (const s of [my, pg]) {
+      const read = s === my ? readMysql : readPostgres;
+      await cli(['init'], { ...env, URI: s.uri });
+      for (const c of ['1', '2']) await cli(['run'], { ...env, URI: s.uri, STAGE: 'load', CLIENT_ID: c });
+      before.push(await read(s));
+      await cli(['run'], { ...env, URI: s.uri, STAGE: 'run', CLIENT_ID: '1' });
+      after.push(await read(s));
+    }
+    assert.deepEqual(before[0], before[1]);
+    assert.deepEqual(after[0], after[1]);
+    assert.equal(after[0].documents, 60);
+    assert.notEqual(after[0].digest, before[0].digest, 'the updates changed documents');
+  });
+});
