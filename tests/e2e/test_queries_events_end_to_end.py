@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import LAB_ROOT, remove_project, runme
+from conftest import LAB_ROOT, bench_fixture
 
 # 40 executions of a ~4 ms query (PostgreSQL, 3000 events) hold ~0.16 s of CPU: well above what the idle
 # rate (0.001-0.005 cores) x the ~14 s window resolves; 5 executions were below it on a CI run, and the
@@ -36,15 +36,10 @@ PERF_RECORD_S=0
 
 
 @pytest.fixture(scope="module")
-def events_run(workdir):
-    remove_project()
-    bench = workdir / "events-e2e"
-    bench.mkdir()
-    (bench / "bench.env").write_text(BENCH)
-    proc = runme(workdir, str(bench), log="events-runme.log")
-    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
-    yield bench, proc, results
-    remove_project()
+def events_run(events_runs):
+    benches, proc = events_runs
+    bench, results = benches["events-e2e"]
+    return bench, proc, results
 
 
 def run_of(results, phase):
@@ -141,17 +136,21 @@ fs.writeFileSync(process.argv[2], zlib.gzipSync(lines.join('\\n') + '\\n'));
 """
 
 
+def write_events_file(bench):
+    if bench.name == "events-dataset-e2e":
+        subprocess.run(["node", "-e", WRITE_EVENTS, str(LAB_ROOT), str(bench / "events.ndjson.gz")], check=True)
+
+
+# Both benches in one runme.sh run (one stack start, each bench on fresh volumes): generated, then the file.
+events_runs = bench_fixture(("events-e2e", BENCH), ("events-dataset-e2e", DATASET_BENCH), log="events-runme.log",
+                            before=write_events_file)
+
+
 @pytest.fixture(scope="module")
-def dataset_run(workdir, events_run):
-    remove_project()
-    bench = workdir / "events-dataset-e2e"
-    bench.mkdir()
-    (bench / "bench.env").write_text(DATASET_BENCH)
-    subprocess.run(["node", "-e", WRITE_EVENTS, str(LAB_ROOT), str(bench / "events.ndjson.gz")], check=True)
-    proc = runme(workdir, str(bench), log="events-dataset-runme.log")
-    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
-    yield bench, proc, results
-    remove_project()
+def dataset_run(events_runs):
+    benches, proc = events_runs
+    bench, results = benches["events-dataset-e2e"]
+    return bench, proc, results
 
 
 def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_answers(dataset_run, events_run):
