@@ -37,10 +37,12 @@ wait_clients() {
   limit=$(( expected * 2 + 120 ))
   while [ "$(clients_running)" -gt 0 ]; do
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
-    # A query phase's work ends when its last query returns: the client writes its result file
-    # then, and only afterwards keeps /metrics up for the last scrape (METRICS_LINGER_S, 8 s).
-    # The window does not wait for that linger; finish_phase waits for the exit outside it.
-    [ -z "$PHASE_QUERY" ] || ! client_results_written || break
+    # A phase's work ends when its clients have written their result files (each does so when its
+    # work is done); only afterwards does each keep /metrics up for the last scrape
+    # (METRICS_LINGER_S: 3 s, a query client's 8 s). The window does not wait for that linger: the
+    # closing guard (WINDOW_GUARD_S, 5 s) covers a 3 s linger's last scrape; finish_phase waits for
+    # the exit. A client that never writes its file (killed, stopped) is waited for as it exits.
+    ! client_results_written || break
     elapsed=$(( $(date +%s) - started ))
     if [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" != true ] && [ -z "${db_down_said:-}" ]; then
       say "$PHASE_ID: the database container is not running; clients retry until their reconnect timeout"
@@ -56,6 +58,26 @@ wait_clients() {
     fi
     nap 1
   done
+}
+
+# The phase's clients, started side by side (each `compose run -d` takes a second or more): their
+# container ids into CLIENT_IDS, in client order (an empty id where a start failed, as before).
+start_clients() {
+  local db=$1 i pid ids pids=()
+  ids=$(mktemp -d)
+  CLIENT_IDS=()
+  for i in $(seq 1 "$PHASE_CLIENTS"); do
+    [ "$INTERRUPTED" = 0 ] || break
+    client_start "$db" "$i" "$BENCH_DIR/clients" "$PHASE_ID" >"$ids/$i" &
+    pids+=($!)
+  done
+  # each by its pid (the phase's other background jobs, cgroup watch and perf stat, run on); a
+  # signal's trap ends a wait early, so wait again until the start has really returned its id
+  for pid in "${pids[@]}"; do
+    while kill -0 "$pid" 2>/dev/null; do wait "$pid" 2>/dev/null || true; done
+  done
+  for i in $(seq 1 "${#pids[@]}"); do CLIENT_IDS+=("$(cat "$ids/$i")"); done
+  rm -rf -- "$ids"
 }
 
 # Every client of the phase has written its result file (it does so when its work is done).
@@ -136,11 +158,7 @@ run_phase() {
 
   mkdir -p "$BENCH_DIR/clients"
   PHASE_CLIENTS_START=$(now)
-  CLIENT_IDS=()
-  for i in $(seq 1 "$PHASE_CLIENTS"); do
-    [ "$INTERRUPTED" = 0 ] || break
-    CLIENT_IDS+=("$(client_start "$db" "$i" "$BENCH_DIR/clients" "$PHASE_ID")")
-  done
+  start_clients "$db"
   expected=$(python3 -c "import math; print(math.ceil(${4:-$DOCS / $RATE}))")
   PHASE_PROFILE_WHY="PERF_RECORD_S=0: no profile asked for"
   [ -z "$PHASE_PERF_REASON" ] || PHASE_PROFILE_WHY="perf off: $PHASE_PERF_REASON"

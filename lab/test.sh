@@ -33,12 +33,34 @@ if [ "$JSONBENCH_STANDINS" = 1 ]; then
 fi
 
 failed=()
-say "client: unit and integration tests"
-(cd "$LAB_ROOT/client" && npm test) || failed+=(client)
-
+# The client suite and the Python suite side by side: both mostly wait (servers starting, Prometheus
+# scraping), so on 2 cores together they take about as long as the longer one. Each one's output is
+# kept whole and shown when both are done.
+say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
+suite_logs=$(mktemp -d)
+suite_pids=()
+stop_suites() {
+  local pid
+  for pid in "${suite_pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
+}
+trap 'stop_suites; stop_started_dockerd' EXIT
+set -m  # each suite in its own process group, so that an interrupted test run stops all of its processes
+(cd "$LAB_ROOT/client" && npm test) >"$suite_logs/client.log" 2>&1 &
+suite_pids+=($!)
 # -rs lists every skip with its reason; under CI=true a skip not allowed in tests/ci_skips.py fails.
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests) \
+  >"$suite_logs/analysis.log" 2>&1 &
+suite_pids+=($!)
+set +m
+wait "${suite_pids[0]}" || failed+=(client)
+wait "${suite_pids[1]}" || failed+=(analysis)
+suite_pids=()
+trap 'stop_started_dockerd' EXIT
+say "client: unit and integration tests"
+cat "$suite_logs/client.log"
 say "analysis and dashboards: pytest"
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests) || failed+=(analysis)
+cat "$suite_logs/analysis.log"
+rm -rf -- "$suite_logs"
 
 say "end to end: the lab on a real Docker engine"
 (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)

@@ -33,7 +33,7 @@ CLIENTS=2
 RATE=50
 DOCS={docs}
 SEED=7
-QUIET_S=3
+QUIET_S={quiet_s}
 PERF_RECORD_S={perf_s}
 """
 
@@ -85,11 +85,26 @@ def remove_project():
         subprocess.run(["docker", "network", "rm", *nets], check=False, capture_output=True)
 
 
-def make_bench(parent: Path, name: str, docs: int, perf_s: int) -> Path:
+def write_bench(parent: Path, name: str, text: str) -> Path:
     bench = parent / name
     bench.mkdir()
-    (bench / "bench.env").write_text(TINY_BENCH.format(docs=docs, perf_s=perf_s))
+    (bench / "bench.env").write_text(text)
     return bench
+
+
+def tiny_bench(docs: int, perf_s: int, quiet_s: int = 0, extra: str = "") -> str:
+    """The tiny insert bench's bench.env. No quiet period unless asked for: nothing of an insert
+    phase's figures needs one (the window's first guard seconds give its idle reading); the tests of
+    the quiet period itself ask for it. EXTRA: more lines (e.g. DATABASES=postgres)."""
+    return TINY_BENCH.format(docs=docs, perf_s=perf_s, quiet_s=quiet_s) + extra
+
+
+def make_bench(parent: Path, name: str, docs: int, perf_s: int, quiet_s: int = 0, extra: str = "") -> Path:
+    return write_bench(parent, name, tiny_bench(docs, perf_s, quiet_s, extra))
+
+
+def results_of(bench: Path):
+    return json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
 
 
 class Run:
@@ -127,6 +142,51 @@ def runme(workdir, *args, log):
     return proc
 
 
+def runme_watched(workdir, *args, log, on_line=None, env=None, timeout=1800):
+    """`./runme.sh --no-branch --no-check ARGS` to the end, its output read as it comes: on_line(line)
+    for every line, so a test can act at a given point of the run (a phase starts, a check begins).
+    Returns the CompletedProcess (stdout and stderr merged); the output is kept in workdir/log."""
+    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", *args], cwd=LAB_ROOT,
+                            env=env or lab_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL)
+    lines = []
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if on_line is not None:
+                on_line(line)
+        proc.wait(timeout=timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
+    (workdir / log).write_text(done.stdout)
+    print(done.stdout[-6000:])
+    return done
+
+
+def bench_fixture(*benches, log, before=None):
+    """A module fixture: one ./runme.sh run of the benches given as (folder name, bench.env text), in
+    that order, in a fresh test project (one stack start; each bench on fresh database volumes),
+    the project removed afterwards. BEFORE(folder) may add files to a bench folder first. Yields
+    (bench, proc, results) for one bench, else {name: (bench, results)} and proc."""
+    @pytest.fixture(scope="module")
+    def run(workdir):
+        remove_project()
+        dirs = [write_bench(workdir, name, text) for name, text in benches]
+        for d in dirs:
+            if before is not None:
+                before(d)
+        proc = runme(workdir, *map(str, dirs), log=log)
+        if len(dirs) == 1:
+            yield dirs[0], proc, results_of(dirs[0])
+        else:
+            yield {d.name: (d, results_of(d)) for d in dirs}, proc
+        remove_project()
+    return run
+
+
 @pytest.fixture(scope="session")
 def lab_run(workdir):
     """The complete tiny run: both databases, 2 clients x 600 documents at 50 docs/s each.
@@ -141,10 +201,10 @@ def lab_run(workdir):
 
 
 def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIGINT, name="bench-e2e-interrupt",
-                  docs=3000, branch=False):
+                  docs=3000, branch=False, quiet_s=0, extra=""):
     """Starts a run and, once `after_text` is printed, sends `sig` to its whole process group as a
     terminal's Ctrl-C does; returns (Run, seconds to exit)."""
-    bench = make_bench(workdir, name, docs=docs, perf_s=0)
+    bench = make_bench(workdir, name, docs=docs, perf_s=0, quiet_s=quiet_s, extra=extra)
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-check", *([] if branch else ["--no-branch"]), str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,

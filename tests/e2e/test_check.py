@@ -40,12 +40,17 @@ def footnote(out, label, db_column):
     return next(l for l in out.splitlines() if l.strip().startswith(f"[{m.group(1)}] ")).strip()
 
 
+# The check's length per database: 20 s by default (tests/unit/test_check_size.py), shorter here; the
+# sizing rule (the bench's rate x CHECK_SECONDS per client) is the same.
+CHECK_S = 6
+
+
 def test_check_runs_each_database_prints_the_table_and_leaves_nothing(workdir):
     remove_project()
     bench = make_bench(workdir, "bench-e2e-smoke", docs=50, perf_s=0)
     tmp = workdir / "check-tmp"
     tmp.mkdir()
-    env = dict(lab_env(), TMPDIR=str(tmp))
+    env = dict(lab_env(), TMPDIR=str(tmp), CHECK_SECONDS=str(CHECK_S))
     t0 = time.monotonic()
     try:
         proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "check", str(bench)], cwd=LAB_ROOT, env=env,
@@ -55,8 +60,9 @@ def test_check_runs_each_database_prints_the_table_and_leaves_nothing(workdir):
         print(proc.stdout[-5000:], proc.stderr[-3000:], f"took {elapsed:.0f} s")
         out = proc.stdout
         assert proc.returncode == 0, out[-3000:] + proc.stderr[-3000:]
-        # ~20 s per database at the bench's own rate: 50 docs/s x 2 clients -> 1000 docs per client.
-        assert "2 clients x 1000 docs at 50 docs/s" in out
+        # CHECK_SECONDS per database at the bench's own rate: 50 docs/s x 6 s -> 300 docs per client.
+        assert f"~{CHECK_S}s of load per database" in out
+        assert f"2 clients x {50 * CHECK_S} docs at 50 docs/s" in out
         for row in ROWS:
             assert row.label in out, row.label
         for db in ("mongodb", "postgres"):
@@ -68,11 +74,11 @@ def test_check_runs_each_database_prints_the_table_and_leaves_nothing(workdir):
                 assert note is None or (f"{label}: " in note and field in note and "block I/O" in note), \
                     (label, db, note)
         clients_row = next(l for l in out.splitlines() if l.startswith("client metrics in Prometheus"))
-        assert clients_row.count("2 client(s), 2,000 docs") == 2, clients_row
+        assert clients_row.count(f"2 client(s), {2 * 50 * CHECK_S:,} docs") == 2, clients_row
         perf_row = next(l for l in out.splitlines() if l.startswith("perf samples, server comm"))
         assert re.search(r"\d+/\d+ (secantusd-py|mongod)", perf_row) and re.search(r"\d+/\d+ postgres", perf_row), perf_row
         docs_row = next(l for l in out.splitlines() if l.startswith("documents counted = acknowledged"))
-        assert docs_row.count("2,000 = 2,000") == 2, docs_row
+        assert docs_row.count(f"{2 * 50 * CHECK_S:,} = {2 * 50 * CHECK_S:,}") == 2, docs_row
         assert "check bench-e2e-smoke-check: PASS" in out
         # Nothing of the check is left: no temporary folder, no database container or volume, the
         # bench folder untouched; the monitoring stays up as after a run.
@@ -90,12 +96,10 @@ def test_a_run_checks_first_and_stops_before_the_long_part_when_a_figure_is_miss
     """cAdvisor stopped as the check begins: the check's phase has no CPU, memory or network; the
     run stops before its own phase, printing the table and how to skip the check."""
     remove_project()
-    bench = make_bench(workdir, "bench-e2e-stop", docs=3000, perf_s=0)
-    with open(bench / "bench.env", "a") as f:
-        f.write('DATABASES="postgres"\n')
+    bench = make_bench(workdir, "bench-e2e-stop", docs=3000, perf_s=0, extra='DATABASES="postgres"\n')
     tmp = workdir / "stop-tmp"
     tmp.mkdir()
-    env = dict(lab_env(), TMPDIR=str(tmp))
+    env = dict(lab_env(), TMPDIR=str(tmp), CHECK_SECONDS=str(CHECK_S))
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", str(bench)], cwd=LAB_ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             stdin=subprocess.DEVNULL, start_new_session=True)

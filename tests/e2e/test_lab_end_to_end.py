@@ -158,7 +158,8 @@ def test_stand_ins_are_labelled_everywhere(lab_run):
 
 
 def test_sigint_mid_phase_stops_cleanly(lab_run, workdir):
-    run, seconds = interrupt_run(workdir)
+    # 3 s after the first progress line of the phase (its clients are running): mid-load
+    run, seconds = interrupt_run(workdir, after_text="s elapsed, about", grace_s=3)
     assert run.returncode != 0
     assert "interrupted" in run.stdout
     assert project_containers() == [], "containers left behind"
@@ -208,7 +209,7 @@ def test_committed_run_branch_holds_no_password(lab_run, tmp_path):
 
 def test_sigterm_in_quiet_period_stops_cleanly(lab_run, workdir):
     run, seconds = interrupt_run(workdir, after_text="mongodb: quiet period", grace_s=1,
-                                 sig=signal.SIGTERM, name="bench-e2e-term")
+                                 sig=signal.SIGTERM, name="bench-e2e-term", quiet_s=3)
     assert run.returncode != 0
     assert project_containers() == [], "containers left behind"
     assert not (run.bench / "mongodb.phase.json").exists()
@@ -227,7 +228,7 @@ def test_sigint_while_databases_start_leaves_nothing_running(lab_run, workdir):
 
 
 def test_sigint_during_the_export_marks_the_run_incomplete(lab_run, workdir):
-    run, seconds = interrupt_run(workdir, after_text="mongodb: exporting", grace_s=0, docs=300,
+    run, seconds = interrupt_run(workdir, after_text="mongodb: exporting", grace_s=0, docs=100,
                                  name="bench-e2e-export")
     assert run.returncode != 0
     assert project_containers() == [], "containers left behind"
@@ -248,8 +249,9 @@ def test_sigint_while_committing_leaves_no_branch_that_looks_complete_but_is_not
     parent = LAB_ROOT / f"bench-e2e-commit-{os.getpid()}"
     parent.mkdir()
     try:
+        # one database is enough to reach the commit
         run, seconds = interrupt_run(parent, after_text="committing the run", grace_s=0, docs=100,
-                                     name="bench", branch=True)
+                                     name="bench", branch=True, extra="DATABASES=postgres\n")
         assert project_containers() == [], "containers left behind"
         new = lab_branches() - before
         for name in new:  # the branch is written last and whole: if it exists, it is complete

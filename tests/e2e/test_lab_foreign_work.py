@@ -5,86 +5,46 @@ with what the lab sent. A clean run (the shared `lab_run`) reconciles; a run dur
 from outside the lab reads the whole table every 1-3 s through the published port (a new connection
 each time, like a monitoring job) is `suspect` in results.json, report.md and the summary line, its
 figures still reported.
+Work on another database of the same PostgreSQL cluster is caught by the whole-cluster reading.
+Both foreign runs are benches of one runme.sh run (tests/e2e/foreign_load.py starts the loads).
 Named to run after test_lab_end_to_end: it removes the project, whose Prometheus the shared
 lab_run's tests query.
 """
 import json
-import os
 import re
-import signal
 import subprocess
-import time
 
 import pytest
 
-from conftest import BIND_ADDRESS, LAB_ROOT, PORTS, Run, lab_env, make_bench, remove_project
+from conftest import LAB_ROOT, Run, lab_env, make_bench, remove_project, runme_watched
+from foreign_load import ForeignLoads, brief
 
-LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "foreign-query-loop.js")
-LOOP_MAX_S = 90
-
-
-def env_file():
-    env = {}
-    for line in (LAB_ROOT / ".env").read_text().splitlines():
-        if "=" in line and not line.lstrip().startswith("#"):
-            k, _, v = line.partition("=")
-            env[k.strip()] = v.strip()
-    return env
-
-
-def host_uri(db):
-    e = env_file()
-    if db == "postgres":
-        return (f"postgres://{e.get('POSTGRES_USER', 'jsonbench')}:{e['POSTGRES_PASSWORD']}@{BIND_ADDRESS}:"
-                f"{PORTS['PG_PORT']}/{e.get('POSTGRES_DB', 'jsonbench')}")
-    return (f"mongodb://{e.get('MONGO_USER', 'jsonbench')}:{e['MONGO_PASSWORD']}@{BIND_ADDRESS}:"
-            f"{PORTS['MONGO_PORT']}/?authSource=admin")
+FOREIGN, CLUSTER = "bench-e2e-foreign", "bench-e2e-cluster-foreign"
 
 
 @pytest.fixture(scope="module")
-def foreign_run(workdir):
-    """2 clients x 300 docs per database; a foreign read loop on each database during its phase."""
+def foreign_runs(workdir):
+    """One runme.sh run of two benches (one stack start):
+    - FOREIGN: 2 clients x 300 docs per database; a foreign read loop on each database during its phase;
+    - CLUSTER: PostgreSQL alone, 2 clients x 600 docs; 4 s after its phase starts, one session on
+      database `postgres` (another database of the same cluster) runs generate_series(1, 1e7) and a
+      CHECKPOINT."""
     remove_project()
-    bench = make_bench(workdir, "bench-e2e-foreign", docs=300, perf_s=0)
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT, env=lab_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
-    lines, loops, loop_out = [], {}, {}
+    benches = [make_bench(workdir, FOREIGN, docs=300, perf_s=0),
+               make_bench(workdir, CLUSTER, docs=600, perf_s=0, extra="DATABASES=postgres\n")]
+    loads = ForeignLoads({(FOREIGN, "mongodb"): ("loop",), (FOREIGN, "postgres"): ("loop",),
+                          (CLUSTER, "postgres"): ("cluster",)})
     try:
-        for line in proc.stdout:
-            lines.append(line)
-            m = re.search(r"\] (mongodb|postgres): (phase starts|phase \w+)", line)
-            if not m:
-                continue
-            db = m.group(1)
-            if m.group(2) == "phase starts":
-                loops[db] = subprocess.Popen(["node", LOOP, db, host_uri(db), str(LOOP_MAX_S)],
-                                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-            elif db in loops:  # the phase ended: stop its loop
-                loops[db].send_signal(signal.SIGTERM)
-                loop_out[db] = loops[db].communicate(timeout=30)[0]
-        proc.wait(timeout=1800)
+        done = runme_watched(workdir, *map(str, benches), log="runme-foreign.log", on_line=loads.on_line)
     finally:
-        for p in loops.values():
-            if p.poll() is None:
-                p.kill()
-                p.wait()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
-    (workdir / "runme-foreign.log").write_text(done.stdout + "\n".join(f"--- {k} loop ---\n{v}" for k, v in loop_out.items()))
-    print(done.stdout[-4000:])
-    print(loop_out)
-    yield Run(bench, done), loop_out
+        loads.close()
+    print(loads.out)
+    yield {b.name: Run(b, done) for b in benches}, loads
     remove_project()
 
 
 def run_entry(run, db):
     return next(r for r in run.results["runs"] if r["database"] == db)
-
-
-def brief(rec):
-    return {k: (c["expected"], c["observed"], c["tolerance"], c["verdict"]) for k, c in rec["checks"].items()}
 
 
 def healthcheck_interval_s(db):
@@ -146,11 +106,12 @@ def test_clean_run_reconciles(lab_run, db):
 
 
 @pytest.mark.parametrize("db", ["mongodb", "postgres"])
-def test_foreign_query_loop_makes_the_phase_suspect(foreign_run, db):
-    run, loop_out = foreign_run
+def test_foreign_query_loop_makes_the_phase_suspect(foreign_runs, db):
+    runs, loads = foreign_runs
+    run = runs[FOREIGN]
     assert run.returncode == 0, run.stdout[-3000:]
-    queries = int(re.search(r"queries (\d+) rows", loop_out[db]).group(1))
-    assert queries >= 2, loop_out[db]
+    queries = loads.loop_queries(FOREIGN, db)
+    assert queries >= 2, loads.out
     entry = run_entry(run, db)
     rec = entry["reconciliation"]
     print(db, "foreign", queries, "queries", rec["interval_s"], "s", json.dumps(brief(rec)))
@@ -163,46 +124,14 @@ def test_foreign_query_loop_makes_the_phase_suspect(foreign_run, db):
     assert entry["reason"] and entry["cpu"]["user_s"] is not None, "figures kept, only flagged"
     top = (run.bench / "report.md").read_text().split("## Per-document cost")[0]
     assert "**SUSPECT:**" in top
-    assert re.search(rf"{db}.*status SUSPECT \(", run.stdout), run.stdout[-2000:]
+    assert re.search(rf"^{FOREIGN} {db}.*status SUSPECT \(", run.stdout, re.M), run.stdout[-2000:]
     assert run.results["complete"] is True
 
 
-@pytest.fixture(scope="module")
-def cluster_foreign_run(workdir):
-    """PostgreSQL alone, 2 clients x 600 docs; 4 s after its phase starts, one session on database
-    `postgres` (another database of the same cluster) runs generate_series(1, 1e7) and a CHECKPOINT."""
-    remove_project()
-    bench = make_bench(workdir, "bench-e2e-cluster-foreign", docs=600, perf_s=0)
-    with open(bench / "bench.env", "a") as f:
-        f.write("DATABASES=postgres\n")
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT, env=lab_env(),
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL)
-    lines, work = [], None
-    try:
-        for line in proc.stdout:
-            lines.append(line)
-            if work is None and re.search(r"\] postgres: phase starts", line):
-                uri = re.sub(r"/[^/]+$", "/postgres", host_uri("postgres"))  # .env exists once runme started
-                work = subprocess.Popen(["node", os.path.join(os.path.dirname(LOOP), "foreign-cluster-work.js"), uri, "4",
-                                         "10000000"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        proc.wait(timeout=1800)
-        work_out = work.communicate(timeout=120)[0] if work else "never started"
-    finally:
-        for p in (work, proc):
-            if p is not None and p.poll() is None:
-                p.kill()
-                p.wait()
-    done = subprocess.CompletedProcess(proc.args, proc.returncode, "".join(lines), "")
-    (workdir / "runme-cluster-foreign.log").write_text(done.stdout + "\n--- foreign ---\n" + work_out)
-    print(done.stdout[-3000:])
-    print(work_out)
-    yield Run(bench, done), work_out
-    remove_project()
-
-
-def test_work_on_another_database_of_the_cluster_makes_the_phase_suspect(cluster_foreign_run):
+def test_work_on_another_database_of_the_cluster_makes_the_phase_suspect(foreign_runs):
     """The lab database's own counters see nothing of it; the whole-cluster reading does."""
-    run, work_out = cluster_foreign_run
+    runs, loads = foreign_runs
+    run, work_out = runs[CLUSTER], loads.out[(CLUSTER, "postgres", "cluster")]
     assert run.returncode == 0, run.stdout[-3000:]
     assert work_out.startswith("done generate_series"), work_out
     entry = run_entry(run, "postgres")
@@ -213,4 +142,4 @@ def test_work_on_another_database_of_the_cluster_makes_the_phase_suspect(cluster
     assert "checkpoints_requested" in flagged, flagged
     assert flagged & {"other_databases_sessions", "other_databases_active_ms", "other_database_sessions_at_end"}, flagged
     assert rec["checks"]["user_table_reads"]["verdict"] == "ok", "the lab database alone saw nothing"
-    assert re.search(r"postgres.*status SUSPECT \(", run.stdout), run.stdout[-2000:]
+    assert re.search(rf"^{CLUSTER} postgres.*status SUSPECT \(", run.stdout, re.M), run.stdout[-2000:]

@@ -10,12 +10,15 @@ import subprocess
 
 import pytest
 
-from conftest import LAB_ROOT, remove_project, runme
+from conftest import LAB_ROOT, bench_fixture
 
 # 40 executions of a ~4 ms query (PostgreSQL, 3000 events) hold ~0.16 s of CPU: well above what the idle
 # rate (0.001-0.005 cores) x the ~14 s window resolves; 5 executions were below it on a CI run, and the
 # net figure was then rightly null
 K = 40
+# The quiet period is the idle reading the net CPU figure needs (2 s of samples at least) with the
+# window's first guard: the guard alone (5 s) held only 1.7 s of samples on a busy CI host
+QUIET_S = 3
 BENCH = f"""\
 DESCRIPTION="events queries end to end"
 WORKLOAD=events
@@ -30,23 +33,16 @@ KEY=uuidv7
 LAYOUT=clustered
 CLIENTS=2
 SEED=3
-# the idle reading (quiet period + first guard) needs 2 s of sample pairs for the net CPU figure: with
-# no quiet period, a loaded host's sparse samples left 1.6 s in the guard alone and no idle rate
-QUIET_S=3
+QUIET_S={QUIET_S}
 PERF_RECORD_S=0
 """
 
 
 @pytest.fixture(scope="module")
-def events_run(workdir):
-    remove_project()
-    bench = workdir / "events-e2e"
-    bench.mkdir()
-    (bench / "bench.env").write_text(BENCH)
-    proc = runme(workdir, str(bench), log="events-runme.log")
-    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
-    yield bench, proc, results
-    remove_project()
+def events_run(events_runs):
+    benches, proc = events_runs
+    bench, results = benches["events-e2e"]
+    return bench, proc, results
 
 
 def run_of(results, phase):
@@ -133,7 +129,7 @@ def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_ru
 DATASET_BENCH = BENCH.replace('DESCRIPTION="events queries end to end"', 'DESCRIPTION="events queries from a DATASET file"') \
     .replace("EVENTS=3000\nREPOS=300\nACTORS=600\n", "DATASET=events.ndjson.gz\n") \
     .replace('QUERIES="olap-a olap-lookup"', "QUERIES=olap-a").replace(f"QUERY_RUNS={K}", "QUERY_RUNS=2") \
-    .replace("QUERY_RATE=2", "QUERY_RATE=0")
+    .replace("QUERY_RATE=16", "QUERY_RATE=0").replace(f"QUIET_S={QUIET_S}", "QUIET_S=0")  # answers only
 WRITE_EVENTS = """
 const fs = require('fs'); const zlib = require('zlib');
 const gh = require(process.argv[1] + '/client/src/datasets/github-events');
@@ -143,17 +139,21 @@ fs.writeFileSync(process.argv[2], zlib.gzipSync(lines.join('\\n') + '\\n'));
 """
 
 
+def write_events_file(bench):
+    if bench.name == "events-dataset-e2e":
+        subprocess.run(["node", "-e", WRITE_EVENTS, str(LAB_ROOT), str(bench / "events.ndjson.gz")], check=True)
+
+
+# Both benches in one runme.sh run (one stack start, each bench on fresh volumes): generated, then the file.
+events_runs = bench_fixture(("events-e2e", BENCH), ("events-dataset-e2e", DATASET_BENCH), log="events-runme.log",
+                            before=write_events_file)
+
+
 @pytest.fixture(scope="module")
-def dataset_run(workdir, events_run):
-    remove_project()
-    bench = workdir / "events-dataset-e2e"
-    bench.mkdir()
-    (bench / "bench.env").write_text(DATASET_BENCH)
-    subprocess.run(["node", "-e", WRITE_EVENTS, str(LAB_ROOT), str(bench / "events.ndjson.gz")], check=True)
-    proc = runme(workdir, str(bench), log="events-dataset-runme.log")
-    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
-    yield bench, proc, results
-    remove_project()
+def dataset_run(events_runs):
+    benches, proc = events_runs
+    bench, results = benches["events-dataset-e2e"]
+    return bench, proc, results
 
 
 def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_answers(dataset_run, events_run):

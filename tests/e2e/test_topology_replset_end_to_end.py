@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from conftest import BIND_ADDRESS, LAB_ROOT, PORTS, TINY_BENCH, lab_env, remove_project
+from conftest import BIND_ADDRESS, LAB_ROOT, PORTS, lab_env, remove_project, tiny_bench
 
 DOCS = 200
 OPLOG_INSERTS = """
@@ -34,7 +34,7 @@ def replset_run(workdir):
     remove_project()
     bench = workdir / "bench-e2e-replset"
     bench.mkdir()
-    (bench / "bench.env").write_text(TINY_BENCH.format(docs=DOCS, perf_s=0) + "TOPOLOGY=replset\n")
+    (bench / "bench.env").write_text(tiny_bench(DOCS, 0, extra="TOPOLOGY=replset\n"))
     e = env_file()
     uri = (f"mongodb://{e.get('MONGO_USER', 'jsonbench')}:{e['MONGO_PASSWORD']}@{BIND_ADDRESS}:{PORTS['MONGO_PORT']}"
            "/?authSource=admin&directConnection=true")

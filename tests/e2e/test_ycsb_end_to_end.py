@@ -6,7 +6,8 @@ import subprocess
 
 import pytest
 
-from conftest import LAB_ROOT, remove_project, runme
+from conftest import LAB_ROOT, remove_project, results_of, runme_watched, write_bench
+from foreign_load import ForeignLoads, assert_suspect_by, run_entry
 
 CLIENTS, RECORDS, OPS = 2, 400, 300
 YCSB_BENCH = f"""\
@@ -22,22 +23,38 @@ MIX=A
 RECORDS={RECORDS}
 OPS={OPS}
 SEED=7
-QUIET_S=3
+QUIET_S=0
 PERF_RECORD_S=0
 """
 PHASES = ["mongodb-load", "mongodb", "postgres-load", "postgres"]
+# The same YCSB-A, smaller, under foreign work in its run phases (issue 16): a foreign read loop on
+# each database; on PostgreSQL also work on another database of the cluster (foreign_load.py).
+FOREIGN = "bench-e2e-ycsb-foreign"
+FOREIGN_BENCH = YCSB_BENCH.replace(f"RECORDS={RECORDS}", "RECORDS=200").replace(f"OPS={OPS}", "OPS=100") \
+    .replace('"end-to-end YCSB-A"', '"end-to-end YCSB-A under foreign work"')
+FOREIGN_LOADS = {(FOREIGN, "mongodb"): ("loop",), (FOREIGN, "postgres"): ("loop", "cluster")}
 
 
 @pytest.fixture(scope="module")
-def ycsb_run(workdir):
+def ycsb_runs(workdir):
+    """One runme.sh run of both benches: the clean one, then the one under foreign work."""
     remove_project()
-    bench = workdir / "bench-e2e-ycsb"
-    bench.mkdir()
-    (bench / "bench.env").write_text(YCSB_BENCH)
-    proc = runme(workdir, str(bench), log="runme-ycsb.log")
-    results = json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
-    yield bench, proc, results
+    clean = write_bench(workdir, "bench-e2e-ycsb", YCSB_BENCH)
+    foreign = write_bench(workdir, FOREIGN, FOREIGN_BENCH)
+    loads = ForeignLoads(FOREIGN_LOADS)
+    try:
+        proc = runme_watched(workdir, str(clean), str(foreign), log="runme-ycsb.log", on_line=loads.on_line)
+    finally:
+        loads.close()
+    print(loads.out)
+    yield (clean, results_of(clean)), (foreign, results_of(foreign)), proc, loads
     remove_project()
+
+
+@pytest.fixture(scope="module")
+def ycsb_run(ycsb_runs):
+    (bench, results), _, proc, _ = ycsb_runs
+    return bench, proc, results
 
 
 def runs(results):
@@ -153,3 +170,19 @@ def test_report_opens_with_the_answer_and_has_the_timeline_plot(ycsb_run):
                          cwd=LAB_ROOT, capture_output=True, text=True)
     assert "WAL/journal bytes" in out.stdout and "timeline per second" in out.stdout
     assert "PASS" in out.stdout.splitlines()[-1], out.stdout[-3000:]
+
+
+@pytest.mark.parametrize("db", ["mongodb", "postgres"])
+def test_a_ycsb_run_phase_under_foreign_work_is_suspect(ycsb_runs, db):
+    """Clean, the run phases above are ok; with a foreign read loop (and on PostgreSQL work on
+    another database of the cluster) during the run phase, that phase is suspect, flagged by what
+    each load did, while its load phase, without foreign work, stays ok."""
+    _, (bench, results), proc, loads = ycsb_runs
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert results["complete"], results["incomplete"]
+    assert run_entry(results, f"{db}-load")["status"] == "ok", run_entry(results, f"{db}-load")["reason"]
+    kinds = FOREIGN_LOADS[(FOREIGN, db)]
+    if "cluster" in kinds:
+        assert loads.out[(FOREIGN, db, "cluster")].startswith("done generate_series"), loads.out
+    assert_suspect_by(results, db, proc.stdout, kinds, loads.loop_queries(FOREIGN, db))
+    assert "**SUSPECT:**" in (bench / "report.md").read_text().split("\n## ")[0]  # above the first section

@@ -32,3 +32,10 @@ def test_events_get_a_small_generated_set_unless_a_dataset():
     env = str(ROOT / "events-olap/bench.env")
     assert check_size("events", "0", env, "") == ["EVENTS=5000", "QUERIES=olap-a", "QUERY_RUNS=10"]
     assert check_size("events", "0", env, "/data/own.ndjson") == ["QUERIES=olap-a", "QUERY_RUNS=10"]
+
+
+def test_the_check_runs_20_seconds_per_database_unless_told():
+    # the e2e check runs shorter (CHECK_SECONDS=6): the default is proven here
+    r = subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; unset CHECK_SECONDS; . "{ROOT}/lab/check.sh"; echo "$CHECK_SECONDS"'],
+                       capture_output=True, text=True, check=True)
+    assert r.stdout.split() == ["20"]
