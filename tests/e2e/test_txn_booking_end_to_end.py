@@ -16,12 +16,13 @@ Kept short (QUIET_S=2, phases of seconds, no perf record)."""
 import json
 import re
 import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, lab_env, remove_project
+from conftest import LAB_ROOT, PROJECT, lab_env, prom_query_range, remove_project
 
 # 2 clients x 100 bookings at 20/s each: 5 s of bookings per phase. PostgreSQL is stopped
 # STOP_AFTER_S after its "phase starts" (the window's 5 s guard, then about 3 s of bookings); its
@@ -224,3 +225,22 @@ def test_no_database_or_client_container_left_after_the_run(txn_runs):
                            f"label=com.docker.compose.project={PROJECT}"],
                           capture_output=True, text=True, check=True).stdout.split()
     assert [n for n in left if "client" in n or "mongodb" in n or "postgres" in n] == [], left
+
+
+def test_the_clients_dashboard_transactions_row_has_data_over_the_booking(txn_runs, prometheus_url):
+    """Every query of the Clients dashboard's Transactions row (attempts, commits, aborts by reason:
+    jsonbench_client_txn_*) returns data over MongoDB's contended booking window, which retried its
+    conflicts (test above): the series the clients export reach Prometheus under the bench's labels."""
+    bench = txn_runs[0]["booking"]
+    window = json.loads((bench / "mongodb.phase.json").read_text())["window"]
+    listing = subprocess.run(
+        [sys.executable, str(LAB_ROOT / "grafana" / "dashboard_queries.py"), "--var", "service=mongodb",
+         "--var", f"project={PROJECT}", "--var", "database=mongodb", "--var", f"bench={bench.name}",
+         "--var", f"__range={int(window['end'] - window['start']) + 1}s"],
+        check=True, capture_output=True, text=True).stdout
+    txn = [q for q in (json.loads(line) for line in listing.splitlines() if line.strip())
+           if "jsonbench_client_txn_" in q["expr"]]
+    assert {m for q in txn for m in re.findall(r"jsonbench_client_txn_\w+", q["expr"])} == {
+        "jsonbench_client_txn_attempts_total", "jsonbench_client_txn_commits_total", "jsonbench_client_txn_aborts_total"}
+    empty = [q["panel"] for q in txn if not prom_query_range(prometheus_url, q["expr"], window["start"], window["end"])]
+    assert not empty, empty
