@@ -15,6 +15,7 @@ const { runCli, startCli } = require('../helpers/run-cli');
 
 const BASE = { WORKLOAD: 'booking', KEY: 'uuidv7', LAYOUT: 'heap', SEED: '5' };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-booking-'));
+test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // CLIENTS clients of `env` at once; their result files.
 async function runClients(uri, env, clients, { during } = {}) {
@@ -45,7 +46,7 @@ async function init(uri, env) {
 test('booking transactions', { timeout: 900000 }, async (t) => {
   const pg = await startPostgres();
   const sec = await startSecantus({ replset: true });
-  t.after(async () => { await pg.cleanup(); await sec.cleanup(); fs.rmSync(tmp, { recursive: true, force: true }); });
+  t.after(async () => { await pg.cleanup(); await sec.cleanup(); });
 
   await t.test('init loads the same aircraft and 14,000 flights on both, and declares one index', async () => {
     const a = await init(pg.uri, {});
@@ -202,7 +203,7 @@ test('a standalone MongoDB-protocol server is refused before any transaction', {
 });
 
 test('bad booking keys are refused naming the file or flag, the key and the allowed values', async () => {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-bk-')), 'bench.env');
+  const file = path.join(tmp, 'bench.env');
   const bench = (extra) => `DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=10\nWORKLOAD=booking\n${extra}\nTOPOLOGY=replset\n`;
   const cases = [
     ['ISOLATION=snapshot', /bench\.env:7: ISOLATION: invalid value "snapshot"; allowed: one of read-committed, repeatable-read, serializable/],
