@@ -151,7 +151,9 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
       await init(s.uri, { FLIGHTS: '1' });
       const port = await freePort();
       const [r] = await runClients(s.uri, {
-        FLIGHTS: '1', DAY_RANGE: '1', BOOKING_SLEEP_MS: '20', ISOLATION: 'serializable', MAX_ATTEMPTS: '100', SESSIONS: '3',
+        // each transaction held 60 ms while one is due every 25 ms on 3 sessions: always two or more on
+        // the one audit row at once, so conflicts happen (held 20 ms, a run once had none on PostgreSQL)
+        FLIGHTS: '1', DAY_RANGE: '1', BOOKING_SLEEP_MS: '60', ISOLATION: 'serializable', MAX_ATTEMPTS: '100', SESSIONS: '3',
         OPS: '40', RATE: '40', METRICS_PORT: String(port), METRICS_LINGER_S: '3', BENCH: 'bench-txn',
       }, 1, {
         during: async () => {
