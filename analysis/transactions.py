@@ -19,12 +19,12 @@ NOT_SETTINGS = set(COUNTS) | {"aborts", "last_attempt_ms", "last_attempt_us"}
 def merge(clients):
     """runs[].transactions for the clients [(path, result)] of one phase, or None when no client
     result holds `transactions` (a phase of another workload)."""
-    with_txn = [(p, c["transactions"]) for p, c in clients if isinstance(c.get("transactions"), dict)]
+    with_txn = [(p, c) for p, c in clients if isinstance(c.get("transactions"), dict)]
     if not with_txn:
         return None
     counts = {k: 0 for k in COUNTS}
     aborts, hists, settings = {}, [], {}
-    for path, t in with_txn:
+    for path, t in ((p, c["transactions"]) for p, c in with_txn):
         for k in COUNTS:
             counts[k] += int(t.get(k) or 0)
         for reason, n in (t.get("aborts") or {}).items():
@@ -40,11 +40,10 @@ def merge(clients):
     # the committed rate while the clients ran: each client's commits over its own elapsed time, summed
     # (as the offered rate is). Over the phase window, whose guard seconds hold no transaction, 80 commits
     # at 20/s read 4/s beside 20/s offered, as if the database could not keep up.
-    by_client = [(p, c) for p, c in clients if isinstance(c.get("transactions"), dict)]
-    rate_reason = next((f"{p}: no elapsed_s in the client result" for p, c in by_client
+    rate_reason = next((f"{p}: no elapsed_s in the client result" for p, c in with_txn
                         if not isinstance(c.get("elapsed_s"), (int, float)) or c["elapsed_s"] <= 0), None)
     committed_per_s = None if rate_reason else sum(int(c["transactions"].get("committed") or 0) / c["elapsed_s"]
-                                                   for _, c in by_client)
+                                                   for _, c in with_txn)
     last = hdr.merge(hists)
     return {
         **same,
