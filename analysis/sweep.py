@@ -51,16 +51,15 @@ def _grid_raw(keys, name):
     return "+".join(p[len(k) + 1:] for p, k in zip(parts, keys))
 
 
-def _category_order(sweep_dir, found):
+def _category_order(sweep_dir, found, shown=lambda v: v):
     """An enum sweep's (or a grid's) points in the order the sweep gave them (runme.sh writes
-    sweep-KEY/values: v, or v+w for a grid), else in name order."""
+    sweep-KEY/values: v, or v+w for a grid, shown as the points' values are), else in name order."""
     path = os.path.join(sweep_dir, "values")
     given = []
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             given = [line.strip() for line in f if line.strip()]
-    if "+" in os.path.basename(os.path.normpath(sweep_dir))[len("sweep-"):]:
-        given = [grid_value(v) for v in given]
+    given = [shown(v) for v in given]
     rank = {v: i for i, v in enumerate(given)}
     return sorted(found, key=lambda p: (rank.get(str(p[0]), len(rank)), str(p[0])))
 
@@ -97,7 +96,7 @@ def _grid_points(sweep_dir, key):
             found.append((grid_value(raw), name, path))
     if not found:
         raise AnalysisError(f"{sweep_dir}: no point folder {'+'.join(k + '=<value>' for k in keys)}")
-    return _category_order(sweep_dir, found)
+    return _category_order(sweep_dir, found, grid_value)
 
 
 def point_summary(path):
