@@ -103,7 +103,7 @@ prepare_stack() {
 }
 
 run_benches() {
-  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweep="" sweeps=()
+  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweeps=()
   [ "${1:-}" != check ] || { only_check=1; shift; }
   local args=("$@")
   while [ $# -gt 0 ]; do
@@ -112,12 +112,12 @@ run_benches() {
       --no-branch) branch=0; shift ;;
       --no-check) check=0; shift ;;
       --push) push=${2:?--push needs a remote}; shift 2 ;;
-      --sweep) sweeps+=("${2:?--sweep needs KEY=v1,v2,...}"); sweep=${sweeps[*]}; shift 2 ;;
+      --sweep) sweeps+=("${2:?--sweep needs KEY=v1,v2,...}"); shift 2 ;;
       -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
       *) benches+=("$1"); shift ;;
     esac
   done
-  [ -z "$sweep" ] || [ ${#benches[@]} -gt 0 ] ||
+  [ ${#sweeps[@]} = 0 ] || [ ${#benches[@]} -gt 0 ] ||
     { echo "runme.sh: --sweep needs the benches to sweep named (e.g. ./runme.sh --sweep ${sweeps[0]} bench1)" >&2; exit 2; }
   [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
   [ ${#benches[@]} -gt 0 ] || { echo "runme.sh: no bench folder found" >&2; exit 2; }
@@ -133,15 +133,15 @@ run_benches() {
         { echo "runme.sh: $arg/bench.env: SWEEP=\"$declared\": a bench with its own sweep runs alone (name only $(basename "$arg"))" >&2; exit 2; }
     done
     # shellcheck disable=SC2206  # KEY=v1,v2 words hold no spaces or globs (bench-schema.js SWEEP pattern)
-    [ -z "$declared" ] || { sweeps=($declared); sweep=$declared; }
+    [ -z "$declared" ] || sweeps=($declared)
   fi
-  if [ -n "$sweep" ]; then
+  if [ ${#sweeps[@]} -gt 0 ]; then
     sweep_parse "${sweeps[@]}" ||
       { [ -z "${declared:-}" ] || echo "runme.sh: that sweep is SWEEP in ${dirs[0]}/bench.env" >&2; exit 2; }
     for arg in "${dirs[@]}"; do sweep_validate "$arg" "${overrides[@]}" || exit 2; done
   fi
   # A check or a sweep writes nothing into the bench folder itself (a sweep's run.env files are the points').
-  if [ "$only_check" = 1 ] || [ -n "$sweep" ]; then
+  if [ "$only_check" = 1 ] || [ ${#sweeps[@]} -gt 0 ]; then
     for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
   else
     for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
