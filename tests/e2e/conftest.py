@@ -200,6 +200,15 @@ def lab_run(workdir):
     remove_project()
 
 
+def default_signals():
+    """preexec_fn of a run that a test interrupts: SIGINT and SIGTERM at their defaults, as in a terminal.
+    A test runner started in the background of a script (`... &`) ignores SIGINT, its children inherit
+    that, and bash cannot trap a signal ignored at its start: such a run never sees the Ctrl-C (seen
+    in a clean-clone CI started that way: runme.sh ran to its end and exited 0)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIGINT, name="bench-e2e-interrupt",
                   docs=3000, branch=False, quiet_s=0, extra=""):
     """Starts a run and, once `after_text` is printed, sends `sig` to its whole process group as a
@@ -208,7 +217,7 @@ def interrupt_run(workdir, after_text="phase starts", grace_s=20, sig=signal.SIG
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-check", *([] if branch else ["--no-branch"]), str(bench)],
                             cwd=LAB_ROOT, env=lab_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=default_signals)
     lines = []
     deadline = time.monotonic() + 900
     try:

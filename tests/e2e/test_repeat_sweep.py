@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT, lab_env, make_bench, project_containers, remove_project, runme
+from conftest import LAB_ROOT, default_signals, lab_env, make_bench, project_containers, remove_project, runme
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
 
@@ -114,7 +114,7 @@ def test_interrupted_repetition_keeps_the_finished_one_and_no_container(workdir)
     bench = make_bench(workdir, "bench-e2e-repeat-stop", docs=100, perf_s=0, extra="DATABASES=postgres\nREPEAT=3\n")
     proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT,
                             env=lab_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
+                            stdin=subprocess.DEVNULL, start_new_session=True, preexec_fn=default_signals)
     lines = []
     try:
         deadline = time.monotonic() + 900
