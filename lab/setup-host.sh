@@ -266,10 +266,14 @@ _mount_perf_event_cgroup() {
   return 0
 }
 
-# Images compose.yaml pulls (services with `image:` and no `build:`), one per line.
+# Images compose.yaml pulls (services with `image:` and no `build:`), one per line: its own and
+# those of the files its `include:` lists (each database's compose.yaml, in databases/<name>/).
 official_images() {
+  local files=("$JSONBENCH_ROOT/compose.yaml") inc
+  while read -r inc; do files+=("$JSONBENCH_ROOT/$inc"); done < <(
+    awk '/^[^ #]/ { in_include = ($1 == "include:") } in_include && $1 == "-" { print $2 }' "$JSONBENCH_ROOT/compose.yaml")
   awk '/^[^ #]/ { in_services = ($1 == "services:") }
-       in_services && $1 == "image:" { print $2 }' "$JSONBENCH_ROOT/compose.yaml" |
+       in_services && $1 == "image:" { print $2 }' "${files[@]}" |
     tr -d "\"'" | grep -v '^jsonbench'
 }
 

@@ -2,7 +2,7 @@
 // The airline booking model on PostgreSQL (workloads/booking-data.js): its tables and index, the
 // static data, the steps of one booking (run as a transaction by postgres-txn.js), and the
 // nothing-lost check.
-const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
+const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction } = require('./postgres-txn');
 
 const DDL = [
