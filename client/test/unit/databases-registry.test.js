@@ -58,3 +58,18 @@ test('a manifest whose name is not its folder\'s is refused, naming the file and
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   assert.throws(() => manifests(root), /nulldb[/\\]database\.json: key 'name' is "other" \(allowed: "nulldb"/);
 });
+
+test("each database's forms of a query set come from its folder, one for every query the set names", () => {
+  const { querySet, queryNames } = require('../../src/queries');
+  for (const workload of ['tsbs', 'events']) {
+    for (const db of ['mongodb', 'postgres']) {
+      const { forms } = require(`../../../databases/${db}/client/queries/${workload}`);
+      assert.deepEqual(Object.keys(forms).sort(), queryNames(workload).sort(), `${db} ${workload}`);
+      const set = querySet(workload);
+      for (const name of queryNames(workload)) assert.equal(set.queries[name][db], forms[name]);
+    }
+    // the set module itself holds no database's form
+    const bare = require(`../../src/queries/${workload === 'tsbs' ? 'tsbs-devops-queries' : 'github-events-queries'}`);
+    for (const def of Object.values(bare.queries)) assert.deepEqual(Object.keys(def).sort(), ['about', 'digest', 'params']);
+  }
+});
