@@ -108,7 +108,7 @@ async function sizes(db) {
   return out;
 }
 
-// The binding's booking steps (targets/mongodb.js).
+// The binding's booking steps (mongodb.js).
 const methods = {
   initBooking(opts) { return init(this.db, opts); },
   prepareBooking() { return requireReplicaSet(this.client, 'booking'); },

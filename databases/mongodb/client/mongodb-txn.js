@@ -62,7 +62,7 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
   return withRetries(i, attempt, { policy, stats, classify });
 }
 
-// The connection's one session for its transactions (targets/mongodb.js ends it at close).
+// The connection's one session for its transactions (mongodb.js ends it at close).
 const methods = {
   txnSession() {
     if (!this.session || this.session.hasEnded) this.session = this.client.startSession();

@@ -66,7 +66,7 @@ async function count(client) {
   };
 }
 
-// The binding's OLTP steps (targets/postgres.js); the session is prepared as for bookings.
+// The binding's OLTP steps (postgres.js); the session is prepared as for bookings.
 const methods = {
   initOltp(opts) { return init(this.client, opts); },
   oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
