@@ -178,7 +178,19 @@ ensure_go() {
   return 0
 }
 
-compose_answers() { _timeout 10 docker compose version >/dev/null 2>&1; }
+# The oldest Compose the lab's files work with: compose.standins.yaml's `!override` needs 2.24.4,
+# the `include:` of each database's compose file (databases/<name>/compose.yaml) 2.20.
+JSONBENCH_COMPOSE_MIN=2.24.4
+
+# 0 when `docker compose` answers with at least JSONBENCH_COMPOSE_MIN; an older one is said once.
+compose_answers() {
+  local v
+  v=$(_timeout 10 docker compose version --short 2>/dev/null) || return 1
+  v=${v#v}
+  [[ $(printf '%s\n%s\n' "$JSONBENCH_COMPOSE_MIN" "${v%%[-+]*}" | sort -V | head -n1) == "$JSONBENCH_COMPOSE_MIN" ]] && return 0
+  _setup_log "docker compose $v is older than $JSONBENCH_COMPOSE_MIN, which the lab's compose files need (include:, !override)"
+  return 1
+}
 
 ensure_compose() {
   compose_answers && return 0
@@ -186,7 +198,7 @@ ensure_compose() {
   local cached=$JSONBENCH_CACHE/bin/docker-compose-$JSONBENCH_COMPOSE_VERSION
   if ! _can_apt; then
     cat >&2 <<MSG
-setup-host: 'docker compose' (Compose v2) does not answer; this script installs it only as root
+setup-host: 'docker compose' (Compose v2, $JSONBENCH_COMPOSE_MIN or newer) does not answer; this script installs it only as root
 on Debian/Ubuntu. Install the Compose plugin and run again, e.g.:
     sudo apt-get update && sudo apt-get install -y docker-compose-plugin   # Docker's apt repository
     # or build it: go install github.com/docker/compose/v2/cmd@$JSONBENCH_COMPOSE_VERSION &&
