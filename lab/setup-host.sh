@@ -198,8 +198,8 @@ ensure_compose() {
   local cached=$JSONBENCH_CACHE/bin/docker-compose-$JSONBENCH_COMPOSE_VERSION
   if ! _can_apt; then
     cat >&2 <<MSG
-setup-host: 'docker compose' (Compose v2, $JSONBENCH_COMPOSE_MIN or newer) does not answer; this script installs it only as root
-on Debian/Ubuntu. Install the Compose plugin and run again, e.g.:
+setup-host: 'docker compose' (Compose v2) does not answer; this script installs it only as root
+on Debian/Ubuntu. Install the Compose plugin ($JSONBENCH_COMPOSE_MIN or newer) and run again, e.g.:
     sudo apt-get update && sudo apt-get install -y docker-compose-plugin   # Docker's apt repository
     # or build it: go install github.com/docker/compose/v2/cmd@$JSONBENCH_COMPOSE_VERSION &&
     #   sudo install -D ~/go/bin/cmd $plugin_dir/docker-compose
