@@ -138,6 +138,12 @@ def test_booking_on_mongodb_retried_its_conflicts_and_lost_nothing(txn_runs):
     assert t["attempts"] == t["committed"] + t["aborted_attempts"] and t["gave_up"] == 0
     assert t["sessions"] == 3 and run["reconciliation"]["lab_work"]["client_sessions"] == CLIENTS * 3
     assert t["cpu_us_per_committed"] > 0 and t["last_attempt_count"] == committed
+    # net of idle: the phase's own cpu.usage reading over the commits, or null saying why
+    usage = run["cpu"]["usage"]
+    if usage["net_s"] is not None:
+        assert t["cpu_us_per_committed_net"] == pytest.approx(usage["net_s"] * 1e6 / committed)
+    else:
+        assert t["cpu_us_per_committed_net"] is None and t["cpu_net_reason"] == usage["reason"], usage
     # the stand-in has no serverStatus.transactions: its transaction checks are null with the reason
     assert run["reconciliation"]["checks"]["transactions_committed"]["verdict"] == "unavailable"
     # settled after init, outside the windows
