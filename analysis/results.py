@@ -114,6 +114,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     # (a load) inserted; the insert workload has no earlier phase
     divisor = (docs_in_db - docs_before) if docs_in_db else docs_ok
     cpu_total = None if cpu_user is None or cpu_sys is None else cpu_user + cpu_sys
+    usage = (metrics or {}).get("cpu_usage") or {"gross_s": None, "net_s": None, "idle": None,
+                                                 "reason": "no cpu_usage in the metrics export"}
     net_total = None if None in network.values() else network["rx_bytes"] + network["tx_bytes"]
     first = clients[0][1] if clients else {}
     workload = first.get("workload") or "insert"
@@ -252,8 +254,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
             "cgroup_cpu_s": _cgroup_cpu(phase),
             # container_cpu_usage_seconds_total (ns) over the window, and net of the idle rate read
             # just before the clients started (analysis/idle.py); null with the reason
-            "usage": (metrics or {}).get("cpu_usage") or {"gross_s": None, "net_s": None, "idle": None,
-                                                          "reason": "no cpu_usage in the metrics export"},
+            "usage": usage,
         },
         "client_cpu": {
             "user_s": _counter(metrics, "client", "container_cpu_user_seconds_total"),
@@ -278,7 +279,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "timeline": timeline,
         # WORKLOAD=booking/oltp: the transactions merged over the clients (analysis/transactions.py) with
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included
-        "transactions": txn_mod.with_costs(txn, cpu_total, _sum(c.get("target_rate") for _, c in clients)),
+        "transactions": txn_mod.with_costs(txn, cpu_total, _sum(c.get("target_rate") for _, c in clients),
+                                            usage),
         "booking_check": check,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),

@@ -59,17 +59,27 @@ def merge(clients):
         "committed_per_s_reason": rate_reason,
         # filled by results.py from the phase's resources (CPU of the database over its commits)
         "cpu_us_per_committed": None,
+        "cpu_us_per_committed_net": None,
+        "cpu_net_reason": None,
         "reason": None,
     }
 
 
-def with_costs(txn, cpu_s, target_rate):
-    """The merged figures plus the phase's cost per committed transaction and the offered rate."""
+def with_costs(txn, cpu_s, target_rate, usage=None):
+    """The merged figures plus the phase's cost per committed transaction and the offered rate.
+    cpu_s: the database's user+system seconds over the window (gross: the guard seconds' idle included);
+    usage: the window's nanosecond CPU counter net of the idle rate read just before the clients started
+    (analysis/idle.py), which gives cpu_us_per_committed_net, the transactions' own cost, as for queries."""
     if txn is None:
         return None
     committed = txn["committed"]
     out = dict(txn)
     out["cpu_us_per_committed"] = cpu_s * 1e6 / committed if cpu_s is not None and committed else None
+    net_s = (usage or {}).get("net_s")
+    out["cpu_us_per_committed_net"] = net_s * 1e6 / committed if net_s is not None and committed else None
+    out["cpu_net_reason"] = (None if out["cpu_us_per_committed_net"] is not None else
+                             "no transaction committed" if not committed else
+                             (usage or {}).get("reason") or "no idle-netted CPU reading (cpu.usage) for the phase")
     out["offered_per_s"] = target_rate
     whys = []
     if not committed:

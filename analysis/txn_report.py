@@ -44,19 +44,26 @@ def _cpu_sentence(txn_runs):
     if set(by_db) != {num, den}:
         return []
     (m, p) = by_db[num], by_db[den]
-    a, b = m["transactions"].get("cpu_us_per_committed"), p["transactions"].get("cpu_us_per_committed")
+    # both sides net of idle, or both gross: never one of each
+    kind = "net of idle" if all(r["transactions"].get("cpu_us_per_committed_net") for r in (m, p)) else "gross"
+    key = "cpu_us_per_committed_net" if kind == "net of idle" else "cpu_us_per_committed"
+    a, b = m["transactions"].get(key), p["transactions"].get(key)
     if not (a and b):
         return ["CPU per committed transaction: no comparison (" + "; ".join(
             f"{r['database']}: {r['transactions'].get('reason') or 'no figure'}" for r in (m, p)
-            if not r["transactions"].get("cpu_us_per_committed")) + ")."]
+            if not r["transactions"].get(key)) + ")."]
     flagged = [r for r in (m, p) if r.get("status") != "ok"]
     if flagged:
         return ["CPU per committed transaction: no comparison: " + "; ".join(
             f"{r['phase']} status {r.get('status')}" for r in flagged) + "."]
     hi, lo = (m, p) if a >= b else (p, m)
     name = lambda r: r["database"] + (" (stand-in)" if r.get("stand_in") else "")  # noqa: E731
-    return [f"**CPU per committed transaction**: {name(hi)} spent **{max(a, b) / min(a, b):.2f}x** the CPU of "
-            f"{name(lo)} ({fmt(max(a, b))} vs {fmt(min(a, b))} µs), {name(p)} at {_isolation(p)}."]
+    why_gross = "" if kind == "net of idle" else (
+        " Gross: the window's idle guard seconds are included (" + "; ".join(
+            f"{r['database']}: {r['transactions'].get('cpu_net_reason')}" for r in (m, p)
+            if not r["transactions"].get("cpu_us_per_committed_net")) + ").")
+    return [f"**CPU per committed transaction** ({kind}): {name(hi)} spent **{max(a, b) / min(a, b):.2f}x** the CPU "
+            f"of {name(lo)} ({fmt(max(a, b))} vs {fmt(min(a, b))} µs), {name(p)} at {_isolation(p)}.{why_gross}"]
 
 
 def answer_lines(result):
@@ -67,9 +74,10 @@ def answer_lines(result):
     workload = txn_runs[0].get("workload") or "booking"
     lines = [f"### Transactions ({workload}) per isolation level", "",
              "Per database at its isolation level: rates summed over the clients; CPU is the database's over its "
-             "committed transactions; latency runs from the intended start (retries included), the last attempt "
+             "committed transactions, net of its idle rate read just before the clients started (and gross: the window's "
+             "idle guard seconds included); latency runs from the intended start (retries included), the last attempt "
              "is the committing attempt alone (HdrHistograms merged exactly).", "",
-             "| database (isolation) | status | offered tx/s | committed tx/s | CPU µs / committed tx | "
+             "| database (isolation) | status | offered tx/s | committed tx/s | CPU µs / committed tx, net / gross | "
              "retries / committed tx | latency p50 / p99 (ms) | last attempt p50 / p99 (ms) | aborts by reason | "
              "gave up / in doubt | nothing lost |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -77,7 +85,8 @@ def answer_lines(result):
         t = r["transactions"]
         name = r["database"] + (" (stand-in)" if r.get("stand_in") else "")
         lines.append(f"| {name} ({_isolation(r)}) | {r.get('status')} | {fmt(t.get('offered_per_s'))} | "
-                     f"{fmt(t.get('committed_per_s'))} | {fmt(t.get('cpu_us_per_committed'))} | "
+                     f"{fmt(t.get('committed_per_s'))} | {fmt(t.get('cpu_us_per_committed_net'))} / "
+                     f"{fmt(t.get('cpu_us_per_committed'))} | "
                      f"{fmt(t.get('retries_per_committed'))} | {_pair(r.get('latency_ms'))} | "
                      f"{_pair(t.get('last_attempt_ms'))} | {_aborts(t)} | {fmt(t.get('gave_up'))} / "
                      f"{fmt(t.get('in_doubt'))} | {_nothing_lost(r)} |")
@@ -86,7 +95,8 @@ def answer_lines(result):
 
 # the per-point figures a transaction sweep's answer shows, in order: (series path, heading)
 SWEEP_COLUMNS = (("transactions.offered_per_s", "offered tx/s"), ("transactions.committed_per_s", "committed tx/s"),
-                 ("transactions.cpu_us_per_committed", "CPU µs / committed tx"),
+                 ("transactions.cpu_us_per_committed_net", "CPU µs / committed tx, net of idle"),
+                 ("transactions.cpu_us_per_committed", "CPU µs / committed tx, gross"),
                  ("transactions.retries_per_committed", "retries / committed tx"),
                  ("latency_ms.p50", "latency p50 (ms)"), ("latency_ms.p99", "latency p99 (ms)"))
 

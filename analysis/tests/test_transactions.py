@@ -11,7 +11,7 @@ import sys
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from analysis import answer, fairness, figures, reconcile, results, schema, transactions
+from analysis import answer, fairness, figures, reconcile, results, schema, transactions, txn_report
 from analysis.labels import fmt
 
 from . import txn_fixture
@@ -102,6 +102,29 @@ def test_results_hold_the_transactions_with_cpu_per_committed_and_validate(booki
     assert "transactions.cpu_us_per_committed" in figures.headline(list(f))
 
 
+def test_cpu_per_committed_net_of_idle_beside_gross_and_null_with_the_reason(booking_bench):
+    """The transactions' own CPU: the window's nanosecond counter net of the idle rate (as queries have it),
+    over the committed transactions; gross stays beside it. Without the reading: null, saying why."""
+    path = booking_bench / "postgres.metrics.json"
+    m = json.loads(path.read_text())
+    m["cpu_usage"] = {"metric": "container_cpu_usage_seconds_total", "gross_s": 0.30, "span_s": 10.0,
+                      "idle": {"rate_cores": 0.01, "seconds": 4.0, "pairs": 3, "reason": None},
+                      "net_s": 0.20, "reason": None}
+    path.write_text(json.dumps(m))
+    res = results.build(str(booking_bench))
+    schema.validate(res)
+    by_db = {r["database"]: r for r in res["runs"]}
+    pg, mg = by_db["postgres"]["transactions"], by_db["mongodb"]["transactions"]
+    assert pg["cpu_us_per_committed_net"] == pytest.approx(0.20 * 1e6 / 58) and pg["cpu_net_reason"] is None
+    assert pg["cpu_us_per_committed"] != pg["cpu_us_per_committed_net"]
+    assert mg["cpu_us_per_committed_net"] is None and mg["cpu_net_reason"] == "no cpu_usage in the metrics export"
+    # the report says which figure it compares: one side has no net figure, so both are gross
+    lines = "\n".join(txn_report.answer_lines(res))
+    assert "CPU µs / committed tx, net / gross" in lines
+    assert "(gross)" in lines and "mongodb: no cpu_usage in the metrics export" in lines
+    assert "transactions.cpu_us_per_committed_net" in figures.headline(list(figures.of_run(by_db["postgres"])))
+
+
 def test_a_failed_nothing_lost_check_fails_the_phase_and_the_run(tmp_path):
     txn_fixture.build(str(tmp_path), ok=False)
     res = results.build(str(tmp_path))
@@ -121,7 +144,8 @@ def test_the_report_opens_with_the_answer_per_isolation_level(booking_bench):
     row = next(x for x in lines if x.startswith("| postgres (stand-in) (SERIALIZABLE) |"))
     cells = [c.strip() for c in row.strip("|").split("|")]
     assert cells[2] == "20"  # offered tx/s
-    assert cells[4] == f"{(pg['cpu']['user_s'] + pg['cpu']['system_s']) * 1e6 / 58:,.0f}"
+    # net of idle / gross: the recorded fixture has no cpu_usage export, so no net figure
+    assert cells[4] == f"n/a / {(pg['cpu']['user_s'] + pg['cpu']['system_s']) * 1e6 / 58:,.0f}"
     assert cells[5] == f"{7 / 58:.3g}"
     lat = _percentile_ms(RAW["postgres"][0]["latency_us"] + RAW["postgres"][1]["latency_us"], 50)
     assert cells[6].startswith(f"{lat:.3g} / ")
@@ -130,7 +154,7 @@ def test_the_report_opens_with_the_answer_per_isolation_level(booking_bench):
     assert cells[8] == "deadlock_detected 1, serialization_failure 6"
     assert cells[10] == "yes: seats 58 = payments 58, committed 58"
     assert "| mongodb (stand-in) (snapshot read concern, majority write concern) |" in text
-    assert "**CPU per committed transaction**:" in text
+    assert "**CPU per committed transaction** (gross):" in text
 
 
 def test_fairness_states_isolation_retries_and_sessions():
@@ -266,7 +290,8 @@ def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tm
     answer = report[report.index("## The answer"):].splitlines()
     first = [x for x in answer if x.startswith("- ")][:2]
     assert first[0].startswith("- committed transactions/s, ISOLATION serializable -> read-committed:"), first
-    assert first[1].startswith("- CPU (µs/committed transaction), ISOLATION serializable -> read-committed:"), first
+    # no net-of-idle figure in the recorded fixture (no cpu_usage export): the gross one comes next
+    assert first[1].startswith("- CPU (µs/committed transaction, gross), ISOLATION serializable -> read-committed:"), first
 
 
 def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per_point(tmp_path):
@@ -310,7 +335,8 @@ def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per
     assert [r.split(" | ")[0][2:] for r in rows] == list(want)
     for row, (v, (committed, cpu)) in zip(rows, want.items()):
         cells = row.split(" | ")
-        assert cells[2] == fmt(20) and cells[3] == fmt(committed) and cells[4] == fmt(cpu), row
+        # CPU net of idle (none in the recorded fixture: no cpu_usage export), then gross
+        assert cells[2] == fmt(20) and cells[3] == fmt(committed) and cells[4] == "n/a" and cells[5] == fmt(cpu), row
     # a grid has no first and last value: each ratio is given at every point
     assert "- committed transactions/s, mongodb/postgres by ISOLATION, CLIENTS: read-committed, 2: " in answer
     assert "One complete bench per combination of ISOLATION and CLIENTS (folders `ISOLATION=<value>+CLIENTS=<value>/`)" in report

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, Run, lab_env, make_bench, remove_project
+from conftest import PROJECT, Run, lab_env, make_bench, remove_project, runme_watched
 
 
 def docker(*args):
@@ -37,29 +37,21 @@ def faulty_run(workdir):
     remove_project()
     bench = make_bench(workdir, "bench-e2e-faults", docs=DOCS, perf_s=0)
     env = dict(lab_env(), RECONNECT_TIMEOUT_S="8")
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", str(bench)], cwd=LAB_ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL)
-    lines, faults = [], []
+    faults = []
+
+    def inject(line):
+        if "mongodb: phase starts" in line:
+            faults.append(later(12, lambda: docker("kill", f"{PROJECT}-client-mongodb-2"),
+                                lambda: docker("stop", f"{PROJECT}-prometheus-1")))
+            faults.append(later(24, lambda: docker("start", f"{PROJECT}-prometheus-1")))
+        if "postgres: phase starts" in line:
+            faults.append(later(12, lambda: docker("kill", f"{PROJECT}-postgres-1")))
     try:
-        for line in proc.stdout:
-            lines.append(line)
-            if "mongodb: phase starts" in line:
-                faults.append(later(12, lambda: docker("kill", f"{PROJECT}-client-mongodb-2"),
-                                    lambda: docker("stop", f"{PROJECT}-prometheus-1")))
-                faults.append(later(24, lambda: docker("start", f"{PROJECT}-prometheus-1")))
-            if "postgres: phase starts" in line:
-                faults.append(later(12, lambda: docker("kill", f"{PROJECT}-postgres-1")))
-        proc.wait(timeout=900)
+        proc = runme_watched(workdir, str(bench), log="runme-faults.log", on_line=inject, env=env, timeout=900)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-    for t in faults:
-        t.join()
-    out = "".join(lines)
-    (workdir / "runme-faults.log").write_text(out)
-    yield Run(bench, subprocess.CompletedProcess(proc.args, proc.returncode, out, ""))
+        for t in faults:
+            t.join()
+    yield Run(bench, proc)
     remove_project()
 
 

@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, lab_env, prom_query_range, remove_project
+from conftest import LAB_ROOT, PROJECT, lab_env, prom_query_range, remove_project, runme_watched
 
 # 2 clients x 100 bookings at 20/s each: 5 s of bookings per phase. PostgreSQL is stopped
 # STOP_AFTER_S after its "phase starts" (the window's 5 s guard, then about 3 s of bookings); its
@@ -77,26 +77,21 @@ def txn_runs(workdir):
         (benches[name] / "bench.env").write_text(text)
     started = time.monotonic()
     env = dict(lab_env(), RECONNECT_TIMEOUT_S=str(RECONNECT_TIMEOUT_S))
-    proc = subprocess.Popen([str(LAB_ROOT / "runme.sh"), "--no-branch", "--no-check", *map(str, benches.values())],
-                            cwd=LAB_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL)
-    lines, stopper = [], []
+    stopper = []
+
+    def stop_postgres(line):
+        if "bench-e2e-txn-booking] postgres: phase starts" in line and not stopper:
+            stopper.append(threading.Timer(STOP_AFTER_S, lambda: subprocess.run(
+                ["docker", "stop", f"{PROJECT}-postgres-1"], capture_output=True, timeout=60)))
+            stopper[0].start()
     try:
-        for line in proc.stdout:
-            lines.append(line)
-            if "bench-e2e-txn-booking] postgres: phase starts" in line and not stopper:
-                stopper.append(threading.Timer(STOP_AFTER_S, lambda: subprocess.run(
-                    ["docker", "stop", f"{PROJECT}-postgres-1"], capture_output=True, timeout=60)))
-                stopper[0].start()
-        proc.wait(timeout=900)
+        proc = runme_watched(workdir, *map(str, benches.values()), log="runme-txn.log", on_line=stop_postgres,
+                             env=env, timeout=900)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
         for t in stopper:
             t.join()
-    out = "".join(lines)
-    (workdir / "runme-txn.log").write_text(out)
+    out = proc.stdout
+    lines = out.splitlines(keepends=True)
     print(f"booking and oltp benches through runme.sh: {time.monotonic() - started:.0f} s")
     # where the time went (CI's budget): the benches' and phases' starts and ends
     print("".join(x for x in lines if re.search(r"\] (starting: |fresh database|\S+: (phase starts|phase \w+|quiet)"
@@ -138,6 +133,12 @@ def test_booking_on_mongodb_retried_its_conflicts_and_lost_nothing(txn_runs):
     assert t["attempts"] == t["committed"] + t["aborted_attempts"] and t["gave_up"] == 0
     assert t["sessions"] == 3 and run["reconciliation"]["lab_work"]["client_sessions"] == CLIENTS * 3
     assert t["cpu_us_per_committed"] > 0 and t["last_attempt_count"] == committed
+    # net of idle: the phase's own cpu.usage reading over the commits, or null saying why
+    usage = run["cpu"]["usage"]
+    if usage["net_s"] is not None:
+        assert t["cpu_us_per_committed_net"] == pytest.approx(usage["net_s"] * 1e6 / committed)
+    else:
+        assert t["cpu_us_per_committed_net"] is None and t["cpu_net_reason"] == usage["reason"], usage
     # the stand-in has no serverStatus.transactions: its transaction checks are null with the reason
     assert run["reconciliation"]["checks"]["transactions_committed"]["verdict"] == "unavailable"
     # settled after init, outside the windows
