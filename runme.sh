@@ -42,7 +42,8 @@ Environment: JSONBENCH_STANDINS=auto|1|0 (local stand-in images when no registry
 TXT
 }
 
-# What a run's branch keeps besides the bench folders: the exact configuration and client version.
+# What a run's branch keeps besides the bench folders: the exact configuration and client version,
+# and each database's compose files (database_compose_files, lab/stack.sh: compose.yaml includes them).
 RUN_CONFIG_FILES="compose.yaml compose.standins.yaml .env.example prometheus grafana client/package.json client/package-lock.json"
 INTERRUPTED=0
 RUN_FAILED=0
@@ -190,7 +191,7 @@ run_benches() {
   if [ "$branch" = 1 ]; then
     say "committing the run to a new branch"
     # A run with a failed phase still gets its branch, named ---INCOMPLETE, so the evidence is kept.
-    analysis branch --benches $(for arg in "${dirs[@]}"; do experiment_folder "$arg"; done) --files $RUN_CONFIG_FILES ${push:+--push "$push"} \
+    analysis branch --benches $(for arg in "${dirs[@]}"; do experiment_folder "$arg"; done) --files $RUN_CONFIG_FILES $(database_compose_files) ${push:+--push "$push"} \
       $([ "$RUN_FAILED" = 0 ] || echo --allow-incomplete) ||
       { say "the run's branch could not be created"; exit 1; }
     # The branch is written in one step (update-ref last): interrupted before it, there is none.

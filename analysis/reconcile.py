@@ -26,7 +26,7 @@ TOLERANCE = {
         "rows_read_per_s": 20,  # autovacuum workers scan pg_class
         "user_table_reads": 0,  # the lab's inserts never scan or index-fetch a user table in the window
         "other_backends_at_edges": 0,
-        # the rest of the cluster (client/src/targets/postgres-stats.js readClusterStats): other
+        # the rest of the cluster (databases/postgres/client/postgres-stats.js readClusterStats): other
         # databases get autovacuum visits (transactions_per_s, rows_read_per_s, as above) and no client
         "other_databases_sessions": 0,
         "other_databases_active_ms": 0,  # only client sessions accrue active_time
@@ -126,8 +126,8 @@ def _txn_work(clients):
             "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries")}
 
 
-# What one committed transaction writes on PostgreSQL, as user-table row counts (client/src/targets/
-# postgres-booking.js, postgres-oltp.js): a booking inserts a seat and a payment and upserts its
+# What one committed transaction writes on PostgreSQL, as user-table row counts (databases/postgres/
+# client/postgres-booking.js, postgres-oltp.js): a booking inserts a seat and a payment and upserts its
 # audit row (an insert the first time, an update after); oltp's writes per operation type.
 OLTP_ROWS_INSERTED = {"delete-insert": 1}
 OLTP_ROWS_CHANGED = {"index-update": 1, "non-index-update": 1, "delete-insert": 1}
@@ -297,7 +297,7 @@ def _mongodb(checks, w, start, end, seconds, sem):
     ops = w.get("ops") or {}
     queries = w.get("queries") or {"ok": 0, "errors": 0}
     lab_queries = queries["ok"] + queries["errors"]
-    # a booking (client/src/targets/mongodb-booking.js, mongodb-txn.js): one aggregate ($lookup of the
+    # a booking (databases/mongodb/client/mongodb-booking.js, mongodb-txn.js): one aggregate ($lookup of the
     # flight's aircraft), two insertOne (seat, payment), one updateOne (the audit upsert) and a
     # commitTransaction; an aborted attempt sent up to as many, and an abortTransaction
     txn = w.get("txn")

@@ -178,7 +178,19 @@ ensure_go() {
   return 0
 }
 
-compose_answers() { _timeout 10 docker compose version >/dev/null 2>&1; }
+# The oldest Compose the lab's files work with: compose.standins.yaml's `!override` needs 2.24.4,
+# the `include:` of each database's compose file (databases/<name>/compose.yaml) 2.20.
+JSONBENCH_COMPOSE_MIN=2.24.4
+
+# 0 when `docker compose` answers with at least JSONBENCH_COMPOSE_MIN; an older one is said once.
+compose_answers() {
+  local v
+  v=$(_timeout 10 docker compose version --short 2>/dev/null) || return 1
+  v=${v#v}
+  [[ $(printf '%s\n%s\n' "$JSONBENCH_COMPOSE_MIN" "${v%%[-+]*}" | sort -V | head -n1) == "$JSONBENCH_COMPOSE_MIN" ]] && return 0
+  _setup_log "docker compose $v is older than $JSONBENCH_COMPOSE_MIN, which the lab's compose files need (include:, !override)"
+  return 1
+}
 
 ensure_compose() {
   compose_answers && return 0
@@ -187,7 +199,7 @@ ensure_compose() {
   if ! _can_apt; then
     cat >&2 <<MSG
 setup-host: 'docker compose' (Compose v2) does not answer; this script installs it only as root
-on Debian/Ubuntu. Install the Compose plugin and run again, e.g.:
+on Debian/Ubuntu. Install the Compose plugin ($JSONBENCH_COMPOSE_MIN or newer) and run again, e.g.:
     sudo apt-get update && sudo apt-get install -y docker-compose-plugin   # Docker's apt repository
     # or build it: go install github.com/docker/compose/v2/cmd@$JSONBENCH_COMPOSE_VERSION &&
     #   sudo install -D ~/go/bin/cmd $plugin_dir/docker-compose
@@ -266,10 +278,14 @@ _mount_perf_event_cgroup() {
   return 0
 }
 
-# Images compose.yaml pulls (services with `image:` and no `build:`), one per line.
+# Images compose.yaml pulls (services with `image:` and no `build:`), one per line: its own and
+# those of the files its `include:` lists (each database's compose.yaml, in databases/<name>/).
 official_images() {
+  local files=("$JSONBENCH_ROOT/compose.yaml") inc
+  while read -r inc; do files+=("$JSONBENCH_ROOT/$inc"); done < <(
+    awk '/^[^ #]/ { in_include = ($1 == "include:") } in_include && $1 == "-" { print $2 }' "$JSONBENCH_ROOT/compose.yaml")
   awk '/^[^ #]/ { in_services = ($1 == "services:") }
-       in_services && $1 == "image:" { print $2 }' "$JSONBENCH_ROOT/compose.yaml" |
+       in_services && $1 == "image:" { print $2 }' "${files[@]}" |
     tr -d "\"'" | grep -v '^jsonbench'
 }
 

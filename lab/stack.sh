@@ -46,6 +46,17 @@ database_fields() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" fields
 
 # Every manifest and the stated baseline valid (databases/*.schema.json), before anything starts.
 check_database_manifests() { "$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" check; }
+# Each database's compose files (databases/<name>/compose.yaml and compose.standins.yaml, which the
+# top compose files include), relative to LAB_ROOT: configuration a run's branch keeps with them.
+database_compose_files() {
+  local names db f
+  names=$("$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" names) || return 2
+  for db in $names; do
+    for f in compose.yaml compose.standins.yaml; do
+      [ ! -f "$LAB_ROOT/databases/$db/$f" ] || echo "databases/$db/$f"
+    done
+  done
+}
 
 # Every database container and volume of the project, whichever databases ran; the monitoring stays.
 remove_databases() {

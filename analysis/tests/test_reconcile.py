@@ -284,8 +284,8 @@ def test_secantus_counters_are_read_for_what_they_mean_and_null_where_they_mean_
 
 
 def test_foreign_work_on_another_database_of_the_cluster_is_suspect():
-    """Real readings (PostgreSQL 15, lab database jsonbench, 2 clients x 200 docs; client/src/targets/
-    postgres-stats.js readClusterStats): in the foreign case a session on database `postgres` ran
+    """Real readings (PostgreSQL 15, lab database jsonbench, 2 clients x 200 docs; databases/postgres/
+    client/postgres-stats.js readClusterStats): in the foreign case a session on database `postgres` ran
     generate_series(1, 2e7) and a CHECKPOINT during the window. The lab database's own counters
     reconcile in both: only the whole cluster shows it."""
     stats, clients = case("postgres-cluster-clean")

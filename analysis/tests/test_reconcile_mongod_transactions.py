@@ -102,8 +102,8 @@ def test_the_table_says_what_the_8_0_manual_says_about_transactions():
     assert "until the transaction either commits or aborts" in manual["transactions.currentOpen"]
     sec, _ = counters.semantics({"name": "secantus", "version": "8.2.11"})
     assert sec["transactions"] is None and "no serverStatus transactions section" in sec["transactions_reason"]
-    # the client reads exactly these fields (client/src/targets/mongodb-stats.js TRANSACTIONS)
-    src = open(os.path.join(os.path.dirname(MANUAL), "..", "..", "..", "..", "client", "src", "targets",
+    # the client reads exactly these fields (databases/mongodb/client/mongodb-stats.js TRANSACTIONS)
+    src = open(os.path.join(os.path.dirname(MANUAL), "..", "..", "..", "..", "databases", "mongodb", "client",
                             "mongodb-stats.js")).read()
     for field in manual["fields_read"]:
         assert f"'{field}'" in src, field

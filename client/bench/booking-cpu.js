@@ -14,9 +14,9 @@ const { runCli } = require('../test/helpers/run-cli');
 const { createTarget } = require('../src/targets');
 const { BookingWorkload } = require('../src/workloads/booking');
 const { OltpWorkload, runOp } = require('../src/workloads/oltp');
-const pgOltp = require('../src/targets/postgres-oltp');
-const mongoOltp = require('../src/targets/mongodb-oltp');
-const { TXN_OPTIONS } = require('../src/targets/mongodb-txn');
+const pgOltp = require('../../databases/postgres/client/postgres-oltp');
+const mongoOltp = require('../../databases/mongodb/client/mongodb-oltp');
+const { TXN_OPTIONS } = require('../../databases/mongodb/client/mongodb-txn');
 const { Runner } = require('../src/runner');
 const { KeyDeriver, ClientKeys, uuidString } = require('../src/keys');
 

@@ -9,7 +9,8 @@ const KEYS = ['uuidv7', 'uuidv4', 'sequence'];
 const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
-const DATABASES = ['mongodb', 'postgres'];
+// The databases the lab runs: their folders' manifests (client/src/databases.js), sorted by name.
+const DATABASES = require('./databases').labNames();
 const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp'];
 const OLTP_MIXES = ['95/5', '50/50'];
 const ISOLATIONS = ['read-committed', 'repeatable-read', 'serializable'];

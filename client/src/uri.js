@@ -1,9 +1,12 @@
 'use strict';
 // Which database a URI points at, decided before connecting.
 const { InputError } = require('./bench-schema');
+const { uriSchemes } = require('./databases');
 
-const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres', 'mysql:': 'mysql' };
-const ALLOWED = 'a mongodb://host[:port][/db] URI, a postgres:// (postgresql://) URI or a mysql://user:password@host[:port]/db URI';
+// The schemes come from the manifests (databases/<name>/database.json `uri_schemes`).
+const SCHEMES = uriSchemes();
+const ALLOWED = `a URI with host whose scheme is one of ${Object.keys(SCHEMES).map((s) => `${s}//`).join(', ')} `
+  + `(the databases: ${[...new Set(Object.values(SCHEMES))].join(', ')})`;
 
 // Never print a password in an error message or a log line.
 function redact(uri) {

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Builds the local stand-in images used where no container registry is reachable:
 #   jsonbench-standin/debian:bookworm   base, debootstrap minbase + docker import
-#   jsonbench-standin/postgres          Debian PostgreSQL 15, official image's env/args contract
-#   jsonbench-standin/mongodb           SecantusDB 0.7.0b3 (Python wire server on WiredTiger), NOT MongoDB
 #   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
 #   jsonbench-standin/prometheus        Debian Prometheus 2.42
 #   jsonbench-standin/node              Debian Node.js + npm, base of the client image
 #   jsonbench-standin/<db>              a database folder's own stand-in: databases/<db>/standin/ is
 #                                       its context, databases/<db>/database.json its standin.label
+#                                       (mongodb: SecantusDB 0.7.0b3, NOT MongoDB; postgres: Debian
+#                                       PostgreSQL 15 behind the official image's env/args contract)
 # An image whose inputs (build context, binaries, base image) are unchanged is not rebuilt:
 # the inputs' hash is stored in the image label jsonbench.inputs.
 #
-# Usage: lab/standins/build.sh [postgres mongodb cadvisor prometheus node <db>...]   (default: all)
+# Usage: lab/standins/build.sh [cadvisor prometheus node <db>...]   (default: all)
 # Env: JSONBENCH_CACHE (default /var/cache/jsonbench), DEBIAN_MIRROR.
 set -Eeuo pipefail
 
@@ -21,12 +21,10 @@ cache=${JSONBENCH_CACHE:-/var/cache/jsonbench}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 base_image=jsonbench-standin/debian:bookworm
 base_tar=$cache/debootstrap/bookworm-minbase.tar
-all_images=(postgres mongodb cadvisor prometheus node)
+all_images=(cadvisor prometheus node)
 
 # What each image stands in for; runme.sh shows this label in every result (never hide a stand-in).
 declare -A stand_in=(
-  [postgres]="PostgreSQL 15 (Debian package) standing in for the official postgres image"
-  [mongodb]="SecantusDB 0.7.0b3 (MongoDB wire server in Python on WiredTiger from MongoDB 7.0) standing in for MongoDB"
   [cadvisor]="cAdvisor v0.49.2 library build standing in for the cAdvisor image"
   [prometheus]="Prometheus 2.42 (Debian package) standing in for the official prometheus image"
   [node]="Node.js 18 (Debian package) standing in for node:20-bookworm-slim"
@@ -90,15 +88,17 @@ ensure_base() {
 prepare_context() {
   local img=$1 ctx=$2
   cp -r "${context_dir[$img]}/." "$ctx/"
+  # Hosts behind a TLS-inspecting proxy need their added CAs for npm ci / pip install: given to
+  # every image whose Dockerfile copies extra-ca/ (node, the MongoDB stand-in).
+  if grep -q '^COPY extra-ca/' "$ctx/Dockerfile"; then
+    mkdir -p "$ctx/extra-ca"
+    touch "$ctx/extra-ca/.keep"
+    local crt
+    for crt in /usr/local/share/ca-certificates/*.crt; do
+      [[ -f $crt ]] && cp "$crt" "$ctx/extra-ca/"
+    done
+  fi
   case $img in
-    node | mongodb)
-      # Hosts behind a TLS-inspecting proxy need their added CAs for npm ci / pip install.
-      mkdir -p "$ctx/extra-ca"
-      touch "$ctx/extra-ca/.keep"
-      local crt
-      for crt in /usr/local/share/ca-certificates/*.crt; do
-        [[ -f $crt ]] && cp "$crt" "$ctx/extra-ca/"
-      done ;;
     cadvisor)
       cp "$(build_cadvisor)" "$ctx/cadvisor-standin"
       rm -f "$ctx/main.go" "$ctx/go.mod" "$ctx/go.sum" ;;

@@ -194,20 +194,26 @@ def test_committed_run_branch_holds_no_password(lab_run, tmp_path):
     git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@localhost"]
     subprocess.run([*git, "init", "-q"], check=True)
     shutil.copytree(lab_run.bench, repo / lab_run.bench.name)
-    for name in ("compose.yaml", "compose.standins.yaml", ".env.example"):
+    # runme.sh's RUN_CONFIG_FILES' config files, and each database's compose files (database_compose_files)
+    from databases import manifests
+    config_files = ["compose.yaml", "compose.standins.yaml", ".env.example"] + [
+        f"databases/{db}/{f}" for db in manifests.names() for f in ("compose.yaml", "compose.standins.yaml")
+        if (LAB_ROOT / "databases" / db / f).is_file()]
+    for name in config_files:
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(LAB_ROOT / name, repo / name)
     (repo / "x").write_text("x")
     subprocess.run([*git, "add", "x"], check=True)
     subprocess.run([*git, "commit", "-qm", "start"], check=True)
     branch = subprocess.run(
-        [sys.executable, "-m", "analysis", "branch", "--benches", lab_run.bench.name, "--files",
-         "compose.yaml", "compose.standins.yaml", ".env.example"],
+        [sys.executable, "-m", "analysis", "branch", "--benches", lab_run.bench.name, "--files", *config_files],
         cwd=repo, env=dict(lab_env(), PYTHONPATH=str(LAB_ROOT)), capture_output=True, text=True)
     assert branch.returncode == 0, branch.stderr
     name = branch.stdout.strip().splitlines()[-1]
     files = subprocess.run([*git, "ls-tree", "-r", "--name-only", name], check=True,
                            capture_output=True, text=True).stdout.split()
     assert f"{lab_run.bench.name}/results.json" in files and f"{lab_run.bench.name}/postgres.out" in files
+    assert set(config_files) <= set(files) and "databases/postgres/compose.yaml" in files
     for secret in secrets:
         hits = subprocess.run([*git, "grep", "-l", "-F", secret, name], capture_output=True, text=True).stdout
         assert hits == "", f"a password from .env is committed in: {hits}"

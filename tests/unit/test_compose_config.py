@@ -88,3 +88,42 @@ def test_official_mongod_with_topology_replset_gets_replset_and_the_keyfile_it_r
         assert 6 <= len(key) <= 1024 and set(key) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
     finally:
         keyfile.unlink(missing_ok=True)
+
+
+def _yaml(path):
+    """A compose file as YAML; compose's own tags (!reset, !override) read as their plain values."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+    Loader.add_multi_constructor("!", lambda loader, tag, node: loader.construct_sequence(node)
+                                 if isinstance(node, yaml.SequenceNode) else None)
+    return yaml.load((LAB_ROOT / path).read_text(), Loader=Loader)
+
+
+def _included(top):
+    """The files a top compose file includes (its `include:` list)."""
+    doc = _yaml(top)
+    return [i if isinstance(i, str) else i["path"] for i in doc.get("include", [])]
+
+
+def test_each_lab_database_brings_its_service_from_its_folder_and_a_run_branch_keeps_those_files():
+    """compose.yaml and compose.standins.yaml include each database's own files (databases/<name>/),
+    the service the manifest names comes from there, and runme.sh's branch keeps exactly those files
+    (lab/stack.sh database_compose_files): a run's branch holds the configuration it ran with."""
+    from databases import manifests
+    names = manifests.names()
+    assert _included("compose.yaml") == [f"databases/{n}/compose.yaml" for n in names]
+    assert _included("compose.standins.yaml") == [f"databases/{n}/compose.standins.yaml" for n in names]
+    for n in names:
+        service = manifests.load(n)["service"]
+        assert service in yaml_services(f"databases/{n}/compose.yaml") and service in config("official")
+        assert config("standins")[service]["labels"]["jsonbench.stand_in"] == manifests.load(n)["standin"]["label"]
+    kept = subprocess.run(["bash", "-c", 'LAB_ROOT=$1; VENV=$1/.venv; . "$1/lab/stack.sh"; database_compose_files', "-",
+                           str(LAB_ROOT)], capture_output=True, text=True)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.split() == [f for n in names for f in (f"databases/{n}/compose.yaml", f"databases/{n}/compose.standins.yaml")]
+
+
+def yaml_services(path):
+    return _yaml(path)["services"]

@@ -1,4 +1,4 @@
-"""The MongoDB stand-in's entrypoint (lab/standins/mongodb/entrypoint.sh), run as compose.standins.yaml
+"""The MongoDB stand-in's entrypoint (databases/mongodb/standin/entrypoint.sh), run as compose.standins.yaml
 resolves it, with recording stand-ins for `secantusd-py` and the user-creation script: mongod's flags
 mapped to SecantusDB's, the topology, the first-start temporary server, a flag it cannot map refused.
 The e2e tests run the real image."""
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
-ENTRYPOINT = LAB_ROOT / "lab/standins/mongodb/entrypoint.sh"
+ENTRYPOINT = LAB_ROOT / "databases/mongodb/standin/entrypoint.sh"
 
 pytestmark = pytest.mark.skipif(shutil.which("docker") is None, reason="needs the docker CLI with compose")
 

@@ -7,8 +7,8 @@
 // as soon as the last one settled) or paced (held to RATE like the Runner).
 const crypto = require('crypto');
 const { Client } = require('pg');
-const { PostgresTarget } = require('../../src/targets/postgres');
-const { PreparedInsert } = require('../../src/targets/pg-prepared-insert');
+const { PostgresTarget } = require('../../../databases/postgres/client/postgres');
+const { PreparedInsert } = require('../../../databases/postgres/client/pg-prepared-insert');
 const { DocumentGenerator } = require('../../src/docgen');
 const { InsertWorkload } = require('../../src/workloads/insert');
 const { Runner, BLOCK_MAX_NS, TIMER_MARGIN_NS, blockFor } = require('../../src/runner');

@@ -1,7 +1,13 @@
 'use strict';
 // The query sets a workload declares, by WORKLOAD (docs/contracts.md §2, "Query sets").
 // Each set module exports `queries`: { name: definition } in the order the phases run;
-// a definition gives both databases' forms, its parameters and how its answer is digested.
+// a definition gives its parameters and how its answer is digested. Each database brings its
+// forms of a set in its own folder: databases/<name>/client/queries/<WORKLOAD>.js exporting
+// `forms`: { query name: form }; querySet joins them to the definitions under the database's name.
+const fs = require('fs');
+const path = require('path');
+const { manifests, ROOT } = require('../databases');
+
 // The names are the contract with bench.env's QUERIES key and the lab's phase ids
 // (<db>-q-<name>), so they never change once shipped.
 const NAMES = {
@@ -42,7 +48,23 @@ function querySet(workload) {
   if (names.join(' ') !== NAMES[workload].join(' ')) {
     throw new Error(`query set of WORKLOAD=${workload} names ${names.join(', ')}; expected ${NAMES[workload].join(', ')}`);
   }
-  return set;
+  return withForms(set, workload);
+}
+
+// The set with every database's forms of it (databases/<name>/client/queries/<workload>.js).
+function withForms(set, workload) {
+  const queries = Object.fromEntries(Object.entries(set.queries).map(([n, def]) => [n, { ...def }]));
+  for (const database of Object.keys(manifests())) {
+    const file = path.join(ROOT, database, 'client', 'queries', `${workload}.js`);
+    if (!fs.existsSync(file)) continue;
+    // eslint-disable-next-line global-require, import/no-dynamic-require
+    const { forms } = require(file);
+    for (const name of Object.keys(forms)) {
+      if (!queries[name]) throw new Error(`${file}: form of ${name}, which the set of WORKLOAD=${workload} does not name (allowed: ${names(set).join(', ')})`);
+      queries[name][database] = forms[name];
+    }
+  }
+  return { ...set, queries };
 }
 
 // Whether a workload has a query set module on disk (init creates its indexes only then).
@@ -63,7 +85,7 @@ function requireForms(workload, database) {
   const missing = Object.keys(set.queries).filter((name) => typeof set.queries[name][database] !== 'function');
   if (missing.length === 0) return set;
   const { InputError } = require('../bench-schema');
-  const have = ['mongodb', 'postgres', database].filter((db) => Object.values(set.queries).every((q) => typeof q[db] === 'function'));
+  const have = Object.keys(manifests()).filter((db) => Object.values(set.queries).every((q) => typeof q[db] === 'function'));
   throw new InputError(`the query set of WORKLOAD=${workload} (${MODULES[workload].slice(2)}.js) has no ${database} forms `
     + `(${missing.length === names(set).length ? 'none of its queries' : missing.join(', ')}); allowed databases for it: ${have.join(', ')}`);
 }

@@ -1,14 +1,10 @@
 'use strict';
-const { PostgresTarget } = require('./postgres');
-const { MongoTarget } = require('./mongodb');
+const { bindingOf } = require('../databases');
 
-// A database with its own folder brings its binding there (databases/<name>/client/<name>.js,
-// exporting its target class); the two original ones live here.
+// Every database brings its binding in its own folder (databases/<name>/client/<name>.js,
+// exporting its target class); the registry is the manifests (client/src/databases.js).
 function createTarget(database, uri, options = {}) {
-  if (database === 'postgres') return new PostgresTarget(uri, options);
-  if (database === 'mongodb') return new MongoTarget(uri, options);
-  const mod = require(`../../../databases/${database}/client/${database}`);
-  const Target = Object.values(mod).find((v) => typeof v === 'function' && /Target$/.test(v.name));
+  const Target = bindingOf(database);
   return new Target(uri, options);
 }
 

@@ -1,7 +1,7 @@
 'use strict';
 // SecantusDB (a MongoDB wire server in Python on WiredTiger) as the MongoDB-protocol server for
 // tests: no registry here ships a MongoDB server binary (see shared OFFLINE-CI.md). It is the
-// lab's MongoDB stand-in, pinned with wheel hashes in lab/standins/mongodb/requirements.txt and
+// lab's MongoDB stand-in, pinned with wheel hashes in databases/mongodb/standin/requirements.txt and
 // named as such in test output; nothing it answers is a MongoDB result.
 const { execFileSync, spawn } = require('child_process');
 const crypto = require('crypto');
@@ -11,7 +11,7 @@ const path = require('path');
 const { MongoClient } = require('mongodb');
 const { freePort, stopChild, waitUntil, readyOrCleanedUp, tail } = require('./processes');
 
-const REQUIREMENTS = path.resolve(__dirname, '../../../lab/standins/mongodb/requirements.txt');
+const REQUIREMENTS = path.resolve(__dirname, '../../../databases/mongodb/standin/requirements.txt');
 // CPython 3.11 (Debian 12's python3): the only Python the pinned wheels are built for.
 const PYTHON = process.env.SECANTUS_PYTHON || (fs.existsSync('/usr/bin/python3.11') ? '/usr/bin/python3.11' : 'python3');
 

@@ -6,7 +6,7 @@ const { startPostgres } = require('../helpers/postgres-server');
 const { runCli, startCli } = require('../helpers/run-cli');
 const { sleep } = require('../helpers/processes');
 const { DocumentGenerator } = require('../../src/docgen');
-const { PostgresTarget } = require('../../src/targets/postgres');
+const { PostgresTarget } = require('../../../databases/postgres/client/postgres');
 const { sharedCases, tmpResult, readResult, SHAPE } = require('./shared-cases');
 
 const countInDb = async (s) => Number((await s.query('select count(*) as n from jsonbench')).rows[0].n);

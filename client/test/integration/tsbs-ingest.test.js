@@ -23,7 +23,7 @@ const tsbs = require('../../src/datasets/tsbs-devops');
 const { bucketCounts, eventCount } = require('../../src/datasets/tsbs-event-keys');
 const { bucketKey, TSBS_BUCKET_NAMESPACE } = require('../../src/datasets/tsbs-bucket-key');
 const { keyGenerator } = require('../../src/keys');
-const { MongoTarget } = require('../../src/targets/mongodb');
+const { MongoTarget } = require('../../../databases/mongodb/client/mongodb');
 
 const CLIENTS = 2;
 // 5 hosts (client 1: 0, 2, 4; client 2: 1, 3), 30 s apart over 1 h 10 min from 00:40: three hours

@@ -23,8 +23,9 @@ const mingo = require('mingo');
 const { startPostgres } = require('../helpers/postgres-server');
 const { startSecantus } = require('../helpers/secantus-server');
 const tsbs = require('../../src/datasets/tsbs-devops');
-const { queryNames } = require('../../src/queries');
-const set = require('../../src/queries/tsbs-devops-queries');
+const { queryNames, querySet } = require('../../src/queries');
+// The set with every database's forms (databases/<name>/client/queries/tsbs.js).
+const set = querySet('tsbs');
 const { digestRows, compareDigests, pgRows } = require('../../src/query-digest');
 
 // 10 hosts, 13 h at 60 s: the 12 h windows fit, starting on any second of the first hour.

@@ -8,9 +8,9 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const { MongoServerError } = require('mongodb');
 const { startPostgres } = require('../helpers/postgres-server');
-const { PostgresTarget } = require('../../src/targets/postgres');
-const pgTxn = require('../../src/targets/postgres-txn');
-const mongoTxn = require('../../src/targets/mongodb-txn');
+const { PostgresTarget } = require('../../../databases/postgres/client/postgres');
+const pgTxn = require('../../../databases/postgres/client/postgres-txn');
+const mongoTxn = require('../../../databases/mongodb/client/mongodb-txn');
 const { RetryPolicy, TxnStats } = require('../../src/targets/txn-retry');
 
 test('PostgreSQL: a deadlock (40P01) is retried and both transactions commit', { timeout: 60000 }, async (t) => {

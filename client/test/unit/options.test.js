@@ -50,7 +50,7 @@ const BAD = [
   [['--durability', 'none'], /--durability: invalid value "none"; allowed: one of strict, relaxed/],
   [['--key-format', 'hex'], /--key-format: invalid value "hex"; allowed: one of binary, string/],
   [['--metrics-port', '70000'], /--metrics-port: invalid value "70000"; allowed: an integer >= 1 and <= 65535/],
-  [['--uri', 'redis://h/db'], /--uri: unknown scheme "redis:" .*allowed: a mongodb:\/\/.*a mysql:\/\/user:password@host/],
+  [['--uri', 'redis://h/db'], /--uri: unknown scheme "redis:" .*allowed: .*mongodb:\/\/.*mysql:\/\/.*postgresql:\/\//],
   [['--uri', 'not a uri'], /--uri: malformed URI "not a uri"/],
   [['--uri', 'postgres://user:secret@h/db', '--key', 'bad'], /--key: invalid value "bad"/],
   [['--fields', '20000', '--field-bytes', '1000'], /16777216 bytes \(MongoDB's 16 MiB document limit\)/],

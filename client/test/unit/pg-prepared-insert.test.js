@@ -5,7 +5,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('crypto');
 const { serialize } = require('pg-protocol');
-const { PreparedInsert } = require('../../src/targets/pg-prepared-insert');
+const { PreparedInsert } = require('../../../databases/postgres/client/pg-prepared-insert');
 
 const expected = (values) => Buffer.concat([serialize.bind({ statement: 'jsonbench_insert', values }), serialize.execute(), serialize.sync()]);
 

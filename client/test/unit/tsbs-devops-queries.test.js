@@ -3,8 +3,9 @@
 // answers themselves are tested against the real databases (test/integration/tsbs-queries.test.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { queryNames } = require('../../src/queries');
-const set = require('../../src/queries/tsbs-devops-queries');
+const { queryNames, querySet } = require('../../src/queries');
+// The set with every database's forms (databases/<name>/client/queries/tsbs.js).
+const set = querySet('tsbs');
 const { validateBenchText, InputError } = require('../../src/bench-schema');
 const { queryParams } = require('../../src/datasets/tsbs-query-params');
 

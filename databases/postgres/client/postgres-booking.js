@@ -2,7 +2,7 @@
 // The airline booking model on PostgreSQL (workloads/booking-data.js): its tables and index, the
 // static data, the steps of one booking (run as a transaction by postgres-txn.js), and the
 // nothing-lost check.
-const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
+const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction } = require('./postgres-txn');
 
 const DDL = [
@@ -93,7 +93,7 @@ async function sizes(client) {
   return { table_bytes: Number(r[0].table_bytes), index_bytes: Number(r[0].index_bytes), total_bytes: Number(r[0].total_bytes) };
 }
 
-// The binding's booking steps (targets/postgres.js).
+// The binding's booking steps (postgres.js).
 const methods = {
   initBooking(opts) { return init(this.client, opts); },
   // The session's commit durability (DURABILITY), set again after every reconnect (prepareSession).

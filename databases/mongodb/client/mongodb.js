@@ -6,8 +6,9 @@
 // durability. Reads come back as raw BSON (counted, not decoded). Also
 // drives the MongoDB stand-ins (SecantusDB; FerretDB), which it detects and
 // labels as stand-ins.
-const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = require('mongodb');
-const { uuidString } = require('../keys');
+const { clientRequire } = require('../../../client/src/client-require');
+const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = clientRequire('mongodb');
+const { uuidString } = require('../../../client/src/keys');
 const { readMongoStats } = require('./mongodb-stats');
 const models = require('./mongodb-models');
 

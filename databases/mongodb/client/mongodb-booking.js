@@ -3,8 +3,9 @@
 // the static data, the steps of one booking (run as a transaction by mongodb-txn.js), and the
 // nothing-lost check. Transactions need a replica set: a standalone server is refused before
 // anything starts.
-const { Binary } = require('mongodb');
-const { tables, INDEXES, rows, AIRCRAFT } = require('../workloads/booking-data');
+const { clientRequire } = require('../../../client/src/client-require');
+const { Binary } = clientRequire('mongodb');
+const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction, requireReplicaSet } = require('./mongodb-txn');
 
 
@@ -107,7 +108,7 @@ async function sizes(db) {
   return out;
 }
 
-// The binding's booking steps (targets/mongodb.js).
+// The binding's booking steps (mongodb.js).
 const methods = {
   initBooking(opts) { return init(this.db, opts); },
   prepareBooking() { return requireReplicaSet(this.client, 'booking'); },

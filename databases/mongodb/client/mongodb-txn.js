@@ -3,8 +3,8 @@
 // write concern) on the connection's session, retried as MongoDB's drivers specification says:
 // the whole transaction on an error labelled TransientTransactionError, the commit alone on
 // UnknownTransactionCommitResult. stepsOn(db, session): the model's steps in this transaction.
-const { withRetries } = require('./txn-retry');
-const { InputError } = require('../bench-schema');
+const { withRetries } = require('../../../client/src/targets/txn-retry');
+const { InputError } = require('../../../client/src/bench-schema');
 
 const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
 const TRANSIENT = 'TransientTransactionError';
@@ -62,7 +62,7 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
   return withRetries(i, attempt, { policy, stats, classify });
 }
 
-// The connection's one session for its transactions (targets/mongodb.js ends it at close).
+// The connection's one session for its transactions (mongodb.js ends it at close).
 const methods = {
   txnSession() {
     if (!this.session || this.session.hasEnded) this.session = this.client.startSession();

@@ -1,7 +1,7 @@
 'use strict';
 // sysbench's OLTP table on PostgreSQL (workloads/oltp-data.js): the table, its k index, the
 // generated rows, and the steps of one operation (run as a transaction by postgres-txn.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../workloads/oltp-data');
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../client/src/workloads/oltp-data');
 const { transaction } = require('./postgres-txn');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
@@ -66,7 +66,7 @@ async function count(client) {
   };
 }
 
-// The binding's OLTP steps (targets/postgres.js); the session is prepared as for bookings.
+// The binding's OLTP steps (postgres.js); the session is prepared as for bookings.
 const methods = {
   initOltp(opts) { return init(this.client, opts); },
   oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },

@@ -4,7 +4,8 @@
 // prepared statement, pg-prepared-insert.js: build + send), get, patch
 // (jsonb_set of one field, in the server) and scan (one SELECT ... ORDER BY
 // id LIMIT n), each one round trip, through pg's named prepared statements.
-const { Client } = require('pg');
+const { clientRequire } = require('../../../client/src/client-require');
+const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
 const models = require('./postgres-models');
