@@ -2,8 +2,8 @@
 // Which database a URI points at, decided before connecting.
 const { InputError } = require('./bench-schema');
 
-const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres', 'mysql:': 'mysql' };
-const ALLOWED = 'a mongodb://host[:port][/db] URI, a postgres:// (postgresql://) URI or a mysql://user:password@host[:port]/db URI';
+const SCHEMES = { 'mongodb:': 'mongodb', 'postgres:': 'postgres', 'postgresql:': 'postgres', 'mysql:': 'mysql', 'timescaledb:': 'timescaledb' };
+const ALLOWED = 'a mongodb://host[:port][/db] URI, a postgres:// (postgresql://) URI, a mysql://user:password@host[:port]/db URI or a timescaledb://user:password@host[:port]/db URI (PostgreSQL wire protocol)';
 
 // Never print a password in an error message or a log line.
 function redact(uri) {

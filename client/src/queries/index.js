@@ -59,7 +59,7 @@ function hasQuerySet(workload) {
 // A query set runs on a database only if every one of its queries has that database's form (a
 // function named after the database); otherwise it is refused before anything starts, naming the set.
 function requireForms(workload, database) {
-  const set = querySet(workload);
+  const set = withFolderForms(querySet(workload), workload, database);
   const missing = Object.keys(set.queries).filter((name) => typeof set.queries[name][database] !== 'function');
   if (missing.length === 0) return set;
   const { InputError } = require('../bench-schema');
@@ -69,5 +69,20 @@ function requireForms(workload, database) {
 }
 
 const names = (set) => Object.keys(set.queries);
+
+// A database with its own folder brings its forms of a set there (databases/<db>/client/<set module>.js,
+// exporting `forms`: {name: form}); they join the set's definitions under the database's name.
+function withFolderForms(set, workload, database) {
+  if (!MODULES[workload] || !/^[a-z][a-z0-9]*$/.test(String(database))) return set;
+  let forms;
+  try {
+    ({ forms } = require(`../../../databases/${database}/client/${MODULES[workload].slice(2)}`));
+  } catch (err) {
+    if (err.code === 'MODULE_NOT_FOUND' && String(err.message).split('\n')[0].includes(`databases/${database}/client/`)) return set;
+    throw err;
+  }
+  const queries = Object.fromEntries(Object.entries(set.queries).map(([n, def]) => [n, forms[n] ? { ...def, [database]: forms[n] } : def]));
+  return { ...set, queries };
+}
 
 module.exports = { generatedOnly, queryNames, querySet, hasQuerySet, requireForms };
