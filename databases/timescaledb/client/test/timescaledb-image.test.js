@@ -81,7 +81,9 @@ function assertSameAnswers(ts, pg, when) {
   }
 }
 
-test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries against PostgreSQL`, { skip: absent || false }, () => {
+// Without the image: one skipped test saying why (counted as skipped in npm test's summary).
+if (absent) test(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries against PostgreSQL`, { skip: absent }, () => {});
+else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries against PostgreSQL`, () => {
   let ts; let pg; let dir;
   const pgUri = {};
   const figures = {};
