@@ -137,3 +137,18 @@ test('timescaledb:// picks this binding, speaking PostgreSQL; the query registry
   assert.equal(set.queries.lastpoint.timescaledb, undefined);
   assert.ok(path.isAbsolute(CLIENT_DIR));
 });
+
+test('a stand-in run refuses TimescaleDB before anything starts: the manifest\'s reason and how to run the official image', () => {
+  const { refuseOnStandIns } = fromClient('./src/stand-ins');
+  const manifest = JSON.parse(require('fs').readFileSync(path.join(__dirname, '../../database.json'), 'utf8'));
+  const text = 'WORKLOAD=tsbs\nMODEL=native\nDATABASES=postgres timescaledb\n';
+  assert.throws(() => refuseOnStandIns({ WORKLOAD: 'tsbs', MODEL: 'native', DATABASES: ['postgres', 'timescaledb'] }, 'b/bench.env', text), (err) => {
+    assert.equal(err.constructor.name, 'InputError');
+    assert.ok(err.message.startsWith('b/bench.env:3: DATABASES=postgres timescaledb cannot run on the stand-ins (JSONBENCH_STANDINS=1): '), err.message);
+    assert.ok(err.message.endsWith(manifest.no_standin));
+    assert.match(err.message, /timescale\/timescaledb:2\.28\.3-pg17/);
+    return true;
+  });
+  // Without timescaledb the same file passes this check.
+  refuseOnStandIns({ WORKLOAD: 'tsbs', MODEL: 'native', DATABASES: ['postgres'] }, 'b/bench.env', text);
+});
