@@ -75,18 +75,13 @@ class TimescaledbTarget extends PostgresTarget {
 
   async count(storage) {
     if (!storage) return refuse('this workload');
+    // Every column of the count query is a count or a byte size (bigint text from pg).
     const { rows } = await this.client.query(schema.countQuery());
-    const r = rows[0];
+    const n = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
     return {
-      documents: Number(r.documents),
-      rows: Number(r.documents),
+      ...n,
+      rows: n.documents,
       model: storage.model,
-      chunks: Number(r.chunks),
-      compressed_chunks: Number(r.compressed_chunks),
-      table_bytes: Number(r.table_bytes),
-      index_bytes: Number(r.index_bytes),
-      toast_bytes: Number(r.toast_bytes),
-      total_bytes: Number(r.total_bytes),
       note: 'documents = rows = events; sizes = hypertable_detailed_size (the chunks\' heap, indexes, TOAST, compressed copies included)',
     };
   }
