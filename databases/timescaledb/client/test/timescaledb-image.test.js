@@ -107,6 +107,8 @@ else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries ag
   let pgAnswers;
   test('ingest: every event in the hypertable, 2 chunks of 12 h, TSBS\'s indexes, the rows of PostgreSQL\'s native table', async () => {
     const t = await ingest(ts.uri, 'native');
+    // The lab's settle after a load: VACUUM (ANALYZE) of the hypertable reaches its chunks.
+    assert.match((await cli(['settle'], { URI: ts.uri, WORKLOAD: 'tsbs' })).stdout, /^settle: vacuum \(analyze\) jsonbench; CHECKPOINT/);
     await ingest(pgUri.native, 'native');
     await ingest(pgUri.event, 'event');
     assert.match(t.init, /create_hypertable\('jsonbench', 'time', chunk_time_interval => interval '12 hours', create_default_indexes => false\)/);
@@ -121,6 +123,10 @@ else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries ag
         from timescaledb_information.chunks c join pg_indexes i on i.schemaname = c.chunk_schema and i.tablename = c.chunk_name
         where c.hypertable_name = 'jsonbench' group by 1 order by 1`);
       assert.equal(rows.length, 2);
+      const analyzed = await c.query(`select count(*)::int as n from timescaledb_information.chunks c
+        join pg_stat_user_tables s on s.schemaname = c.chunk_schema and s.relname = c.chunk_name
+        where c.hypertable_name = 'jsonbench' and s.last_analyze is not null`);
+      assert.equal(analyzed.rows[0].n, 2, 'settle analyzed every chunk');
       for (const r of rows) assert.deepEqual(r.defs, ['hostname, "time" DESC', '"time" DESC']);
       figures.version = t.count.server.version;
       figures.rows = t.count.documents;
