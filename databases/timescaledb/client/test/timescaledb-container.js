@@ -33,7 +33,9 @@ async function startTimescaledb() {
   // Settings of the lab's service that matter for answers and for a small test: none change an
   // answer; telemetry off (no network here, and no background traffic).
   const id = docker(['run', '-d', '--rm', '--label', 'jsonbench.test=timescaledb', '-p', '127.0.0.1::5432',
-    '-e', `POSTGRES_PASSWORD=${password}`, IMAGE, 'postgres', '-c', 'timescaledb.telemetry_level=off', '-c', 'shared_buffers=128MB']);
+    // The official image's first start would run timescaledb-tune (rewriting postgresql.conf): off.
+    '-e', `POSTGRES_PASSWORD=${password}`, '-e', 'NO_TS_TUNE=true', '-e', 'TIMESCALEDB_TELEMETRY=off',
+    IMAGE, 'postgres', '-c', 'timescaledb.telemetry_level=off', '-c', 'shared_buffers=128MB']);
   const server = {
     id,
     image: IMAGE,
