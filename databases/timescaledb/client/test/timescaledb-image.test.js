@@ -2,9 +2,10 @@
 // TimescaleDB for real, from a local image (timescaledb-container.js: the hand-built one, or
 // JSONBENCH_TIMESCALEDB_IMAGE), through the client's own commands as the lab runs them, beside a
 // real PostgreSQL with the same seed:
-// - ingest (MODEL=native, 2 clients): the hypertable holds every event, in the chunks its 12 h
+// - ingest (MODEL=native, 2 clients) and settle: the hypertable holds every event, in the chunks its 12 h
 //   interval makes, with TSBS's two indexes on every chunk, row for row the rows of PostgreSQL's
 //   native table;
+// - the lab's explain of a 1 h one-host query: only the chunks of its window, through the index;
 // - each of the 13 TSBS queries (3 executions) answers with the digest of PostgreSQL's form over
 //   the same events (MODEL=event, the jsonb form the MongoDB forms are checked against);
 // - after native compression of every chunk, the same 13 digests again.
@@ -136,6 +137,19 @@ else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries ag
     const [a, b] = await Promise.all([tableDigest(ts.pgUri), tableDigest(pgUri.native)]);
     assert.equal(a.rows, EVENTS);
     assert.deepEqual(a, b, 'TimescaleDB\'s rows are PostgreSQL\'s native rows');
+  });
+
+  test('the lab\'s explain: a 1 h window of one host reads one chunk, through TSBS\'s (hostname, time) index', async () => {
+    const r = await cli(['explain'], { ...ENV, MODEL: 'native', URI: ts.uri, QUERY: 'single-groupby-1-1-1' });
+    const out = JSON.parse(r.stdout);
+    const plan = JSON.stringify(out.plan);
+    const chunks = new Set(plan.match(/_hyper_\d+_\d+_chunk/g));
+    // Which 12 h chunk a time falls in (the data starts on a chunk boundary); `to` is exclusive.
+    const chunkOf = (ms) => Math.floor((ms - Date.parse(ENV.START)) / (12 * 3600e3));
+    const spans = new Set([chunkOf(Date.parse(out.params.from)), chunkOf(Date.parse(out.params.to) - 1)]).size;
+    assert.equal(chunks.size, spans, `window ${out.params.from}..${out.params.to} reads ${[...chunks].join(', ')} (chunk exclusion)`);
+    assert.match(plan, /jsonbench_hostname_time/, 'the (hostname, time desc) index of the chunk');
+    figures.explain_single_groupby_1_1_1 = { window: [out.params.from, out.params.to], chunks: [...chunks] };
   });
 
   test('the 13 queries: TimescaleDB\'s forms give PostgreSQL\'s digests', async () => {
