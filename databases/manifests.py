@@ -141,9 +141,11 @@ def server_processes(name, stand_in=None, root=ROOT):
     or every name it ever ran under (None: official, stand-in and earlier stand-ins; for reading
     profiles of older runs)."""
     m = load(name, root)
+    if stand_in and "standin" not in m:
+        raise ManifestError(f"{os.path.join(root, name, MANIFEST)}: database {name!r} has no stand-in: {m['no_standin']}")
     if stand_in is not None:
         return list(m["standin"]["processes"] if stand_in else m["processes"])
-    found = m["processes"] + m["standin"]["processes"] + [p for s in m.get("earlier_standins", []) for p in s["processes"]]
+    found = m["processes"] + m.get("standin", {}).get("processes", []) + [p for s in m.get("earlier_standins", []) for p in s["processes"]]
     return list(dict.fromkeys(found))
 
 

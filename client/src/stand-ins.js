@@ -8,9 +8,21 @@
 // fails at init or a collection that only looks like one. Everything else the lab ships runs on it
 // (client/test/integration: YCSB, the three TSBS models' other two, the 13 TSBS and the OnGres
 // queries; olap-lookup is refused by the server itself and reported as unsupported).
+const fs = require('fs');
+const path = require('path');
 const { InputError, parseEnvText } = require('./bench-schema');
 
 function refuseOnStandIns(values, file, text) {
+  // A database whose manifest says it has no stand-in (databases/<name>/database.json no_standin:
+  // why, and how to run it with its official image) is refused by name.
+  for (const db of values.DATABASES || []) {
+    const manifest = /^[a-z][a-z0-9]*$/.test(db) ? path.join(__dirname, '../../databases', db, 'database.json') : '';
+    const why = manifest && fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, 'utf8')).no_standin : null;
+    if (!why) continue;
+    const entry = parseEnvText(text, file).get('DATABASES');
+    throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: DATABASES=${values.DATABASES.join(' ')} cannot run on the stand-ins `
+      + `(JSONBENCH_STANDINS=1): ${why}`);
+  }
   if (values.WORKLOAD === 'tsbs' && values.MODEL === 'native' && values.DATABASES.includes('mongodb')) {
     const entry = parseEnvText(text, file).get('MODEL');
     throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): `

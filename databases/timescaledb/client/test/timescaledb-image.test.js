@@ -1,0 +1,182 @@
+'use strict';
+// TimescaleDB for real, from a local image (timescaledb-container.js: the hand-built one, or
+// JSONBENCH_TIMESCALEDB_IMAGE), through the client's own commands as the lab runs them, beside a
+// real PostgreSQL with the same seed:
+// - ingest (MODEL=native, 2 clients) and settle: the hypertable holds every event, in the chunks its 12 h
+//   interval makes, with TSBS's two indexes on every chunk, row for row the rows of PostgreSQL's
+//   native table;
+// - the lab's explain of a 1 h one-host query: only the chunks of its window, through the index;
+// - each of the 13 TSBS queries (3 executions) answers with the digest of PostgreSQL's form over
+//   the same events (MODEL=event, the jsonb form the MongoDB forms are checked against);
+// - after native compression of every chunk, the same 13 digests again.
+// Skipped, saying why, where the image is absent (CI: no registry ships TimescaleDB).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const crypto = require('crypto');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { fromClient, CLIENT_DIR } = require('../deps');
+const { startTimescaledb, imageAbsent, IMAGE } = require('./timescaledb-container');
+const { TimescaledbTarget } = require('../timescaledb');
+
+const { Client } = fromClient('pg');
+const { startPostgres } = require(path.join(CLIENT_DIR, 'test/helpers/postgres-server'));
+const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
+const { queryNames } = fromClient('./src/queries');
+const { storageOf } = fromClient('./src/workloads/tsbs');
+
+// 10 hosts every 60 s for 13 h from midnight: 7,800 events over two 12 h chunks; the 12 h windows fit.
+const ENV = {
+  WORKLOAD: 'tsbs', KEY: 'uuidv7', LAYOUT: 'clustered', CLIENTS: '2', RATE: '5000', SEED: '7',
+  HOSTS: '10', INTERVAL_S: '60', SPAN_S: String(13 * 3600), START: '2016-01-01T00:00:00Z', DURABILITY: 'strict',
+};
+const EVENTS = 10 * 13 * 60;
+const RUNS = 3;
+const absent = imageAbsent();
+
+async function cli(args, env) {
+  const r = await runCli(args, { env, timeoutMs: 120000 });
+  assert.equal(r.code, 0, `${args.join(' ')} ${env.MODEL || ''} ${env.QUERY || ''}: ${r.stderr}${r.stdout}`);
+  return r;
+}
+
+async function ingest(uri, model) {
+  const env = { ...ENV, MODEL: model, URI: uri };
+  const init = await cli(['init'], env);
+  for (const c of ['1', '2']) await cli(['run'], { ...env, CLIENT_ID: c });
+  return { init: init.stdout, count: JSON.parse((await cli(['count'], env)).stdout) };
+}
+
+// Every query's result file `query` object (QUERY_RUNS executions back to back), by name.
+async function runQueries(uri, model, dir) {
+  const out = {};
+  for (const name of queryNames('tsbs')) {
+    const file = path.join(dir, `${model}-${name}-${crypto.randomBytes(4).toString('hex')}.json`);
+    await cli(['run'], { ...ENV, MODEL: model, URI: uri, STAGE: 'query', QUERY: name, QUERY_RUNS: String(RUNS), QUERY_RATE: '0', RESULT: file });
+    out[name] = JSON.parse(fs.readFileSync(file, 'utf8')).query;
+  }
+  return out;
+}
+
+// The rows of a native table as text, UTC, in (hostname, time) order, digested.
+async function tableDigest(uri) {
+  const c = new Client({ connectionString: uri, options: '-c TimeZone=UTC' });
+  await c.connect();
+  try {
+    const { rows } = await c.query('select to_json(t)::text as j from jsonbench t order by hostname, time');
+    const h = crypto.createHash('sha256');
+    for (const r of rows) h.update(`${r.j}\n`);
+    return { rows: rows.length, digest: h.digest('hex') };
+  } finally { await c.end(); }
+}
+
+function assertSameAnswers(ts, pg, when) {
+  for (const name of queryNames('tsbs')) {
+    assert.equal(ts[name].status, 'ok', `${name} on TimescaleDB ${when}: ${ts[name].reason}`);
+    assert.equal(pg[name].status, 'ok', `${name} on PostgreSQL: ${pg[name].reason}`);
+    const rows = ts[name].per_execution.reduce((s, e) => s + e.rows, 0);
+    assert.ok(rows > 0, `${name}: ${RUNS} executions answered no row at all (a test that could not tell answers apart)`);
+    assert.equal(ts[name].digest, pg[name].digest, `${name} ${when}: TimescaleDB ${JSON.stringify(ts[name].answers[0].rows.slice(0, 3))} `
+      + `vs PostgreSQL ${JSON.stringify(pg[name].answers[0].rows.slice(0, 3))}`);
+  }
+}
+
+// Without the image: one skipped test saying why (counted as skipped in npm test's summary).
+if (absent) test(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries against PostgreSQL`, { skip: absent }, () => {});
+else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries against PostgreSQL`, () => {
+  let ts; let pg; let dir;
+  const pgUri = {};
+  const figures = {};
+
+  test.before(async () => {
+    [ts, pg] = await Promise.all([startTimescaledb(), startPostgres()]);
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-tsdb-'));
+    for (const model of ['event', 'native']) {
+      await pg.query(`create database tsbs_${model}`);
+      pgUri[model] = pg.uri.replace(/\/postgres$/, `/tsbs_${model}`);
+    }
+  });
+  test.after(async () => {
+    if (ts) await ts.cleanup();
+    if (pg) await pg.cleanup();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    // The figures quoted in the README (read by a person, so printed, not asserted further).
+    if (Object.keys(figures).length) console.log(`# timescaledb figures: ${JSON.stringify(figures)}`);
+  });
+
+  let pgAnswers;
+  test('ingest: every event in the hypertable, 2 chunks of 12 h, TSBS\'s indexes, the rows of PostgreSQL\'s native table', async () => {
+    const t = await ingest(ts.uri, 'native');
+    // The lab's settle after a load: VACUUM (ANALYZE) of the hypertable reaches its chunks.
+    assert.match((await cli(['settle'], { URI: ts.uri, WORKLOAD: 'tsbs' })).stdout, /^settle: vacuum \(analyze\) jsonbench; CHECKPOINT/);
+    await ingest(pgUri.native, 'native');
+    await ingest(pgUri.event, 'event');
+    assert.match(t.init, /create_hypertable\('jsonbench', 'time', chunk_time_interval => interval '12 hours', create_default_indexes => false\)/);
+    assert.equal(t.count.documents, EVENTS);
+    assert.equal(t.count.chunks, 2, 'events from 00:00 to 13:00 fall in the 00-12 h and 12-24 h chunks');
+    assert.equal(t.count.server.product, 'TimescaleDB');
+    const c = new Client({ connectionString: ts.pgUri });
+    await c.connect();
+    try {
+      // Every chunk has the two indexes of the parent, and no other (create_default_indexes => false).
+      const { rows } = await c.query(`select c.chunk_name, array_agg(substring(i.indexdef from '\\((.*)\\)') order by i.indexdef) as defs
+        from timescaledb_information.chunks c join pg_indexes i on i.schemaname = c.chunk_schema and i.tablename = c.chunk_name
+        where c.hypertable_name = 'jsonbench' group by 1 order by 1`);
+      assert.equal(rows.length, 2);
+      const analyzed = await c.query(`select count(*)::int as n from timescaledb_information.chunks c
+        join pg_stat_user_tables s on s.schemaname = c.chunk_schema and s.relname = c.chunk_name
+        where c.hypertable_name = 'jsonbench' and s.last_analyze is not null`);
+      assert.equal(analyzed.rows[0].n, 2, 'settle analyzed every chunk');
+      for (const r of rows) assert.deepEqual(r.defs, ['hostname, "time" DESC', '"time" DESC']);
+      figures.version = t.count.server.version;
+      figures.rows = t.count.documents;
+      figures.chunks = t.count.chunks;
+      figures.hypertable_bytes = { table: t.count.table_bytes, index: t.count.index_bytes, toast: t.count.toast_bytes, total: t.count.total_bytes };
+    } finally { await c.end(); }
+    const [a, b] = await Promise.all([tableDigest(ts.pgUri), tableDigest(pgUri.native)]);
+    assert.equal(a.rows, EVENTS);
+    assert.deepEqual(a, b, 'TimescaleDB\'s rows are PostgreSQL\'s native rows');
+  });
+
+  test('the lab\'s explain: a 1 h window of one host reads one chunk, through TSBS\'s (hostname, time) index', async () => {
+    const r = await cli(['explain'], { ...ENV, MODEL: 'native', URI: ts.uri, QUERY: 'single-groupby-1-1-1' });
+    const out = JSON.parse(r.stdout);
+    const plan = JSON.stringify(out.plan);
+    const chunks = new Set(plan.match(/_hyper_\d+_\d+_chunk/g));
+    // Which 12 h chunk a time falls in (the data starts on a chunk boundary); `to` is exclusive.
+    const chunkOf = (ms) => Math.floor((ms - Date.parse(ENV.START)) / (12 * 3600e3));
+    const spans = new Set([chunkOf(Date.parse(out.params.from)), chunkOf(Date.parse(out.params.to) - 1)]).size;
+    assert.equal(chunks.size, spans, `window ${out.params.from}..${out.params.to} reads ${[...chunks].join(', ')} (chunk exclusion)`);
+    assert.match(plan, /jsonbench_hostname_time/, 'the (hostname, time desc) index of the chunk');
+    figures.explain_single_groupby_1_1_1 = { window: [out.params.from, out.params.to], chunks: [...chunks] };
+  });
+
+  test('the 13 queries: TimescaleDB\'s forms give PostgreSQL\'s digests', async () => {
+    pgAnswers = await runQueries(pgUri.event, 'event', dir);
+    const tsAnswers = await runQueries(ts.uri, 'native', dir);
+    assertSameAnswers(tsAnswers, pgAnswers, 'uncompressed');
+    figures.digests = Object.fromEntries(queryNames('tsbs').map((n) => [n, tsAnswers[n].digest === pgAnswers[n].digest ? 'equal' : 'different']));
+    figures.rows_answered = Object.fromEntries(queryNames('tsbs').map((n) => [n, tsAnswers[n].per_execution.map((e) => e.rows)]));
+  });
+
+  test('native compression of every chunk: the same 13 digests', async () => {
+    assert.ok(pgAnswers, 'the uncompressed queries ran first');
+    const target = new TimescaledbTarget(ts.uri);
+    await target.connect();
+    let compressed;
+    try {
+      const storage = storageOf('native');
+      const ddl = await target.enableCompression(storage, '12 hours');
+      assert.match(ddl[0], /compress_segmentby = 'hostname'/);
+      compressed = await target.compressAll();
+    } finally { await target.close(); }
+    assert.equal(compressed, 2);
+    const count = JSON.parse((await cli(['count'], { ...ENV, MODEL: 'native', URI: ts.uri })).stdout);
+    assert.equal(count.documents, EVENTS);
+    assert.equal(count.compressed_chunks, 2);
+    figures.compressed_bytes = { table: count.table_bytes, index: count.index_bytes, toast: count.toast_bytes, total: count.total_bytes };
+    assertSameAnswers(await runQueries(ts.uri, 'native', dir), pgAnswers, 'compressed');
+  });
+});
+

@@ -1,0 +1,80 @@
+'use strict';
+// TimescaleDB's storage of the TSBS devops events (MODEL=native): PostgreSQL's native table (one row
+// per event, a text column per tag, a bigint column per field: client/src/targets/postgres-models.js
+// ddlOf, reused so both hold the same rows) made a hypertable on the event time, with the indexes
+// TSBS's TimescaleDB loader creates (timescale/tsbs pkg/targets/timescaledb/creator.go, its default
+// flags with --in-table-partition-tag, which keeps hostname in the row as this model does):
+//   - partition-index (default on):  CREATE INDEX ON cpu(hostname, "time" DESC)
+//   - time-index (default on):       CREATE INDEX ON cpu("time" DESC)
+//   - field-index-count 0 (default): no index on a field
+//   - create_hypertable(..., chunk_time_interval => --chunk-time (default 12h), create_default_indexes => FALSE)
+// The loader creates the indexes on the empty table, then the hypertable; TimescaleDB gives every
+// chunk the parent's indexes. Native compression is an option (compressionDdl), off by default.
+const { fromClient } = require('./deps');
+
+const { ddlOf, TABLE } = require('../../postgres/client/postgres-models');
+const { InputError } = fromClient('./src/bench-schema');
+
+// TSBS's default --chunk-time: a chunk holds 12 h of every host's events.
+const CHUNK_INTERVAL = '12 hours';
+
+const quoteIdent = (name) => `"${String(name).replace(/"/g, '""')}"`;
+
+// Only the TSBS devops native model has a TimescaleDB layout; anything else is refused, naming it.
+function checkStorage(storage) {
+  if (!storage || storage.model !== 'native') {
+    const what = storage ? `MODEL=${storage.model}` : 'a document workload (no time-series model)';
+    throw new InputError(`TimescaleDB binding: ${what} has no TimescaleDB layout; allowed: WORKLOAD=tsbs MODEL=native `
+      + '(a hypertable with a column per tag and field)');
+  }
+}
+
+// The statements that make the hypertable, in order (the same text init prints).
+function tableDdl(storage, { chunkInterval = CHUNK_INTERVAL } = {}) {
+  checkStorage(storage);
+  return [
+    ddlOf(storage),
+    `select create_hypertable('${TABLE}', '${storage.series.timeField}', chunk_time_interval => interval '${chunkInterval}', `
+      + 'create_default_indexes => false)',
+  ];
+}
+
+// TSBS's two indexes, named (TSBS lets PostgreSQL name them; names make init's lines stable).
+function indexDdl(storage) {
+  checkStorage(storage);
+  const time = quoteIdent(storage.series.timeField);
+  const host = storage.series.metaColumns[0]; // hostname: TSBS's partition column
+  return [
+    `create index ${TABLE}_${host}_time on ${TABLE} (${quoteIdent(host)}, ${time} desc)`,
+    `create index ${TABLE}_time on ${TABLE} (${time} desc)`,
+  ];
+}
+
+// Native compression (a stated option, not run by default): chunks segmented by host (each
+// segment's rows one host's, as TSBS's queries select by host) and ordered by time descending
+// (lastpoint and the time windows read the newest first); a policy compresses every chunk whose
+// events are older than `after` (an interval, e.g. '12 hours').
+function compressionDdl(storage, after) {
+  checkStorage(storage);
+  if (!/^[0-9]+ (seconds?|minutes?|hours?|days?)$/.test(after)) {
+    throw new InputError(`COMPRESS=after:${after}: allowed: after:<n> seconds|minutes|hours|days`);
+  }
+  const host = storage.series.metaColumns[0];
+  return [
+    `alter table ${TABLE} set (timescaledb.compress, timescaledb.compress_segmentby = '${host}', `
+      + `timescaledb.compress_orderby = '${storage.series.timeField} desc')`,
+    `select add_compression_policy('${TABLE}', interval '${after}')`,
+  ];
+}
+
+// Events, chunks and sizes after a load (count): hypertable_detailed_size sums the chunks (and
+// their compressed copies), which pg_total_relation_size of the empty parent would not.
+function countQuery() {
+  return `select (select count(*) from ${TABLE})::bigint as documents,
+                 (select count(*) from timescaledb_information.chunks where hypertable_name = '${TABLE}')::bigint as chunks,
+                 (select count(*) from timescaledb_information.chunks where hypertable_name = '${TABLE}' and is_compressed)::bigint as compressed_chunks,
+                 s.table_bytes, s.index_bytes, s.toast_bytes, s.total_bytes
+            from hypertable_detailed_size('${TABLE}') s`;
+}
+
+module.exports = { tableDdl, indexDdl, compressionDdl, countQuery, checkStorage, CHUNK_INTERVAL, TABLE };

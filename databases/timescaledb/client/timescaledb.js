@@ -1,0 +1,99 @@
+'use strict';
+// TimescaleDB binding: PostgreSQL with the timescaledb extension, so the PostgreSQL binding
+// (client/src/targets/postgres.js) with its own storage: the TSBS devops events as rows of a
+// hypertable (timescaledb-schema.js). Ingest is PostgreSQL's native model unchanged: one prepared
+// INSERT of one row per event, one round trip (postgres-models.js statementOf/insertSeries).
+// Its query forms are in queries/tsbs.js. URI: timescaledb://user:password@host:port/db
+// (the scheme only picks this binding; the wire protocol is PostgreSQL's).
+const { fromClient } = require('./deps');
+const schema = require('./timescaledb-schema');
+
+const { PostgresTarget } = require('../../postgres/client/postgres');
+const { InputError } = fromClient('./src/bench-schema');
+
+const refuse = (what) => Promise.reject(new InputError(`${what} has no TimescaleDB binding (databases/timescaledb/client `
+  + 'implements the TSBS devops ingest and queries); allowed with timescaledb: WORKLOAD=tsbs MODEL=native'));
+
+class TimescaledbTarget extends PostgresTarget {
+  constructor(uri, options = {}) {
+    super(String(uri).replace(/^timescaledb:/, 'postgres:'), options);
+    this.database = 'timescaledb';
+  }
+
+  // A PostgreSQL without the extension available is not TimescaleDB: said at connect, not later.
+  async serverInfo() {
+    const { rows } = await this.client.query(`select current_setting('server_version') as pg,
+      (select default_version from pg_available_extensions where name = 'timescaledb') as available,
+      (select extversion from pg_extension where extname = 'timescaledb') as installed`);
+    const r = rows[0];
+    if (!r.available) throw new Error(`PostgreSQL ${r.pg} has no timescaledb extension: not a TimescaleDB server`);
+    return {
+      product: 'TimescaleDB',
+      version: `${r.installed || r.available} (PostgreSQL ${r.pg})`,
+      extension_version: r.installed || r.available,
+      postgres_version: r.pg,
+      stand_in: false,
+    };
+  }
+
+  // The hypertable (a document workload is refused, naming what is allowed). Returns its DDL.
+  async init(key, layout, storage) {
+    if (!storage || storage.model !== 'native') return refuse(storage ? `WORKLOAD=tsbs MODEL=${storage.model}` : 'this workload');
+    // Loaded into each database once; shared_preload_libraries must already hold it (the image's).
+    await this.client.query('create extension if not exists timescaledb');
+    await this.client.query(`drop table if exists ${schema.TABLE}`);
+    const ddl = schema.tableDdl(storage);
+    await this.client.query(ddl[0]);
+    // TSBS creates its indexes before the hypertable: created now, on the parent, and given to
+    // every chunk. modelIndexes prints them.
+    this.createdIndexes = schema.indexDdl(storage);
+    for (const sql of this.createdIndexes) await this.client.query(sql);
+    await this.client.query(ddl[1]);
+    return ddl.join('; ');
+  }
+
+  // The indexes init created (before the hypertable, as TSBS's loader), for init's `index:` lines.
+  async modelIndexes() {
+    return this.createdIndexes || [];
+  }
+
+  // COMPRESS=after:<interval> (not a bench key yet: run by hand or by the tests): the table's
+  // compression settings and the policy. Returns the DDL run.
+  async enableCompression(storage, after) {
+    const ddl = schema.compressionDdl(storage, after);
+    for (const sql of ddl) await this.client.query(sql);
+    return ddl;
+  }
+
+  // Every chunk compressed now (what the policy would do once its interval has passed); returns
+  // how many were compressed.
+  async compressAll() {
+    const { rows } = await this.client.query(`select count(compress_chunk(c, if_not_compressed => true))::int as n
+      from show_chunks('${schema.TABLE}') c`);
+    return rows[0].n;
+  }
+
+  async count(storage) {
+    if (!storage) return refuse('this workload');
+    // Every column of the count query is a count or a byte size (bigint text from pg).
+    const { rows } = await this.client.query(schema.countQuery());
+    const n = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
+    return {
+      ...n,
+      rows: n.documents,
+      model: storage.model,
+      note: 'documents = rows = events; sizes = hypertable_detailed_size (the chunks\' heap, indexes, TOAST, compressed copies included)',
+    };
+  }
+
+  // Before a query phase's first execution (commands/run.js): the session's durability as
+  // PostgreSQL's, and no insert statement (the PostgreSQL binding prepares a jsonb one, which has
+  // no table here). The document workloads (insert, ycsb) are refused.
+  async prepareInserts(opts) {
+    if (opts.stage !== 'query') return refuse(`WORKLOAD=${opts.workload}`);
+    await this.client.query(`set synchronous_commit = ${opts.durability === 'relaxed' ? 'off' : 'on'}`);
+    return undefined;
+  }
+}
+
+module.exports = { TimescaledbTarget };

@@ -1,0 +1,48 @@
+"""databases/timescaledb/database.json: a database without a stand-in says so (no_standin) instead of
+naming one; the lab's readers leave it out while it is not_in_lab; asking for its stand-in's process
+names, or a manifest with neither standin nor no_standin, is refused naming the file and the key."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from databases import manifests
+
+DATABASES = Path(__file__).resolve().parents[2] / "databases"
+
+
+def root_with(tmp_path, change=None):
+    root = tmp_path / "databases"
+    for name in ("mongodb", "postgres", "timescaledb"):
+        (root / name).mkdir(parents=True)
+        shutil.copy(DATABASES / name / "database.json", root / name / "database.json")
+    shutil.copy(DATABASES / "baseline.json", root / "baseline.json")
+    if change:
+        path = root / "timescaledb" / "database.json"
+        doc = json.loads(path.read_text())
+        change(doc)
+        path.write_text(json.dumps(doc))
+    return root
+
+
+def test_the_shipped_manifest_is_valid_and_not_in_the_lab_yet():
+    m = manifests.load("timescaledb")
+    assert "standin" not in m and "official image, timescale/timescaledb:2.28.3-pg17" in m["no_standin"]
+    assert "timescaledb" not in manifests.names() and "timescaledb" in manifests.names(not_in_lab=True)
+    assert manifests.server_processes("timescaledb", stand_in=False) == ["postgres"]
+
+
+def test_its_stand_in_is_refused_with_the_reason_and_the_official_image(tmp_path):
+    root = root_with(tmp_path)
+    with pytest.raises(manifests.ManifestError) as e:
+        manifests.server_processes("timescaledb", stand_in=True, root=str(root))
+    assert str(root / "timescaledb" / "database.json") in str(e.value) and "has no stand-in: TimescaleDB has no stand-in" in str(e.value)
+    assert "JSONBENCH_STANDINS=0" in str(e.value)
+
+
+def test_a_manifest_with_neither_standin_nor_no_standin_is_refused_naming_standin(tmp_path):
+    root = root_with(tmp_path, lambda d: d.pop("no_standin"))
+    with pytest.raises(manifests.ManifestError) as e:
+        manifests.load("timescaledb", str(root))
+    assert str(e.value).startswith(f"{root / 'timescaledb' / 'database.json'}: key 'standin' is missing")
