@@ -24,14 +24,16 @@ function rootWith(extra) {
   return root;
 }
 
-test('the shipped databases: the lab runs mongodb and postgres; mysql has a binding but is not in the lab yet', () => {
+test('the shipped databases: the lab runs mongodb and postgres; mysql and timescaledb have a binding but are not in the lab yet', () => {
   assert.deepEqual(DATABASES, ['mongodb', 'postgres']);
   assert.deepEqual(labNames(), ['mongodb', 'postgres']);
-  assert.ok(manifests().mysql.not_in_lab);
-  assert.deepEqual(uriSchemes(), { 'mongodb:': 'mongodb', 'mysql:': 'mysql', 'postgres:': 'postgres', 'postgresql:': 'postgres' });
+  assert.ok(manifests().mysql.not_in_lab && manifests().timescaledb.not_in_lab);
+  assert.deepEqual(uriSchemes(), { 'mongodb:': 'mongodb', 'mysql:': 'mysql', 'postgres:': 'postgres', 'postgresql:': 'postgres',
+    'timescaledb:': 'timescaledb' });
   assert.ok(createTarget('postgres', 'postgres://u@127.0.0.1:1/db') instanceof PostgresTarget);
   assert.ok(createTarget('mongodb', 'mongodb://127.0.0.1:1/db') instanceof MongoTarget);
   assert.equal(bindingOf('mysql').name, 'MysqlTarget');
+  assert.equal(bindingOf('timescaledb').name, 'TimescaledbTarget');
 });
 
 test('a new folder is a new database: its manifest, its scheme and its binding', (t) => {
