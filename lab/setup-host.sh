@@ -13,7 +13,7 @@
 #   ensure_perf        always 0; exports JSONBENCH_PERF (path or empty) and JSONBENCH_PERF_REASON.
 #   registry_reachable 0 when the official images can be used (present or pullable).
 #   use_standins       0 when the stand-in images must be used (the inverse, cached for the process).
-#   compose_files      prints "-f <repo>/compose.yaml [-f <repo>/compose.standins.yaml]".
+#   compose_files      prints "-f <repo>/compose.yaml -f <repo>/databases/postgres/pgbouncer/compose.yaml [and both stand-in overrides]".
 #   ensure_env_file    creates <repo>/.env from .env.example with generated passwords if absent.
 # Every function that cannot do its job without root or on a non-Debian host prints the exact
 # commands to run and returns non-zero; nothing is started in that case.
@@ -326,10 +326,12 @@ use_standins() {
 
 # Absolute paths (the repository's path must not contain spaces for word-splitting callers).
 compose_files() {
-  local args="-f $JSONBENCH_ROOT/compose.yaml" rc=0
+  # PgBouncer (POOL=pgbouncer) is a service of its own file, after the main one (and its stand-in
+  # override after compose.standins.yaml).
+  local args="-f $JSONBENCH_ROOT/compose.yaml -f $JSONBENCH_ROOT/databases/postgres/pgbouncer/compose.yaml" rc=0
   use_standins || rc=$?
   [[ $rc -eq 2 ]] && return 2
-  [[ $rc -eq 0 ]] && args+=" -f $JSONBENCH_ROOT/compose.standins.yaml"
+  [[ $rc -eq 0 ]] && args+=" -f $JSONBENCH_ROOT/compose.standins.yaml -f $JSONBENCH_ROOT/databases/postgres/pgbouncer/compose.standins.yaml"
   printf '%s\n' "$args"
 }
 

@@ -41,6 +41,13 @@ test('POOL applies only to the transaction workloads, POOL_MODE and POOL_SIZE on
   refused(`${OLTP}POOL=none\nPOOL_SIZE=5\n`, /^b\/bench\.env:9: POOL_SIZE applies only with POOL=pgbouncer/);
 });
 
+test('session pooling needs a server connection per client session: a smaller POOL_SIZE is refused', () => {
+  refused(`${OLTP}POOL=pgbouncer\nPOOL_MODE=session\nPOOL_SIZE=3\n`,
+    /^b\/bench\.env:10: POOL_MODE=session .*POOL_SIZE=3 is fewer than CLIENTS x SESSIONS = 4.*allowed with POOL_MODE=session: POOL_SIZE >= 4/);
+  // transaction pooling shares the server connections: a small pool is its point
+  assert.equal(validateBenchText(`${OLTP}POOL=pgbouncer\nPOOL_SIZE=1\n`, 'b/bench.env').POOL_SIZE, 1);
+});
+
 test('run reads POOL and POOL_MODE (the statements it sends depend on them)', () => {
   const o = parseOptions('run', [], {
     URI: 'postgres://u:p@pgbouncer:6432/d', WORKLOAD: 'oltp', KEY: 'uuidv7', LAYOUT: 'heap', RATE: '5', POOL: 'pgbouncer', POOL_MODE: 'transaction',
