@@ -43,7 +43,7 @@ TXT
 }
 
 # What a run's branch keeps besides the bench folders: the exact configuration and client version.
-RUN_CONFIG_FILES="compose.yaml compose.standins.yaml .env.example prometheus grafana client/package.json client/package-lock.json"
+RUN_CONFIG_FILES="compose.yaml compose.standins.yaml databases/postgres/pgbouncer .env.example prometheus grafana client/package.json client/package-lock.json"
 INTERRUPTED=0
 RUN_FAILED=0
 CLIENT_IDS=()

@@ -140,6 +140,10 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
         raise AnalysisError(f"{phase_path}: no `project` and no --project given")
     db_service = phase.get("service") or database
     services = {db_service: "database", CLIENT_SERVICE: "client"}
+    # POOL=pgbouncer: the pooler's container, measured beside the database's (analysis/pooler.py)
+    pooler = (phase.get("pooler") or {}).get("service")
+    if pooler:
+        services[pooler] = "pooler"
 
     prom = Prometheus(prometheus_url)
     lookback = BASELINE_LOOKBACK_INTERVALS * interval
