@@ -9,11 +9,7 @@
 //     next phase starts with an empty pool); prints how many server connections were closed.
 // URI: postgres://user:password@pgbouncer:6432/pgbouncer; POOL_DB: the pooled database's name.
 const { Client } = require('pg');
-const { ConnectError } = require('./connect');
-const { redact } = require('../uri');
-
-const RETRY_EVERY_MS = 1000;
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+const { retryUntilReady } = require('./wait-ready');
 
 async function withAdmin(uri, fn) {
   const client = new Client({ connectionString: uri, connectionTimeoutMillis: 5000 });
@@ -30,26 +26,8 @@ async function showVersion(admin) {
   return m ? { product: m[1], version: m[2] } : { product: text || null, version: null };
 }
 
-async function poolReady(opts, { log = (line) => console.error(line) } = {}) {
-  const started = Date.now();
-  const deadline = started + opts.readyTimeoutS * 1000;
-  let attempts = 0;
-  let lastError = null;
-  for (;;) {
-    attempts += 1;
-    try {
-      const v = await withAdmin(opts.uri, showVersion);
-      console.log(JSON.stringify({ pooler: 'pgbouncer', ready: true, ...v, seconds: (Date.now() - started) / 1000, attempts }));
-      return 0;
-    } catch (err) {
-      if (!lastError || err.message !== lastError.message) log(`pool-ready: ${redact(opts.uri)} not ready yet: ${err.message}`);
-      lastError = err;
-    }
-    if (Date.now() + RETRY_EVERY_MS >= deadline) break;
-    await sleep(RETRY_EVERY_MS);
-  }
-  throw new ConnectError(`pool-ready: ${redact(opts.uri)} did not accept an admin connection within `
-    + `${opts.readyTimeoutS}s (${attempts} attempts); last error: ${lastError.message}`);
+function poolReady(opts, options) {
+  return retryUntilReady('pool-ready', opts, async (o) => ({ pooler: 'pgbouncer', ready: true, ...await withAdmin(o.uri, showVersion) }), options);
 }
 
 // Server connections of the pooled database (SHOW SERVERS: one row each, column `database`).
