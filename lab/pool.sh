@@ -35,6 +35,8 @@ pool_start() {
     echo "runme.sh: POOL=pgbouncer: pgbouncer did not become ready (see the pool-ready error above and: docker logs \$(docker compose ps -q pgbouncer))" >&2
     return 1
   }
+  local label; label=$(label_of "$(container_of pgbouncer)" jsonbench.stand_in)
+  say "POOL=pgbouncer: $(printf '%s' "$POOL_READY_JSON" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r.get("product"), r.get("version"))'), pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE${label:+ (STAND-IN: $label)}"
 }
 
 # The pgbouncer container stopped and removed with the databases' (no volume).
