@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from analysis import pooler, report, results, schema
+from analysis import figures, pooler, report, results, schema
 
 from . import txn_fixture
 
@@ -67,6 +67,9 @@ def test_the_pooler_is_beside_the_server_and_per_op_shows_both(pooled_bench):
     assert pg["transactions"]["cpu_us_per_committed"] == pytest.approx(server_cpu * 1e6 / 58)
     assert p["per_committed"]["server_plus_pooler_cpu_us"] == pytest.approx((server_cpu + CPU_USER + CPU_SYS) * 1e6 / 58)
     assert p["reason"] is None
+    # a --sweep POOL=none,pgbouncer carries both costs
+    f = figures.of_run(pg)
+    assert f["pooler.per_op.server_plus_pooler_cpu_us"] == pytest.approx(p["per_op"]["server_plus_pooler_cpu_us"])
 
 
 def test_a_pooler_without_figures_says_why(pooled_bench):
