@@ -8,6 +8,7 @@ import os
 import pytest
 
 from analysis import figures, pooler, report, results, schema
+from analysis.labels import fmt
 
 from . import txn_fixture
 
@@ -93,4 +94,9 @@ def test_report_has_the_pooler_table_with_both_costs(pooled_bench):
     report.bench_report(str(pooled_bench))
     text = (pooled_bench / "report.md").read_text()
     assert "## Connection pooler" in text
+    # the transactions answer says its CPU is the server's alone and gives it with the pooler's
+    c = pg["pooler"]["per_committed"]
+    assert (f"postgres ran through PgBouncer 1.18.0 (STAND-IN), transaction pooling, 4 server connections, unnamed statements: "
+            f"CPU µs / committed tx {fmt(c['server_cpu_us'])} for the server alone") in text
+    assert f"{fmt(c['server_plus_pooler_cpu_us'])} with the pooler's" in text
     assert pooler.report_lines({"runs": [{"pooler": None}]}) == []
