@@ -1,5 +1,6 @@
 """POOL=pgbouncer input refused by ./runme.sh before anything starts (exit 2, no container): a bad
-POOL value, a pool on a run without PostgreSQL, a pool on a workload it does not apply to, and a session pool smaller than the client sessions; in bench.env and by --set."""
+POOL value, a pool on a run without PostgreSQL, a pool on a workload it does not apply to, and a
+session pool smaller than the client sessions; in bench.env and by --set."""
 from test_runme_rejects_bad_input import assert_refused, bench, runme
 
 OLTP = {"WORKLOAD": "oltp", "FIELDS": None, "FIELD_BYTES": None, "DOCS": None, "DATABASES": "postgres"}
