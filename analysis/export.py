@@ -140,6 +140,10 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
         raise AnalysisError(f"{phase_path}: no `project` and no --project given")
     db_service = phase.get("service") or database
     services = {db_service: "database", CLIENT_SERVICE: "client"}
+    # POOL=pgbouncer: the pooler's container, measured beside the database's (analysis/pooler.py)
+    pooler = (phase.get("pooler") or {}).get("service")
+    if pooler:
+        services[pooler] = "pooler"
 
     prom = Prometheus(prometheus_url)
     lookback = BASELINE_LOOKBACK_INTERVALS * interval
@@ -215,7 +219,8 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
                 stats = gauge_stats(summed)
                 stats["per_container"] = per
                 out_services[svc]["gauges"][metric] = stats
-            if not mine:
+            # PgBouncer writes nothing to disk: cAdvisor has no disk series for it, and none is reported
+            if not mine and not (services[svc] == "pooler" and metric in DISK_COUNTERS):
                 notes.append(f"{svc}: no {metric} series in Prometheus for project {project!r} in the window")
 
     for svc, key in sorted(created):

@@ -8,7 +8,9 @@ import re
 
 from . import benchfiles, databases
 
-SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest", "transactions")
+# pooler (POOL=pgbouncer): its CPU and per operation the server + pooler, so a `--sweep POOL=none,pgbouncer`
+# compares the server alone and the server with its pooler
+SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest", "transactions", "pooler")
 # A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
 # lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
 # say so (repeat's notes, n of N).

@@ -2,7 +2,7 @@
 import glob
 import os
 
-from . import answer, databases, fairness, ingest, plots, queries, results, thp, timeline_plot
+from . import answer, databases, fairness, ingest, plots, pooler, queries, results, thp, timeline_plot
 from .errors import AnalysisError
 from .fileio import read_json, write_text_atomic
 from .labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
@@ -182,6 +182,7 @@ def bench_report(bench_dir):
     lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", ""]
     lines += answer.answer_lines(result) + ingest.report_lines(result) + answer.per_operation_tables(result)
     lines += queries.report_lines(result)
+    lines += pooler.report_lines(result)  # POOL=pgbouncer: the pooler beside the server
     if timelines:
         lines += ["## Per second", "", "Operations per second and p99 latency per second, per operation type, "
                   "merged over the clients: dips and spikes are stalls (checkpoints, vacuum, cache eviction).", ""]

@@ -2,6 +2,7 @@
 import datetime
 import os
 
+from . import pooler as pooler_mod
 from . import benchfiles, cpu_crosscheck, databases, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, transactions as txn_mod, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
@@ -147,6 +148,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
     per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)
+    if phase.get("pooler"):
+        per_op["includes_pooler"] = pooler_mod.INCLUDES
     timeline = ops_mod.merge_timeline(clients, (phase.get("window") or {}).get("start"))
     docs_expected = docs_before + (inserted if operations else (docs_ok or 0))
     # transactions (booking, oltp): the clients' counts merged; what the count must hold: one seat per
@@ -281,6 +284,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included
         "transactions": txn_mod.with_costs(txn, cpu_total, _sum(c.get("target_rate") for _, c in clients),
                                             usage),
+        # POOL=pgbouncer: the pooler's own CPU, memory and network, and per operation the server alone
+        # beside the server + pooler (analysis/pooler.py); null without a pooler
+        "pooler": pooler_mod.summary(phase, metrics, per_op["ops"], txn["committed"] if txn else None, cpu_total, net_total),
         "booking_check": check,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),

@@ -90,7 +90,23 @@ def answer_lines(result):
                      f"{fmt(t.get('retries_per_committed'))} | {_pair(r.get('latency_ms'))} | "
                      f"{_pair(t.get('last_attempt_ms'))} | {_aborts(t)} | {fmt(t.get('gave_up'))} / "
                      f"{fmt(t.get('in_doubt'))} | {_nothing_lost(r)} |")
-    return lines + [""] + _cpu_sentence(txn_runs) + [""]
+    return lines + [""] + _cpu_sentence(txn_runs) + [""] + _pooler_lines(txn_runs)
+
+
+def _pooler_lines(txn_runs):
+    """POOL=pgbouncer: the CPU columns above are the server's alone; here with the pooler's added."""
+    out = []
+    for r in txn_runs:
+        p = r.get("pooler")
+        if not p:
+            continue
+        c = p.get("per_committed") or {}
+        out.append(f"{r['database']} ran through {p.get('product')} {p.get('version')}"
+                   + (" (STAND-IN)" if p.get("stand_in") else "")
+                   + f", {p.get('mode')} pooling, {p.get('size')} server connections, {p.get('statements')} statements: "
+                   f"CPU µs / committed tx {fmt(c.get('server_cpu_us'))} for the server alone (above), "
+                   f"{fmt(c.get('server_plus_pooler_cpu_us'))} with the pooler's (section \"Connection pooler\").")
+    return out + [""] if out else []
 
 
 # the per-point figures a transaction sweep's answer shows, in order: (series path, heading)

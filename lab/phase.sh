@@ -206,6 +206,7 @@ finish_phase() {
   # After the clients are gone and before `count`: with the reading at the start it brackets the
   # window (analysis/reconcile.py compares the deltas with what the lab sent).
   # A restarted server's counters begin again: its reading would not bracket the window (no end).
+  pool_close_servers "$db" "$out"  # POOL=pgbouncer: the pool's server connections closed (lab/pool.sh)
   local stats1=null
   if [ "$restarted" = 1 ]; then echo "server-stats: no end reading: the database was restarted after it stopped in the window" >>"$out"
   else stats1=$(server_stats "$db"); fi
@@ -233,6 +234,7 @@ finish_phase() {
     missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
     perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
     cgroup_processes:="$(cgroup_processes_summary)" \
+    pooler:="$(pool_phase_json "$db")" \
     >"$BENCH_DIR/$ph.phase.json.tmp" && mv "$BENCH_DIR/$ph.phase.json.tmp" "$BENCH_DIR/$ph.phase.json"
 
   say "$ph: exporting the window's metrics from Prometheus"

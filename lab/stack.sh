@@ -55,6 +55,11 @@ database_compose_files() {
     for f in compose.yaml compose.standins.yaml; do
       [ ! -f "$LAB_ROOT/databases/$db/$f" ] || echo "databases/$db/$f"
     done
+    # a service of a folder inside the database's (PgBouncer: databases/postgres/pgbouncer, included by
+    # its compose.yaml): the whole folder, since the image the run used is built from it
+    for f in "$LAB_ROOT/databases/$db"/*/compose.yaml; do
+      [ ! -f "$f" ] || echo "databases/$db/$(basename "$(dirname "$f")")"
+    done
   done
 }
 
@@ -65,6 +70,7 @@ remove_databases() {
   # never without names: `compose rm --stop` alone would stop the monitoring too
   # shellcheck disable=SC2086
   compose rm --stop --force --volumes $services >/dev/null 2>&1 || true
+  pool_remove  # lab/pool.sh: PgBouncer goes with the databases
   for v in $volumes; do docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true; done
 }
 
@@ -74,6 +80,7 @@ remove_database_containers() {
   local services; services=$(database_fields service) && [ -n "$services" ] || return 0
   # shellcheck disable=SC2086
   compose rm --stop --force $services >/dev/null 2>&1 || true
+  pool_remove
 }
 
 # Fresh database volumes for every bench; the monitoring data stays.
@@ -93,6 +100,7 @@ refresh_databases() {
     [ "${INTERRUPTED:-0}" = 0 ] || return 1
     database_ready "$db" || return 1
   done
+  pool_start "$dbs"  # POOL=pgbouncer: after PostgreSQL is ready (lab/pool.sh)
 }
 
 # A started database container answers the client's authenticated connect; TOPOLOGY=replset: the
@@ -168,7 +176,7 @@ client_start() {
   # (1 s; its discovery manager batches updates every 5 s), then waits up to one interval (2 s) for
   # its first scrape: 8 s, so its series exist (Grafana, `check`); the window is that much longer.
   local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=8
-  URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
+  URI=$(client_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
     -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
     -e METRICS_PORT=9464 -e METRICS_LINGER_S="$linger" "${stage_args[@]}" "${args[@]}" client run
@@ -197,3 +205,6 @@ host_address() {
 prometheus_url() { echo "http://$(host_address):${PROMETHEUS_PORT:-9090}"; }
 
 label_of() { docker inspect -f "{{index .Config.Labels \"$2\"}}" "$1" 2>/dev/null | sed 's/<no value>//'; }
+
+# PgBouncer (POOL=pgbouncer): client_uri, pool_start, pool_remove, ... used above and by lab/phase.sh.
+. "$LAB_ROOT/lab/pool.sh"

@@ -20,6 +20,8 @@ const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
 const SHAPES = ['flat', 'nested'];
 const STAGES = ['load', 'run', 'query'];
 const TOPOLOGIES = ['standalone', 'replset'];
+const POOLS = ['none', 'pgbouncer'];
+const POOL_MODES = ['transaction', 'session'];
 const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
@@ -41,6 +43,9 @@ const booking = (v) => v.WORKLOAD === 'booking';
 const oltp = (v) => v.WORKLOAD === 'oltp';
 // The transaction workloads: each operation one transaction, with ISOLATION, RETRY, MAX_ATTEMPTS, SESSIONS.
 const txn = (v) => booking(v) || oltp(v);
+// A pooler in front of PostgreSQL (POOL=pgbouncer) for the transaction workloads' many small
+// transactions (the study's OLTP part ran through PgBouncer).
+const pooled = (v) => txn(v) && v.POOL === 'pgbouncer';
 const generatedEvents = (v) => events(v) && !v.DATASET;
 const ISO_SECOND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
 
@@ -137,6 +142,20 @@ const BENCH_SPECS = {
   TABLE_ROWS: { type: 'int', min: 100, max: 1000000000, default: '100000', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'rows of the sbtest table (sysbench\'s table_size): small enough for memory, or larger than the cache' },
   OLTP_MIX: { type: 'enum', values: OLTP_MIXES, default: '95/5', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'reads/writes (reads 10 point : 1 of each range query; writes index update, non-index update, delete+insert alike)' },
   MAX_ATTEMPTS: { type: 'int', min: 1, max: 1000, default: '10', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp', about: 'attempts of one transaction before it counts as an error' },
+  // PgBouncer between the clients and PostgreSQL (databases/postgres/pgbouncer/): the clients'
+  // sessions go through it, the lab's own readings (counts, server statistics) straight to the server.
+  POOL: {
+    type: 'enum', values: POOLS, default: 'none', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
+    about: 'PostgreSQL connection pooler between the clients and the server: none, or pgbouncer (its CPU, memory and network reported beside the server\'s)',
+  },
+  POOL_MODE: {
+    type: 'enum', values: POOL_MODES, default: 'transaction', appliesIf: pooled, appliesAbout: 'POOL=pgbouncer',
+    about: 'PgBouncer pool_mode: transaction (a server connection per transaction; the clients then send unnamed statements) or session (one per client session; named prepared statements as without a pool)',
+  },
+  POOL_SIZE: {
+    type: 'int', min: 1, max: 190, default: '20', appliesIf: pooled, appliesAbout: 'POOL=pgbouncer',
+    about: 'PgBouncer default_pool_size: server connections PostgreSQL sees at most (20 = PgBouncer\'s default; below the server\'s max_connections, PG_MAX_CONNECTIONS 200)',
+  },
   // Analytical queries over GitHub-archive-like events (WORKLOAD=events): generated, or a user's file.
   EVENTS: { type: 'int', min: 1, default: '100000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'events generated (all clients together)' },
   REPOS: { type: 'int', min: 1, max: 10000000, default: '10000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct repositories, Zipf-distributed' },
@@ -347,6 +366,17 @@ function checkCombination(values, where, given) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
+  if (pooled(values) && values.DATABASES && !values.DATABASES.includes('postgres')) {
+    throw new InputError(`${where('POOL')}: POOL=${values.POOL} pools PostgreSQL connections and this file has `
+      + `DATABASES=${values.DATABASES.join(' ')}; allowed without postgres in DATABASES: POOL=none (or add postgres to DATABASES)`);
+  }
+  // Session pooling holds a server connection for each client session's whole life: a pool
+  // smaller than the sessions would leave the rest waiting (PgBouncer's query_wait_timeout, 120 s).
+  if (pooled(values) && values.POOL_MODE === 'session' && values.POOL_SIZE < values.CLIENTS * values.SESSIONS) {
+    throw new InputError(`${where('POOL_SIZE')}: POOL_MODE=session gives every client session a server connection for the whole run `
+      + `and POOL_SIZE=${values.POOL_SIZE} is fewer than CLIENTS x SESSIONS = ${values.CLIENTS * values.SESSIONS}: the others would wait; `
+      + `allowed with POOL_MODE=session: POOL_SIZE >= ${values.CLIENTS * values.SESSIONS} (or POOL_MODE=transaction)`);
+  }
   // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
   // server too, at run time; here before anything starts).
   if (txn(values) && values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
@@ -421,7 +451,7 @@ function checkQueries(values, where) {
 }
 
 module.exports = {
-  BENCH_SPECS, ISOLATIONS, RETRIES, OLTP_MIXES, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
+  BENCH_SPECS, POOLS, POOL_MODES, ISOLATIONS, RETRIES, OLTP_MIXES, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
   InputError, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
   checkCombination, shapeOf, formatMix,
 };

@@ -16,6 +16,8 @@ const HANDLERS = {
   explain: () => require('./commands/explain').explain,
   settle: () => require('./commands/settle').settle,
   'replset-initiate': () => require('./commands/replset-initiate').replsetInitiate,
+  'pool-ready': () => require('./commands/pool-admin').poolReady,
+  'pool-close': () => require('./commands/pool-admin').poolClose,
 };
 
 async function main(argv) {

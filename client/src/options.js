@@ -25,13 +25,15 @@ const CLIENT_SPECS = {
   // The query a query phase runs (STAGE=query): a name of the workload's set (client/src/queries/).
   COMMITTED: { type: 'int', min: 0, about: 'count, WORKLOAD=booking: bookings the clients committed (sum of their docs_ok); checked against the seats' },
   IN_DOUBT: { type: 'int', min: 0, default: '0', about: 'count, WORKLOAD=booking: commits whose outcome the clients could not know (sum of transactions.in_doubt)' },
+  // pool-close: the pooled database whose server connections PgBouncer closes (POSTGRES_DB).
+  POOL_DB: { type: 'text', default: 'jsonbench', pattern: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, patternAbout: 'a PostgreSQL database name (letters, digits, _)', about: 'pool-close: the pooled database' },
   QUERY: { type: 'text', pattern: /^[a-z0-9][a-z0-9-]*$/, patternAbout: 'a query name of the workload\'s set (client/src/queries/)', about: 'query of a query phase (STAGE=query) and of explain' },
 };
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
 // The booking transactions' keys (bench-schema.js).
-const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX'];
+const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX', 'POOL', 'POOL_MODE'];
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
@@ -59,6 +61,9 @@ const COMMANDS = {
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
+  // POOL=pgbouncer: PgBouncer's admin console (URI: its `pgbouncer` database), commands/pool-admin.js.
+  'pool-ready': ['URI', 'READY_TIMEOUT_S'],
+  'pool-close': ['URI', 'POOL_DB'],
   // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
   'replset-initiate': ['URI', 'READY_TIMEOUT_S'],
 };

@@ -22,7 +22,9 @@ async function attempt(opts) {
   }
 }
 
-async function waitReady(opts, { log = (line) => console.error(line) } = {}) {
+// Retries attempt() every second until it resolves or READY_TIMEOUT_S has passed; prints its value
+// (with the seconds and attempts it took) as one JSON line. name: the command, for messages.
+async function retryUntilReady(name, opts, attemptOnce, { log = (line) => console.error(line) } = {}) {
   const started = Date.now();
   const deadline = started + opts.readyTimeoutS * 1000;
   let attempts = 0;
@@ -30,19 +32,23 @@ async function waitReady(opts, { log = (line) => console.error(line) } = {}) {
   for (;;) {
     attempts += 1;
     try {
-      const identity = await attempt(opts);
+      const fields = await attemptOnce(opts);
       const seconds = (Date.now() - started) / 1000;
-      console.log(JSON.stringify({ database: opts.database, ready: true, seconds, attempts, ...identity }));
+      console.log(JSON.stringify({ ...fields, seconds, attempts }));
       return 0;
     } catch (err) {
-      if (!lastError || err.message !== lastError.message) log(`wait-ready: ${redact(opts.uri)} not ready yet: ${err.message}`);
+      if (!lastError || err.message !== lastError.message) log(`${name}: ${redact(opts.uri)} not ready yet: ${err.message}`);
       lastError = err;
     }
     if (Date.now() + RETRY_EVERY_MS >= deadline) break;
     await sleep(RETRY_EVERY_MS);
   }
-  throw new ConnectError(`wait-ready: ${redact(opts.uri)} did not accept an authenticated connection within `
+  throw new ConnectError(`${name}: ${redact(opts.uri)} did not accept an authenticated connection within `
     + `${opts.readyTimeoutS}s (${attempts} attempts); last error: ${lastError.message}`);
 }
 
-module.exports = { waitReady };
+function waitReady(opts, options) {
+  return retryUntilReady('wait-ready', opts, async (o) => ({ database: o.database, ready: true, ...await attempt(o) }), options);
+}
+
+module.exports = { waitReady, retryUntilReady };

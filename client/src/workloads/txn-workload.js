@@ -39,6 +39,8 @@ class TxnWorkload {
       transactions: {
         isolation: this.target.database === 'postgres' ? this.opts.isolation : 'snapshot (read concern snapshot, write concern majority)',
         ...extra,
+        // PostgreSQL: named or unnamed statements (POOL_MODE=transaction: unnamed, databases/postgres/client/pg-unnamed.js)
+        ...(this.target.statements ? { statements: this.target.statements } : {}),
         sessions: this.sessions,
         ...this.stats.result(this.policy),
       },

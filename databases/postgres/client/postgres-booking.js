@@ -4,6 +4,7 @@
 // nothing-lost check.
 const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction } = require('./postgres-txn');
+const { statementsFor } = require('./pg-unnamed');
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',
@@ -97,8 +98,10 @@ async function sizes(client) {
 const methods = {
   initBooking(opts) { return init(this.client, opts); },
   // The session's commit durability (DURABILITY), set again after every reconnect (prepareSession).
-  prepareBooking({ durability }) {
+  // POOL/POOL_MODE: named or unnamed statements (pg-unnamed.js).
+  prepareBooking({ durability, pool, poolMode }) {
     this.booking = { durability };
+    this.statements = statementsFor({ pool, poolMode });
     return this.prepareSession();
   },
   book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },

@@ -1,0 +1,111 @@
+"""The connection pooler of a phase (POOL=pgbouncer: PgBouncer between the clients and PostgreSQL).
+
+Its container is measured by cAdvisor like the database's (export.py adds the service named in
+phase.json `pooler`, role "pooler") and reported beside the server's, never added into it: the run's
+`cpu`, `per_op` and `transactions.cpu_us_per_committed` stay the server's alone, and `pooler.per_op`
+gives both, the server alone and the server plus the pooler."""
+
+COUNTERS = {
+    "user_s": "container_cpu_user_seconds_total",
+    "system_s": "container_cpu_system_seconds_total",
+    "rx_bytes": "container_network_receive_bytes_total",
+    "tx_bytes": "container_network_transmit_bytes_total",
+}
+GAUGES = {"rss": "container_memory_rss", "working_set": "container_memory_working_set_bytes"}
+INCLUDES = ("the server's alone: the pooler's CPU and network are in `pooler` "
+            "(pooler.per_op: server alone and server + pooler)")
+
+
+def _counter(metrics, service, metric):
+    c = (((metrics or {}).get("services") or {}).get(service) or {}).get("counters", {}).get(metric)
+    return None if c is None else c.get("delta")
+
+
+def _gauge(metrics, service, metric):
+    g = (((metrics or {}).get("services") or {}).get(service) or {}).get("gauges", {}).get(metric)
+    return None if g is None else {"mean": g.get("mean"), "max": g.get("max")}
+
+
+def _add(a, b):
+    return None if a is None or b is None else a + b
+
+
+def _per(v, n, scale=1.0):
+    return None if v is None or not n else v * scale / n
+
+
+def summary(phase, metrics, ops, committed, server_cpu_s, server_net_bytes):
+    """run.pooler: None without a pooler; else what ran, its own resources in the window, and the
+    per-operation (and per committed transaction) CPU and network of the server alone and of the
+    server plus the pooler. ops: the phase's successful operations (per_op's divisor)."""
+    p = (phase or {}).get("pooler")
+    if not p:
+        return None
+    svc = p.get("service") or "pgbouncer"
+    c = {k: _counter(metrics, svc, m) for k, m in COUNTERS.items()}
+    cpu = _add(c["user_s"], c["system_s"])
+    net = _add(c["rx_bytes"], c["tx_bytes"])
+    reasons = []
+    if metrics is None:
+        reasons.append("no metrics export for the phase: no pooler figures")
+    elif cpu is None:
+        reasons.append(f"no CPU counter for the {svc} container in the window (see the phase's notes)")
+    both_cpu, both_net = _add(server_cpu_s, cpu), _add(server_net_bytes, net)
+    return {
+        "service": svc,
+        "product": p.get("product"),
+        "version": p.get("version"),
+        "mode": p.get("mode"),
+        "size": p.get("size"),
+        "statements": p.get("statements"),
+        "image": p.get("image"),
+        "stand_in": p.get("stand_in"),
+        "readings": p.get("readings"),
+        "cpu": {"user_s": c["user_s"], "system_s": c["system_s"], "total_s": cpu},
+        "memory": {k: _gauge(metrics, svc, m) for k, m in GAUGES.items()},
+        "network": {"rx_bytes": c["rx_bytes"], "tx_bytes": c["tx_bytes"]},
+        "per_op": {
+            "ops": ops,
+            "server_cpu_us": _per(server_cpu_s, ops, 1e6),
+            "pooler_cpu_us": _per(cpu, ops, 1e6),
+            "server_plus_pooler_cpu_us": _per(both_cpu, ops, 1e6),
+            "server_net_bytes": _per(server_net_bytes, ops),
+            "pooler_net_bytes": _per(net, ops),
+            "server_plus_pooler_net_bytes": _per(both_net, ops),
+        },
+        "per_committed": None if committed is None else {
+            "committed": committed,
+            "server_cpu_us": _per(server_cpu_s, committed, 1e6),
+            "server_plus_pooler_cpu_us": _per(both_cpu, committed, 1e6),
+        },
+        "reason": "; ".join(reasons) or None,
+    }
+
+
+def report_lines(result):
+    """report.md: one row per pooled phase, the pooler beside the server."""
+    runs = [r for r in result.get("runs") or [] if r.get("pooler")]
+    if not runs:
+        return []
+
+    def f(v, fmt="{:.1f}"):
+        return "-" if v is None else fmt.format(v)
+
+    lines = ["## Connection pooler", "",
+             "The clients' sessions went through the pooler; the lab's readings went straight to the server. "
+             "The server's figures elsewhere in this report are the server's alone.", "",
+             "| phase | pooler | mode / size | statements | pooler CPU s | pooler RSS MB (mean) | pooler net MB "
+             "| CPU µs/op server | CPU µs/op server + pooler |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in runs:
+        p = r["pooler"]
+        rss = ((p.get("memory") or {}).get("rss") or {}).get("mean")
+        net = _add((p.get("network") or {}).get("rx_bytes"), (p.get("network") or {}).get("tx_bytes"))
+        name = f"{p.get('product') or p.get('service')} {p.get('version') or '?'}" + (" (STAND-IN)" if p.get("stand_in") else "")
+        lines.append(f"| {r.get('phase')} | {name} | {p.get('mode')} / {p.get('size')} | {p.get('statements')} "
+                     f"| {f((p.get('cpu') or {}).get('total_s'), '{:.2f}')} | {f(None if rss is None else rss / 1e6)} "
+                     f"| {f(None if net is None else net / 1e6, '{:.2f}')} | {f(p['per_op'].get('server_cpu_us'))} "
+                     f"| {f(p['per_op'].get('server_plus_pooler_cpu_us'))} |")
+    stand_ins = sorted({r["pooler"]["stand_in"] for r in runs if r["pooler"].get("stand_in")})
+    lines += [""] + [f"> STAND-IN pooler: {s}." for s in stand_ins] + ([""] if stand_ins else [])
+    return lines

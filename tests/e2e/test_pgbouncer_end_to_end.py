@@ -1,0 +1,90 @@
+"""POOL=pgbouncer through ./runme.sh on the stand-ins: the OLTP workload's clients reach PostgreSQL
+through PgBouncer in transaction mode (the stand-in path's Debian PgBouncer 1.18, built from
+databases/postgres/pgbouncer/Dockerfile on the PostgreSQL stand-in image), the lab's readings go
+straight to the server, and the pooler's own CPU, memory and network are in results.json and
+report.md beside the server's. Kept short (one PostgreSQL phase of a few seconds, no perf record)."""
+import json
+
+import pytest
+
+from conftest import bench_fixture
+
+CLIENTS, SESSIONS, POOL_SIZE, OPS = 2, 3, 2, 90
+BENCH = f"""\
+DESCRIPTION="end-to-end oltp through pgbouncer"
+WORKLOAD=oltp
+KEY=uuidv7
+LAYOUT=heap
+DATABASES=postgres
+POOL=pgbouncer
+POOL_SIZE={POOL_SIZE}
+OLTP_MIX=95/5
+TABLE_ROWS=300
+CLIENTS={CLIENTS}
+SESSIONS={SESSIONS}
+RATE=30
+OPS={OPS}
+SEED=5
+QUIET_S=1
+PERF_RECORD_S=0
+"""
+
+pooled_run = bench_fixture(("bench-e2e-pgbouncer", BENCH), log="runme-pgbouncer.log")
+
+
+@pytest.fixture(scope="module")
+def run(pooled_run):
+    bench, proc, res = pooled_run
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert res is not None and [r["phase"] for r in res["runs"]] == ["postgres"]
+    return bench, res["runs"][0]
+
+
+def test_the_phase_is_ok_and_every_transaction_committed(run):
+    bench, r = run
+    assert r["status"] == "ok", (r["reason"], r["reconciliation"]["reasons"])
+    assert r["transactions"]["committed"] == CLIENTS * OPS
+    for i in range(1, CLIENTS + 1):
+        c = json.loads((bench / "clients" / f"postgres-client-{i}.json").read_text())
+        assert c["transactions"]["statements"] == "unnamed"  # transaction pooling: on both paths
+    # the table still holds its rows (count, read directly from the server)
+    assert r["docs_in_db"] == 300
+
+
+def test_the_server_saw_the_pool_not_the_clients(run):
+    bench, r = run
+    checks = r["reconciliation"]["checks"]
+    assert r["reconciliation"]["verdict"] != "suspect", r["reconciliation"]["reasons"]
+    # CLIENTS x SESSIONS client sessions, at most POOL_SIZE server sessions (+ the start reading's own)
+    assert r["reconciliation"]["lab_work"]["client_sessions"] == CLIENTS * SESSIONS
+    assert 1 <= checks["sessions"]["observed"] <= POOL_SIZE + 1, checks["sessions"]
+    # the pool's server connections closed after the window: the end reading sees no other session
+    assert checks["other_sessions_at_end"]["observed"] == 0, checks["other_sessions_at_end"]
+    out = (bench / "postgres.out").read_text()
+    said = json.loads(out.split("pool-close: ", 1)[1].splitlines()[0])
+    assert 1 <= said["server_connections_closed"] <= POOL_SIZE and said["server_connections_left"] == 0
+
+
+def test_the_pooler_is_measured_beside_the_server(run):
+    bench, r = run
+    p = r["pooler"]
+    assert p["service"] == "pgbouncer" and p["product"] == "PgBouncer"
+    assert (p["mode"], p["size"], p["statements"]) == ("transaction", POOL_SIZE, "unnamed")
+    if p["stand_in"]:
+        assert p["version"].startswith("1.18."), p
+    assert p["cpu"]["total_s"] > 0 and p["memory"]["rss"]["mean"] > 0
+    assert p["network"]["rx_bytes"] > 0 and p["network"]["tx_bytes"] > 0
+    server_cpu = r["cpu"]["user_s"] + r["cpu"]["system_s"]
+    ops = r["per_op"]["ops"]
+    assert r["per_op"]["cpu_us"] * ops == pytest.approx(server_cpu * 1e6)  # the server's alone
+    assert r["per_op"]["includes_pooler"].startswith("the server's alone")
+    assert p["per_op"]["server_plus_pooler_cpu_us"] == pytest.approx(
+        p["per_op"]["server_cpu_us"] + p["per_op"]["pooler_cpu_us"])
+    metrics = json.loads((bench / "postgres.metrics.json").read_text())
+    assert metrics["services"]["pgbouncer"]["role"] == "pooler"
+    phase = json.loads((bench / "postgres.phase.json").read_text())
+    assert phase["pooler"]["readings"].startswith("direct to PostgreSQL")
+    report = (bench / "report.md").read_text()
+    section = report[report.index("## Connection pooler"):]
+    row = next(x for x in section.splitlines() if x.startswith("| postgres |"))
+    assert "PgBouncer" in row and f"transaction / {POOL_SIZE}" in row and "unnamed" in row
