@@ -65,18 +65,18 @@ def colors():
 
 
 def server_processes(name):
-    """Every process name the database's server ran under (official, stand-in, earlier stand-ins):
+    """Every process name the database's server ran under (official, stand-in if it has one, earlier stand-ins):
     a profile of any run is read with them. Empty for a database without a manifest."""
     m = known_manifests().get(name)
     if m is None:
         return set()
-    return set(m["processes"]) | set(m["standin"]["processes"]) | {
+    return set(m["processes"]) | set(m.get("standin", {}).get("processes", [])) | {
         p for s in m.get("earlier_standins", []) for p in s["processes"]}
 
 
 def of_server_stats_name(server_name):
     """The database whose server-stats readings name this server (official or stand-in), or None."""
     for n, m in known_manifests().items():
-        if server_name in (m["server_stats_name"], m["standin"]["server_stats_name"]):
+        if server_name in (m["server_stats_name"], m.get("standin", {}).get("server_stats_name")):
             return n
     return None
