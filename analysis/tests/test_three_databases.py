@@ -165,3 +165,29 @@ def test_a_database_not_in_the_lab_yet_is_known_by_its_manifest():
     assert THIRD not in databases.names()
     assert profile_samples.server_comms(THIRD) == {"mysqld", "mariadbd"}
     assert databases.others(["mongodb", "postgres", THIRD, "postgres"]) == [THIRD]
+
+
+def test_query_answers_are_compared_on_every_database():
+    from analysis import queries
+    from analysis.tests.test_queries import query_run
+    runs = [query_run("mongodb", "olap-a", ["a", "b", "c"], cpu_s=3.0), query_run("postgres", "olap-a", ["a", "b", "c"]),
+            query_run(THIRD, "olap-a", ["a", "b", "c"], cpu_s=2.0)]
+    q = queries.compare(runs)["olap-a"]
+    assert q["status"] == "ok" and q["answers_equal"] is True
+    assert q["ratio"]["cpu_us"] == 3.0 and q["other_ratios"][f"{THIRD}/postgres"]["cpu_us"] == 2.0
+    text = "\n".join(queries.report_lines({"queries": {"olap-a": q}}))
+    assert "|  | mongodb | postgres | mysql | mongodb/postgres | mysql/postgres |" in text
+    assert "**answers equal** (same digest on all)" in text
+    assert "| answer digest | `abc` | `abc` | `abc` | equal | equal |" in text
+    # the pair agrees, the third does not: the comparison fails and says which database differs
+    runs[2] = query_run(THIRD, "olap-a", ["a", "x", "c"], rows={1: [["repo-1", 9]]})
+    q = queries.compare(runs)["olap-a"]
+    assert q["status"] == "answers differ" and q["answers_equal"] is False and q["ratio"] is None
+    assert q["differ"] == [THIRD] and "answers differ from postgres's on mysql, equal on mongodb" in q["reason"]
+    assert q["first_difference"]["k"] == 1 and q["first_difference"][THIRD]["answer"] == [["repo-1", 9]]
+    text = "\n".join(queries.report_lines({"queries": {"olap-a": q}}))
+    # mongodb's answers equal postgres's, mysql's do not
+    assert "| answer digest | `abc` | `abc` | `axc` | equal | differ |" in text and "mysql (1 rows, digest `x`)" in text
+    # without the numerator: the third against the denominator alone
+    q = queries.compare([runs[1], query_run(THIRD, "olap-a", ["a", "b", "c"], cpu_s=2.0)])["olap-a"]
+    assert q["status"] == "ok" and q["ratio"] is None and q["other_ratios"][f"{THIRD}/postgres"]["cpu_us"] == 2.0
