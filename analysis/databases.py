@@ -59,6 +59,13 @@ def others(dbs):
     return [d for d in dict.fromkeys(dbs) if d not in baseline()]
 
 
+def products(dbs=()):
+    """The products a ratio compares, by their manifests' labels: the baseline's pair ("MongoDB vs
+    PostgreSQL"), then each further database of `dbs` ("... vs MySQL")."""
+    num, den = baseline()
+    return " vs ".join((known_manifests().get(d) or {}).get("label", d) for d in [num, den] + others(dbs))
+
+
 def colors():
     """Each database's colour (every manifest: a results file may hold a database not in the lab's list)."""
     return {n: m["color"] for n, m in known_manifests().items()}

@@ -256,6 +256,13 @@ def repeat_summary(per_rep, ratios, numerator=None, denominator=None):
             entry["status"] = "ok"
             # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
             entry["ratio"] = {f: (pair.get(p) if p else None) for f, p in _repeat_paths(name).items()}
+            # three databases or more: each further one's against the denominator, as the pair's
+            ran = [k.split("/")[0].split(QUERY_PREFIX)[0] for k in ratios]
+            more = {db: ratios[f"{db}-q-{name}/{denominator}-q-{name}"] for db in databases.others(ran)
+                    if f"{db}-q-{name}/{denominator}-q-{name}" in ratios}
+            if more:
+                entry["other_ratios"] = {f"{db}/{denominator}": {f: (r.get(p) if p else None) for f, p in _repeat_paths(name).items()}
+                                         for db, r in more.items()}
         else:
             entry["status"] = "incomplete"
             entry["reason"] = "not every repetition compared this query: " + ", ".join(map(str, statuses))
@@ -380,4 +387,7 @@ def repeat_report_lines(summary):
         eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])
         lines.append(f"| {name} | {eq} | {q['status']}" + (f": {q['reason']}" if q.get("reason") else "")
                      + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us'))} | {cell(r.get('net_bytes'))} |")
+        for pair, o in (q.get("other_ratios") or {}).items():  # a further database, against the denominator
+            lines.append(f"| {name} ({pair}) | {eq} | {q['status']} | {cell(o.get('latency_p50_ms'))} | "
+                         f"{cell(o.get('cpu_us'))} | {cell(o.get('net_bytes'))} |")
     return lines + [""]

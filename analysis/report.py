@@ -126,7 +126,7 @@ def stand_in_warning(runs):
     if not s:
         return ""
     return ("> **Stand-in:** " + "; ".join(s) + ". These figures are not results of the real product; "
-            "ratios that involve them say nothing about MongoDB vs PostgreSQL.\n\n")
+            f"ratios that involve them say nothing about {databases.products(r['database'] for r in runs)}.\n\n")
 
 
 def suspect_warning(runs):

@@ -191,3 +191,55 @@ def test_query_answers_are_compared_on_every_database():
     # without the numerator: the third against the denominator alone
     q = queries.compare([runs[1], query_run(THIRD, "olap-a", ["a", "b", "c"], cpu_s=2.0)])["olap-a"]
     assert q["status"] == "ok" and q["ratio"] is None and q["other_ratios"][f"{THIRD}/postgres"]["cpu_us"] == 2.0
+
+
+def test_stand_in_wording_and_fairness_columns_name_the_third_database(tmp_path):
+    b = str(tmp_path / "bench1")
+    shutil.copytree(os.path.join(FIXTURES, "ci-standin-run"), b)
+    add_third(b)
+    results.write(b)
+    report.run([b], str(tmp_path))
+    text = open(os.path.join(b, "report.md")).read()
+    assert "ratios that involve them say nothing about MongoDB vs PostgreSQL vs MySQL." in text
+    assert "| what | mongodb | postgres | mysql | aligned (mongodb, postgres) | note |" in text
+    row = next(ln for ln in text.splitlines() if ln.startswith("| checkpoint interval |"))
+    assert "| not stated yet (the lab reads no fairness settings of this database) |" in row
+
+
+def test_transactions_answer_sets_the_third_database_against_the_denominator(tmp_path):
+    from analysis import txn_report
+    from analysis.tests import txn_fixture
+    txn_fixture.build(str(tmp_path))
+    res = results.build(str(tmp_path))
+    pg = next(r for r in res["runs"] if r["database"] == "postgres")
+    third = copy.deepcopy(pg)
+    third.update(database=THIRD, phase=THIRD)
+    for k in ("cpu_us_per_committed", "cpu_us_per_committed_net"):
+        if third["transactions"].get(k):
+            third["transactions"][k] *= 3
+    res["runs"].append(third)
+    text = "\n".join(txn_report.answer_lines(res))
+    row = next(ln for ln in text.splitlines() if ln.startswith(f"| {THIRD} "))
+    assert "(SERIALIZABLE) |" in row  # its isolation level, not MongoDB's read concern
+    sentences = [ln for ln in text.splitlines() if ln.startswith("**CPU per committed transaction**")]
+    assert len(sentences) == 2 and "mongodb" in sentences[0]
+    assert f"{THIRD}{' (stand-in)' if third.get('stand_in') else ''} spent **3.00x** the CPU of postgres" in sentences[1]
+
+
+def test_repeat_of_three_databases_keeps_each_query_ratio_with_its_interval():
+    from analysis import queries
+    from analysis.tests.test_queries import query_run
+    per_rep, figs = [], []
+    for m_cpu, my_cpu in ((3.0, 2.0), (3.3, 2.2)):
+        runs = [query_run("mongodb", "olap-a", ["a", "b", "c"], cpu_s=m_cpu), query_run("postgres", "olap-a", ["a", "b", "c"]),
+                query_run(THIRD, "olap-a", ["a", "b", "c"], cpu_s=my_cpu)]
+        for r in runs:
+            r["per_op"] = {"cpu_us": r["query"]["per_query"]["cpu_us"]}
+        per_rep.append({"queries": queries.compare(runs), "runs": runs})
+    _, ratios, _ = repeat.summarise_results(per_rep)
+    assert list(ratios) == ["mongodb-q-olap-a/postgres-q-olap-a", f"{THIRD}-q-olap-a/postgres-q-olap-a"]
+    s = queries.repeat_summary(per_rep, ratios)["olap-a"]
+    assert s["status"] == "ok" and s["ratio"]["cpu_us"]["values"] == pytest.approx([3.0, 3.3])
+    assert s["other_ratios"][f"{THIRD}/postgres"]["cpu_us"]["values"] == pytest.approx([2.0, 2.2])
+    text = "\n".join(queries.repeat_report_lines({"olap-a": s}))
+    assert f"| olap-a ({THIRD}/postgres) | yes, yes | ok |" in text
