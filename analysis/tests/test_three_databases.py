@@ -243,3 +243,36 @@ def test_repeat_of_three_databases_keeps_each_query_ratio_with_its_interval():
     assert s["other_ratios"][f"{THIRD}/postgres"]["cpu_us"]["values"] == pytest.approx([2.0, 2.2])
     text = "\n".join(queries.repeat_report_lines({"olap-a": s}))
     assert f"| olap-a ({THIRD}/postgres) | yes, yes | ok |" in text
+
+
+def test_a_workload_with_a_load_stage_has_load_ratios_for_the_third_database(tmp_path):
+    from analysis.tests import ycsb_fixture
+    b = str(tmp_path / "ycsb")
+    os.makedirs(b)
+    ycsb_fixture.build(b)
+    add_third(b)
+    res = results.write(b)
+    assert [r["phase"] for r in res["runs"]] == ["mongodb-load", "mongodb", "postgres-load", "postgres",
+                                                 f"{THIRD}-load", THIRD]
+    third = next(r for r in res["runs"] if r["phase"] == THIRD)
+    # its counters have no semantics in analysis yet: said, not guessed with another server's
+    assert third["status"] == "ok" and third["reconciliation"]["verdict"] == "unavailable"
+    assert third["wal"]["bytes"] is None and third["wal"]["reason"]
+    assert res["other_load_ratios"][f"{THIRD}/postgres"]["cpu_us"] == pytest.approx(CPU_FACTOR)
+    assert res["other_load_ratios"][f"{THIRD}/postgres"]["storage_bytes"] == pytest.approx(STORAGE_FACTOR, rel=1e-3)
+    assert res["other_ratios"][f"{THIRD}/postgres"]["per_op"]["cpu_us"] == pytest.approx(CPU_FACTOR)
+    report.run([b], str(tmp_path / "out"))
+    text = open(os.path.join(b, "report.md")).read()
+    assert "mysql (stand-in) against postgres (stand-in) (mysql/postgres), per operation of the mix" in text
+    assert "| mongodb/postgres (stand-in involved) | mysql/postgres (stand-in involved) |" in text
+
+
+def test_the_pair_alone_gets_no_new_keys(tmp_path):
+    """The original study's benches: results.json as before (no other_ratios), one ratio column."""
+    b = str(tmp_path / "bench2")
+    shutil.copytree(os.path.join(FIXTURES, "bench2"), b)
+    res = results.write(b)
+    assert "other_ratios" not in res and "other_load_ratios" not in res
+    report.run([b], str(tmp_path))
+    text = open(os.path.join(b, "report.md")).read()
+    assert "| per document | mongodb | postgres | mongodb/postgres |" in text and "mysql" not in text
