@@ -49,6 +49,15 @@ def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
     return f"**{what}**: " + "; ".join(parts)
 
 
+def _resource_lines(a, b):
+    """One line per figure (CPU, WAL/journal, network, storage per document): a against b."""
+    lines = ["- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
+                             _why_null(a, where, field), _why_null(b, where, field)) for where, field, what, unit in FIGURES]
+    return lines + ["- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
+                                    b["per_doc"].get("storage_bytes"), "no count/size after the phase",
+                                    "no count/size after the phase")]
+
+
 def _stage_title(stage, phases, config):
     workload = phases[0].get("workload") or "insert"
     if stage == "load":
@@ -80,25 +89,24 @@ def answer_lines(result):
         by_db = {r["database"]: r for r in phases}
         pair = [by_db[d] for d in databases.baseline() if d in by_db]
         if len(pair) == 2:
-            a, b = pair
-            lines.append(f"Resources {_basis(phases)}:")
-            lines.append("")
-            for where, field, what, unit in FIGURES:
-                lines.append("- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b,
-                                             (b.get(where) or {}).get(field), _why_null(a, where, field),
-                                             _why_null(b, where, field)))
-            lines.append("- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
-                                         b["per_doc"].get("storage_bytes"), "no count/size after the phase",
-                                         "no count/size after the phase"))
-        else:
+            lines += [f"Resources {_basis(phases)}:", ""] + _resource_lines(*pair)
+        # a database beyond the pair: the same lines against the baseline's denominator
+        den = databases.baseline()[1]
+        others = [by_db[d] for d in databases.others(by_db)]
+        if others and den in by_db:
+            for a in others:
+                lines += ["", f"{_name(a)} against {_name(by_db[den])} ({a['database']}/{den}), {_basis(phases)}:", ""]
+                lines += _resource_lines(a, by_db[den])
+        if len(pair) != 2 and not (others and den in by_db):
             r = pair[0] if pair else phases[0]
             lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
         lines += ["", "Latency from the intended start, per operation type (merged over the clients):", ""]
-        ops = list(dict.fromkeys(op for r in pair or phases for op in (r.get("operations") or {})))
+        shown = (pair + others) or phases
+        ops = list(dict.fromkeys(op for r in shown for op in (r.get("operations") or {})))
         for op in ops:
             cells = []
             p99 = {}
-            for r in pair or phases:
+            for r in shown:
                 o = (r.get("operations") or {}).get(op)
                 if not o:
                     cells.append(f"{_name(r)} none")
@@ -112,6 +120,9 @@ def answer_lines(result):
             if len(vals) == 2:
                 (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])
                 tail = f"; p99 **{hv / lv:.2f}x** higher on {hn}"
+            elif len(vals) > 2:  # three databases or more: the highest against the lowest
+                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])[0], sorted(vals, key=lambda x: x[1])[0]
+                tail = f"; p99 highest on {hn}, **{hv / lv:.2f}x** that of {ln}"
             lines.append(f"- **{op}**: " + "; ".join(cells) + tail)
         lines.append("")
     return lines

@@ -77,7 +77,10 @@ def phases_in(bench_dir):
     """Phase ids with a phase file, in the lab's run order (plan.txt's, else per database: load,
     then run, then the query phases by name)."""
     found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
-    order = planned_phases(bench_dir) or expected_phases(databases.names(), "with-load")
+    # a database the lab's list does not have (its phase files are the truth of what ran) comes after
+    # the known ones, its load before its run as theirs
+    extra = sorted({database_of(p) for p in found} - set(databases.names()))
+    order = planned_phases(bench_dir) or expected_phases(databases.names() + extra, "with-load")
     known = [p for p in order if p in found]
     return known + sorted(found - set(known))
 

@@ -22,8 +22,18 @@ def all_manifests():
         raise AnalysisError(str(e)) from None
 
 
+@functools.lru_cache(maxsize=None)
+def known_manifests():
+    """Every manifest, also of a database the lab does not run yet (`not_in_lab`): a run's files are
+    the truth of what ran, so a database found in them is named and coloured by its folder."""
+    try:
+        return {n: manifests.load(n) for n in manifests.names(not_in_lab=True)}
+    except manifests.ManifestError as e:
+        raise AnalysisError(str(e)) from None
+
+
 def names():
-    """Every database with a manifest, sorted."""
+    """Every database with a manifest the lab runs, sorted."""
     return list(all_manifests())
 
 
@@ -43,23 +53,37 @@ def pair(numerator=None, denominator=None):
     return numerator or num, denominator or den
 
 
+def others(dbs):
+    """The databases of `dbs` beyond the baseline's pair, in their order: each has its ratio against
+    the baseline's denominator ("mysql/postgres"), beside the pair's own (mongodb/postgres)."""
+    return [d for d in dict.fromkeys(dbs) if d not in baseline()]
+
+
+def products(dbs=()):
+    """The products a ratio compares, by their manifests' labels: the baseline's pair ("MongoDB vs
+    PostgreSQL"), then each further database of `dbs` ("... vs MySQL")."""
+    num, den = baseline()
+    return " vs ".join((known_manifests().get(d) or {}).get("label", d) for d in [num, den] + others(dbs))
+
+
 def colors():
-    return {n: m["color"] for n, m in all_manifests().items()}
+    """Each database's colour (every manifest: a results file may hold a database not in the lab's list)."""
+    return {n: m["color"] for n, m in known_manifests().items()}
 
 
 def server_processes(name):
-    """Every process name the database's server ran under (official, stand-in, earlier stand-ins):
+    """Every process name the database's server ran under (official, stand-in if it has one, earlier stand-ins):
     a profile of any run is read with them. Empty for a database without a manifest."""
-    m = all_manifests().get(name)
+    m = known_manifests().get(name)
     if m is None:
         return set()
-    return set(m["processes"]) | set(m["standin"]["processes"]) | {
+    return set(m["processes"]) | set(m.get("standin", {}).get("processes", [])) | {
         p for s in m.get("earlier_standins", []) for p in s["processes"]}
 
 
 def of_server_stats_name(server_name):
     """The database whose server-stats readings name this server (official or stand-in), or None."""
-    for n, m in all_manifests().items():
-        if server_name in (m["server_stats_name"], m["standin"]["server_stats_name"]):
+    for n, m in known_manifests().items():
+        if server_name in (m["server_stats_name"], m.get("standin", {}).get("server_stats_name")):
             return n
     return None

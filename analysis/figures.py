@@ -51,11 +51,17 @@ def of_result(result):
 
 def ratio_pairs(keys):
     """(numerator key, denominator key) of the stated baseline (databases/baseline.json: mongodb,
-    postgres) for each phase present on both sides, in run order: `mongodb-load` with `postgres-load`."""
+    postgres) for each phase present on both sides, in run order: `mongodb-load` with `postgres-load`;
+    then each further database's phases against the baseline's denominator (`mysql-load` with
+    `postgres-load`), in run order."""
     keys = list(keys)
     num, den = databases.baseline()
-    partner = lambda k: den + k[len(num):]  # noqa: E731  (the same phase on the other database)
-    return [(k, partner(k)) for k in keys if benchfiles.database_of(k) == num and partner(k) in keys]
+    others = databases.others(benchfiles.database_of(k) for k in keys)
+
+    def partner(k):  # the same phase on the denominator's database
+        return den + k[len(benchfiles.database_of(k)):]
+    pairs = [(k, partner(k)) for k in keys if benchfiles.database_of(k) == num and partner(k) in keys]
+    return pairs + [(k, partner(k)) for k in keys if benchfiles.database_of(k) in others and partner(k) in keys]
 
 
 def ratios(figures):

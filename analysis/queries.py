@@ -151,7 +151,10 @@ def compare(runs, numerator=None, denominator=None):
             "answers_equal": None, "status": None, "reason": None, "ratio": None, "first_difference": None,
             "stand_in": any(s.get("stand_in") for s in sides.values()),
         }
-        missing = [db for db in (numerator, denominator) if db not in sides]
+        # a database beyond the pair is compared with the baseline's denominator, as the numerator is
+        others = databases.others(sides)
+        compared = [db for db in (numerator, *others) if db in sides]
+        missing = [db for db in (numerator, denominator) if db not in sides and not (db == numerator and others)]
         unsupported = [db for db, s in sides.items() if s["query"]["status"] == "unsupported"]
         unfinished = [db for db, s in sides.items()
                       if s["query"]["status"] not in ("ok", "unsupported") or s["status"] not in ("ok", "suspect")]
@@ -166,35 +169,52 @@ def compare(runs, numerator=None, denominator=None):
                                               if sides[db]['query']['reason'] or sides[db].get('reason') else "")
                                            for db in unfinished])
         else:
-            qa, qb = num["query"], den["query"]
-            equal = (qa["digest"] is not None and qa["digest"] == qb["digest"]
-                     and qa.get("normalisation") == qb.get("normalisation"))
-            entry["answers_equal"] = equal
-            if not equal:
+            qb = den["query"]
+
+            def same(db):
+                qa = sides[db]["query"]
+                return qa["digest"] is not None and qa["digest"] == qb["digest"] and qa.get("normalisation") == qb.get("normalisation")
+            differ = [db for db in compared if not same(db)]
+            entry["answers_equal"] = not differ
+            if differ:
                 entry["status"] = "answers differ"
-                diff = _first_difference(qa, qb)
+                first = differ[0]
+                diff = _first_difference(sides[first]["query"], qb)
                 entry["first_difference"] = diff and {
-                    "k": diff["k"], numerator: {"digest": diff["digests"][0], "rows": diff["rows"][0], "answer": diff["answers"][0]},
+                    "k": diff["k"], first: {"digest": diff["digests"][0], "rows": diff["rows"][0], "answer": diff["answers"][0]},
                     denominator: {"digest": diff["digests"][1], "rows": diff["rows"][1], "answer": diff["answers"][1]}}
-                entry["reason"] = (f"execution {diff['k']}: {numerator} answered {diff['rows'][0]} rows, {denominator} "
+                entry["reason"] = (f"execution {diff['k']}: {first} answered {diff['rows'][0]} rows, {denominator} "
                                    f"{diff['rows'][1]} rows, digests differ: the figures are not compared"
                                    if diff else "the normalisations differ")
-            elif _empty(qa) and _empty(qb):
-                # two empty answers agree on nothing: the query selected no data here
+                if others:  # three databases or more: which ones agree with the denominator
+                    agree = [db for db in compared if db not in differ]
+                    entry["differ"] = differ
+                    entry["reason"] += (f"; answers differ from {denominator}'s on {', '.join(differ)}"
+                                        + (f", equal on {', '.join(agree)}" if agree else ""))
+            elif _empty(qb) and all(_empty(sides[db]["query"]) for db in compared):
+                # empty answers agree on nothing: the query selected no data here
                 entry["answers_equal"] = None
                 entry["status"] = "empty"
-                entry["reason"] = ("both databases answered 0 rows in every execution: the answer was empty (the "
-                                   "query selects nothing in this data set), so equal digests prove nothing; no ratio")
+                entry["reason"] = (f"{'both' if not others else 'all ' + str(len(compared) + 1)} databases answered 0 rows "
+                                   "in every execution: the answer was empty (the query selects nothing in this data set), "
+                                   "so equal digests prove nothing; no ratio")
             else:
                 entry["status"] = "ok"
-                pa, pb = qa["per_query"] or {}, qb["per_query"] or {}
-                flagged = [f"{db} phase suspect ({sides[db].get('reason')})" for db in (numerator, denominator)
+                pb = qb["per_query"] or {}
+                flagged = [f"{db} phase suspect ({sides[db].get('reason')})"
+                           for db in dict.fromkeys([*compared[:1], denominator, *compared[1:]])
                            if sides[db]["status"] == "suspect"]
+
+                def ratio(db):
+                    pa = sides[db]["query"]["per_query"] or {}
+                    return {f: (pa.get(f) / pb[f] if pa.get(f) is not None and pb.get(f) else None) for f in PER_QUERY_FIELDS}
                 if flagged:  # the answers agree, but a window held work the lab did not send
                     entry["reason"] = "no ratio: " + "; ".join(flagged)
                 else:
-                    entry["ratio"] = {f: (pa.get(f) / pb[f] if pa.get(f) is not None and pb.get(f) else None)
-                                      for f in PER_QUERY_FIELDS}
+                    if num is not None:
+                        entry["ratio"] = ratio(numerator)
+                    if others:
+                        entry["other_ratios"] = {f"{db}/{denominator}": ratio(db) for db in others}
         out[name] = entry
     return out
 
@@ -236,6 +256,13 @@ def repeat_summary(per_rep, ratios, numerator=None, denominator=None):
             entry["status"] = "ok"
             # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
             entry["ratio"] = {f: (pair.get(p) if p else None) for f, p in _repeat_paths(name).items()}
+            # three databases or more: each further one's against the denominator, as the pair's
+            ran = [k.split("/")[0].split(QUERY_PREFIX)[0] for k in ratios]
+            more = {db: ratios[f"{db}-q-{name}/{denominator}-q-{name}"] for db in databases.others(ran)
+                    if f"{db}-q-{name}/{denominator}-q-{name}" in ratios}
+            if more:
+                entry["other_ratios"] = {f"{db}/{denominator}": {f: (r.get(p) if p else None) for f, p in _repeat_paths(name).items()}
+                                         for db, r in more.items()}
         else:
             entry["status"] = "incomplete"
             entry["reason"] = "not every repetition compared this query: " + ", ".join(map(str, statuses))
@@ -251,6 +278,17 @@ _ROWS = (("latency p50 (ms)", "latency_p50_ms"), ("latency p99 (ms)", "latency_p
          ("disk write per query (B)", "write_bytes"))
 
 
+def _label(db):
+    return (databases.known_manifests().get(db) or {}).get("label", db)
+
+
+def _other_verdict(q, db):
+    """A database's cell of the digest row when three or more ran: its answers against the denominator's."""
+    if q.get("answers_equal") is None and not q.get("differ"):
+        return "n/a"
+    return "differ" if db in (q.get("differ") or []) else "equal"
+
+
 def _short(digest):
     return f"`{digest[:12]}`" if digest else "n/a"
 
@@ -262,13 +300,16 @@ def report_lines(result, numerator=None, denominator=None):
     qs = result.get("queries") or {}
     if not qs:
         return []
+    # three databases or more: each further one's ratio is against the baseline's denominator
+    many = any(len(q.get("databases") or {}) > 2 for q in qs.values())
+    both = "every database" if many else "both databases"
     lines = ["## Queries", "",
-             "Each query type ran in its own window, K executions by one client with the same parameters on both "
-             "databases; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
+             f"Each query type ran in its own window, K executions by one client with the same parameters on {both}; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
              "query are the window's resources (its idle guard seconds included) over the answered executions; "
              "\"net of idle\" subtracts the database's idle CPU rate, read in the same phase just before the "
              "clients started, over the window's length (analysis/idle.py). "
-             "A ratio is shown only when both databases gave the same answers.", ""]
+             f"A ratio is shown only when {both} gave the same answers"
+             + (f"; a database beyond {numerator}/{denominator} is set against {denominator}." if many else "."), ""]
     for db, stmts in (result.get("indexes") or {}).items():
         lines += [f"Indexes on {db} (declared once by the query set, created before the load): "
                   + "; ".join(f"`{x}`" for x in stmts), ""]
@@ -278,29 +319,34 @@ def report_lines(result, numerator=None, denominator=None):
         lines += [f"### {name}", ""]
         if q.get("about"):
             lines += [q["about"], ""]
-        verdict = {"ok": "**answers equal** (same digest on both)", "answers differ": "**ANSWERS DIFFER**: the figures are "
+        verdict = {"ok": f"**answers equal** (same digest on {'all' if len(dbs) > 2 else 'both'})", "answers differ": "**ANSWERS DIFFER**: the figures are "
                    "not compared", "unsupported": "**unsupported**", "incomplete": "**incomplete**",
-                   "empty": "**EMPTY ANSWER** on both: nothing compared"}.get(q["status"], q["status"])
+                   "empty": f"**EMPTY ANSWER** on {'all' if len(dbs) > 2 else 'both'}: nothing compared"}.get(q["status"], q["status"])
         lines += [f"Status: {verdict}" + (f" ({q['reason']})" if q.get("reason") else "")
-                  + (" - a MongoDB stand-in is involved: not a MongoDB result" if q.get("stand_in") else ""), ""]
-        head = [""] + cols + [f"{numerator}/{denominator}"]
+                  + "".join(f" - a {_label(db)} stand-in is involved: not a {_label(db)} result"
+                            for db in cols if dbs[db].get("stand_in")), ""]
+        more = list(q.get("other_ratios") or {}) or [f"{db}/{denominator}" for db in databases.others(cols)]
+        head = [""] + cols + [f"{numerator}/{denominator}"] + more
         rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
         for label, f in _ROWS:
             cells = [label] + [fmt(((dbs[db].get("per_query") or {}).get(f))) for db in cols]
             cells.append(fmt_ratio((q.get("ratio") or {}).get(f)))
+            cells += [fmt_ratio(((q.get("other_ratios") or {}).get(pair) or {}).get(f)) for pair in more]
             rows.append("| " + " | ".join(cells) + " |")
-        rows.append("| " + " | ".join(["executions answered / K"] + [f"{dbs[db]['answered']} / {dbs[db]['executions']}" for db in cols] + [""]) + " |")
+        rows.append("| " + " | ".join(["executions answered / K"] + [f"{dbs[db]['answered']} / {dbs[db]['executions']}" for db in cols] + [""] * (1 + len(more))) + " |")
         rows.append("| " + " | ".join(["answer digest"] + [_short(dbs[db].get("digest")) for db in cols]
-                                      + ["equal" if q.get("answers_equal") else ("differ" if q.get("answers_equal") is False else "n/a")]) + " |")
+                                      + [_other_verdict(q, numerator) if q.get("differ") else
+                                         "equal" if q.get("answers_equal") else ("differ" if q.get("answers_equal") is False else "n/a")]
+                                      + [_other_verdict(q, pair.split("/")[0]) for pair in more]) + " |")
         rows.append("| " + " | ".join(["status"] + [dbs[db]["status"] + (f": {dbs[db]['reason']}" if dbs[db].get("reason") else "")
-                                                    for db in cols] + [""]) + " |")
+                                                    for db in cols] + [""] * (1 + len(more))) + " |")
         rows.append("| " + " | ".join(["plan"] + [f"[{dbs[db]['plan_file']}]({dbs[db]['plan_file']})" if dbs[db].get("plan_file")
-                                                  else "n/a" for db in cols] + [""]) + " |")
+                                                  else "n/a" for db in cols] + [""] * (1 + len(more))) + " |")
         lines += rows + [""]
         d = q.get("first_difference")
         if d:
             lines += [f"First differing execution: k = {d['k']}.", ""]
-            for db in (numerator, denominator):
+            for db in [k for k in d if k != "k"]:  # the first database that differs, then the denominator
                 side = d.get(db) or {}
                 lines += [f"{db} ({side.get('rows')} rows, digest {_short(side.get('digest'))}):", "", "```",
                           *[str(r) for r in (side.get("answer") or [])[:20]], "```", ""]
@@ -341,4 +387,7 @@ def repeat_report_lines(summary):
         eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])
         lines.append(f"| {name} | {eq} | {q['status']}" + (f": {q['reason']}" if q.get("reason") else "")
                      + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us'))} | {cell(r.get('net_bytes'))} |")
+        for pair, o in (q.get("other_ratios") or {}).items():  # a further database, against the denominator
+            lines.append(f"| {name} ({pair}) | {eq} | {q['status']} | {cell(o.get('latency_p50_ms'))} | "
+                         f"{cell(o.get('cpu_us'))} | {cell(o.get('net_bytes'))} |")
     return lines + [""]

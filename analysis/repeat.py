@@ -222,7 +222,8 @@ def report(result):
              + f" (REPEAT={result['repeat']})", ""]
     if result.get("stand_in"):
         lines += ["> **Stand-in:** " + "; ".join(result["stand_in"]) + ". These figures are not results of the "
-                  "real product; ratios that involve them say nothing about MongoDB vs PostgreSQL.", ""]
+                  "real product; ratios that involve them say nothing about "
+                  f"{databases.products(benchfiles.database_of(k) for k in result['figures'])}.", ""]
     if not result["complete"]:
         lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". The statistics use the repetitions "
                   "that finished (n says how many).", ""]

@@ -19,19 +19,26 @@ def _per_doc_table(result):
     # insert costs: the phases that only inserted (a run phase of reads/updates says why not)
     runs = [r for r in result["runs"] if not (r.get("per_doc") or {}).get("reason")]
     ratios = result.get("ratios") or {}
+    others = result.get("other_ratios") or {}
     if runs and all(r.get("stage") == "load" for r in runs):
         ratios = result.get("load_ratios") or {}
+        others = result.get("other_load_ratios") or {}
     head = ["per document"] + [run_label(r) for r in runs]
-    ratio_head = "/".join(databases.pair(ratios.get("numerator"), ratios.get("denominator")))
-    if ratios.get("stand_in"):
-        ratio_head += " (stand-in involved)"
-    head.append(ratio_head)
+    # the baseline's pair first, then each further database against the baseline's denominator
+    every = [ratios] + list(others.values())
+    for rt in every:
+        ratio_head = "/".join(databases.pair(rt.get("numerator"), rt.get("denominator")))
+        if rt.get("stand_in"):
+            ratio_head += " (stand-in involved)"
+        head.append(ratio_head)
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for field, name, unit in PER_DOC:
-        cells = [f"{name} ({unit})"] + [fmt(r["per_doc"].get(field)) for r in runs] + [fmt_ratio(ratios.get(field))]
+        cells = [f"{name} ({unit})"] + [fmt(r["per_doc"].get(field)) for r in runs] + [fmt_ratio(rt.get(field)) for rt in every]
         rows.append("| " + " | ".join(cells) + " |")
-    if ratios.get("reason"):  # a side is not ok: its ratios are left out (results.ratios)
-        rows.append(f"\n{ratios['reason']}")
+    for rt in every:
+        if rt.get("reason"):  # a side is not ok: its ratios are left out (results.ratios)
+            prefix = "" if rt is ratios else "/".join((rt["numerator"], rt["denominator"])) + ": "
+            rows.append(f"\n{prefix}{rt['reason']}")
     return "\n".join(rows)
 
 
@@ -119,7 +126,7 @@ def stand_in_warning(runs):
     if not s:
         return ""
     return ("> **Stand-in:** " + "; ".join(s) + ". These figures are not results of the real product; "
-            "ratios that involve them say nothing about MongoDB vs PostgreSQL.\n\n")
+            f"ratios that involve them say nothing about {databases.products(r['database'] for r in runs)}.\n\n")
 
 
 def suspect_warning(runs):
@@ -237,17 +244,20 @@ def _grouped_notes(notes, phases):
 
 
 def cross_report(items, out_dir):
+    num, den = databases.baseline()
+    more = "" if not any(r.get("other_ratios") for _, r in items) else (
+        f"; a further database's ratio is against {den} (X/{den})")
     lines = ["# Results across benches", "", "Per-document costs by bench and database; the ratio is "
-             f"{'/'.join(databases.baseline())} for the same bench. Stand-in runs are marked.", ""]
+             f"{num}/{den} for the same bench{more}. Stand-in runs are marked.", ""]
     head = ["bench", "database"] + [f"{name} ({unit})" for _, name, unit in PER_DOC]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for bench_dir, result in items:
         for r in result["runs"]:
             lines.append("| " + " | ".join([result["bench"], run_label(r)] + [fmt(r["per_doc"].get(f)) for f, _, _ in PER_DOC]) + " |")
-        ratios = result.get("ratios") or {}
-        label = ("ratio " + "/".join(databases.pair(ratios.get("numerator"), ratios.get("denominator")))
-                 + (" (stand-in involved)" if ratios.get("stand_in") else ""))
-        lines.append("| " + " | ".join([result["bench"], f"**{label}**"] + [fmt_ratio(ratios.get(f)) for f, _, _ in PER_DOC]) + " |")
+        for ratios in [result.get("ratios") or {}] + list((result.get("other_ratios") or {}).values()):
+            label = ("ratio " + "/".join(databases.pair(ratios.get("numerator"), ratios.get("denominator")))
+                     + (" (stand-in involved)" if ratios.get("stand_in") else ""))
+            lines.append("| " + " | ".join([result["bench"], f"**{label}**"] + [fmt_ratio(ratios.get(f)) for f, _, _ in PER_DOC]) + " |")
     lines.append("")
     for bench_dir, result in items:
         rel = os.path.relpath(bench_dir, out_dir)

@@ -445,6 +445,14 @@ def build(bench_dir, lab_env=None):
         "load_ratios": ratios(runs, stage="load") if any(r["stage"] == "load" for r in runs) else None,
         "notes": notes,
     }
+    # a database beyond the baseline's pair (DATABASES="mongodb postgres mysql"): its ratios against the
+    # baseline's denominator, "mysql/postgres"; absent for the pair alone, whose results stay as they were
+    others = databases.others(dbs)
+    if others:
+        den = databases.baseline()[1]
+        result["other_ratios"] = {f"{db}/{den}": ratios(runs, db, den) for db in others}
+        if result["load_ratios"] is not None:
+            result["other_load_ratios"] = {f"{db}/{den}": ratios(runs, db, den, stage="load") for db in others}
     if any(r.get("stage") == "query" for r in runs):
         # per query type, the databases side by side: answers' digests, equal or not, cost ratios
         result["queries"] = queries_mod.compare(runs)

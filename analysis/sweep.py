@@ -6,7 +6,7 @@ import datetime
 import os
 import re
 
-from . import ci, databases, experiment_schema, figures, repeat, txn_report
+from . import benchfiles, ci, databases, experiment_schema, figures, repeat, txn_report
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -242,7 +242,8 @@ def report(result):
     lines = [f"# {result['bench']}: {result['description']}", ""]
     if result.get("stand_in"):
         lines += ["> **Stand-in:** " + "; ".join(result["stand_in"]) + ". These figures are not results of the "
-                  "real product; ratios that involve them say nothing about MongoDB vs PostgreSQL.", ""]
+                  "real product; ratios that involve them say nothing about "
+                  f"{databases.products(benchfiles.database_of(k) for k in result['series'])}.", ""]
     if not result["complete"]:
         lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". Points without results are left "
                   "out of the tables and plots.", ""]

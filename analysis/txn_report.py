@@ -13,9 +13,9 @@ ISOLATION_NAMES = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEA
 
 def _isolation(run):
     iso = (run.get("transactions") or {}).get("isolation")
-    if run.get("database") == "postgres":
-        return ISOLATION_NAMES.get(iso, str(iso))
-    return "snapshot read concern, majority write concern"
+    if run.get("database") == "mongodb":  # MongoDB's transactions have no isolation level to set
+        return "snapshot read concern, majority write concern"
+    return ISOLATION_NAMES.get(iso, str(iso))
 
 
 def _pair(ms, a="p50", b="p99"):
@@ -39,11 +39,17 @@ def _nothing_lost(run):
 
 
 def _cpu_sentence(txn_runs):
+    """The baseline's pair, then each further database against the baseline's denominator."""
     by_db = {r["database"]: r for r in txn_runs}
     num, den = databases.baseline()
-    if set(by_db) != {num, den}:
-        return []
-    (m, p) = by_db[num], by_db[den]
+    out = []
+    for a in [num] + databases.others(by_db):
+        if a in by_db and den in by_db:
+            out += _cpu_compare(by_db[a], by_db[den])
+    return out
+
+
+def _cpu_compare(m, p):
     # both sides net of idle, or both gross: never one of each
     kind = "net of idle" if all(r["transactions"].get("cpu_us_per_committed_net") for r in (m, p)) else "gross"
     key = "cpu_us_per_committed_net" if kind == "net of idle" else "cpu_us_per_committed"
