@@ -7,6 +7,7 @@ LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
 . "$LAB_ROOT/host/setup-host.sh"
 . "$LAB_ROOT/host/node-python.sh"
+. "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/host/ulimits.sh"

@@ -1,5 +1,6 @@
-# The host-side tools runme.sh needs besides Docker: Node.js for the client's bench validation,
-# a Python venv for analysis. Each installs only what is missing. Sourced by runme.sh.
+# The host-side tools the lab needs besides Docker: Node.js for the client's bench validation and
+# tests, a Python venv (VENV) for analysis and the tests. Each installs only what is missing.
+# Sourced by runme.sh, lab/test.sh and lab/bench-monitoring-cost.sh (LAB_ROOT set by the caller).
 
 need_root_or_say() {
   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && return 0
@@ -78,5 +79,3 @@ ensure_venv() {
   done
   echo "$hash" >"$stamp"
 }
-
-analysis() { (cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis "$@"); }

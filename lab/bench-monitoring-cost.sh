@@ -17,6 +17,7 @@ set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/host/setup-host.sh"
 . "$LAB_ROOT/host/node-python.sh"
+. "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/lab/phase.sh"
