@@ -62,8 +62,46 @@ say "analysis and dashboards: pytest"
 cat "$suite_logs/analysis.log"
 rm -rf -- "$suite_logs"
 
-say "end to end: the lab on a real Docker engine"
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
+# End to end in two streams side by side, each in a Compose project, port range and client image of its
+# own: a lab run mostly waits (guard seconds, quiet periods, a fixed rate), so two on 2 cores take
+# little more than the longer one. Stream b holds the long independent modules; stream a everything
+# else, so a new module runs there by default (the session's lab_run stack and its live readers stay in
+# one stream, in name order: tests/unit/test_e2e_module_order.py). Arguments (a module, -k ...) run
+# one stream as before.
+e2e_stream() {  # NAME PORT_BASE PYTEST-ARGS...
+  local name=$1 base=$2; shift 2
+  (cd "$LAB_ROOT" && JSONBENCH_E2E_PROJECT="jsonbench-e2e-$name" JSONBENCH_E2E_PORT_BASE="$base" \
+    "$VENV/bin/python" -m pytest -q -rs -x --durations=8 "$@")
+}
+if [ $# -gt 0 ]; then
+  say "end to end: the lab on a real Docker engine"
+  (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
+else
+  say "end to end: the lab on a real Docker engine, two streams side by side"
+  stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
+            test_txn_booking_end_to_end.py)
+  stream_a=()
+  for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
+    [[ " ${stream_b[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")
+  done
+  e2e_logs=$(mktemp -d)
+  trap 'stop_suites; stop_started_dockerd' EXIT
+  set -m
+  e2e_stream a 25000 "${stream_a[@]}" >"$e2e_logs/a.log" 2>&1 &
+  suite_pids=($!)
+  e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}" >"$e2e_logs/b.log" 2>&1 &
+  suite_pids+=($!)
+  set +m
+  wait "${suite_pids[0]}" || failed+=(e2e-a)
+  wait "${suite_pids[1]}" || failed+=(e2e-b)
+  suite_pids=()
+  trap 'stop_started_dockerd' EXIT
+  say "end to end, stream a: ${stream_a[*]#tests/e2e/}"
+  cat "$e2e_logs/a.log"
+  say "end to end, stream b: ${stream_b[*]}"
+  cat "$e2e_logs/b.log"
+  rm -rf -- "$e2e_logs"
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
   say "FAILED suites: ${failed[*]}"
