@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # The lab's one entry point. Orchestration only: the logic lives in client/ (load, validation)
-# and analysis/ (export, results, report, branches); lab/ holds the bash pieces this file sources.
+# and analysis/ (export, results, report, branches); host/ provisions the machine (Docker, Compose,
+# perf, Node, the venv) and lab/ holds the orchestration pieces; this file sources both.
 set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
-. "$LAB_ROOT/lab/setup-host.sh"
+. "$LAB_ROOT/host/setup-host.sh"
+. "$LAB_ROOT/host/node-python.sh"
 . "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
-. "$LAB_ROOT/lab/ulimits.sh"
+. "$LAB_ROOT/host/ulimits.sh"
 . "$LAB_ROOT/lab/plan.sh"
 . "$LAB_ROOT/lab/phase.sh"
 . "$LAB_ROOT/lab/bench.sh"

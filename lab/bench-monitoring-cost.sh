@@ -15,7 +15,8 @@
 #      runme.sh does) and removes the clients, the baseline pair and its volume.
 set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-. "$LAB_ROOT/lab/setup-host.sh"
+. "$LAB_ROOT/host/setup-host.sh"
+. "$LAB_ROOT/host/node-python.sh"
 . "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"

@@ -5,8 +5,8 @@
 set -Euo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
-. "$LAB_ROOT/lab/setup-host.sh"
-. "$LAB_ROOT/lab/tools.sh"
+. "$LAB_ROOT/host/setup-host.sh"
+. "$LAB_ROOT/host/node-python.sh"
 
 say() { printf '\n=== %s\n' "$*"; }
 
@@ -24,7 +24,7 @@ if [ -z "${JSONBENCH_STANDINS:-}" ]; then
   echo "test: JSONBENCH_STANDINS=$JSONBENCH_STANDINS${JSONBENCH_REGISTRY_PROBE_ERROR:+ (registry probe: $JSONBENCH_REGISTRY_PROBE_ERROR)}"
 fi
 export JSONBENCH_STANDINS
-"$LAB_ROOT/lab/install-prometheus.sh" || exit 2
+"$LAB_ROOT/host/install-prometheus.sh" || exit 2
 # The stand-in images before any suite: unit tests start a PostgreSQL container and a busy one from
 # them (tests/unit/lab_images.py); built only later, by the first e2e runme.sh, those tests skipped.
 if [ "$JSONBENCH_STANDINS" = 1 ]; then

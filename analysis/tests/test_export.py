@@ -70,7 +70,7 @@ class QuietHandler(WSGIRequestHandler):
 def prom_stack(tmp_path):
     prometheus = shutil.which("prometheus")
     if not prometheus:
-        subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "..", "lab", "install-prometheus.sh")], check=True)
+        subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "..", "host", "install-prometheus.sh")], check=True)
         prometheus = shutil.which("prometheus")
     fake = FakeCadvisor()
     registry = CollectorRegistry()

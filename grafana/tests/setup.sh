@@ -4,7 +4,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-bash "$here/../../lab/install-prometheus.sh"
+bash "$here/../../host/install-prometheus.sh"
 
 # pip only when a pinned version is missing, so a second run costs nothing.
 if ! python3 - "$here/requirements.txt" <<'PY'

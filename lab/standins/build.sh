@@ -51,8 +51,8 @@ for img in "${images[@]}"; do
   [[ -n ${stand_in[$img]:-} ]] || die "unknown stand-in '$img'; allowed: ${all_images[*]}"
 done
 
-command -v docker >/dev/null || die "docker is not installed (lab/setup-host.sh ensure_docker)"
-docker info >/dev/null 2>&1 || die "no Docker engine answers (lab/setup-host.sh ensure_docker)"
+command -v docker >/dev/null || die "docker is not installed (host/setup-host.sh ensure_docker)"
+docker info >/dev/null 2>&1 || die "no Docker engine answers (host/setup-host.sh ensure_docker)"
 
 ensure_base() {
   if docker image inspect "$base_image" >/dev/null 2>&1; then
@@ -111,7 +111,7 @@ build_cadvisor() {
   hash=$(cat "$src/main.go" "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)
   out=$cache/bin/cadvisor-standin-$hash
   if [[ ! -x $out ]]; then
-    command -v go >/dev/null || { . "$here/../setup-host.sh"; ensure_go >&2; }
+    command -v go >/dev/null || { . "$here/../../host/setup-host.sh"; ensure_go >&2; }
     log "building the cAdvisor stand-in from the Go module proxy"
     mkdir -p "$cache/bin"
     (cd "$src" && CGO_ENABLED=0 GOFLAGS="-buildvcs=false -mod=readonly" GOTOOLCHAIN=${GOTOOLCHAIN:-auto} \

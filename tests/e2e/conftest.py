@@ -47,7 +47,7 @@ def standins_choice():
     if "JSONBENCH_STANDINS" in os.environ:
         return os.environ["JSONBENCH_STANDINS"]
     if not _STANDINS:
-        r = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; use_standins'],
+        r = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/host/setup-host.sh"; use_standins'],
                            capture_output=True, text=True, timeout=120)
         _STANDINS.append("1" if r.returncode == 0 else "0")
     return _STANDINS[0]

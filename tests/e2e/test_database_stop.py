@@ -17,7 +17,7 @@ SERVER_COMMS = {"mongodb": {"mongod", "secantusd-py"}, "postgres": {"postgres"}}
 
 
 def sh(script, env):
-    return subprocess.run(["bash", "-c", f'. lab/setup-host.sh; LAB_ROOT=$PWD; . lab/stack.sh; . lab/ulimits.sh; '
+    return subprocess.run(["bash", "-c", f'. host/setup-host.sh; LAB_ROOT=$PWD; . lab/stack.sh; . host/ulimits.sh; '
                                          f'load_env_defaults "$LAB_ROOT/.env"; clamp_mongo_nofile_to_engine; {script}'],
                           cwd=LAB_ROOT, env=env, capture_output=True, text=True, timeout=600)
 

@@ -25,7 +25,7 @@ def containers():
 
 
 def official_images_present():
-    r = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; official_images | '
+    r = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/host/setup-host.sh"; official_images | '
                         'while read -r i; do docker image inspect "$i" >/dev/null 2>&1 || exit 1; done'])
     return r.returncode == 0
 

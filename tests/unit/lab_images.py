@@ -9,8 +9,8 @@ STANDIN = "jsonbench-standin/postgres:latest"
 
 
 def official_postgres():
-    """The postgres image of compose.yaml, as lab/setup-host.sh's official_images reads it."""
-    out = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; official_images'],
+    """The postgres image of compose.yaml, as host/setup-host.sh's official_images reads it."""
+    out = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/host/setup-host.sh"; official_images'],
                          capture_output=True, text=True, check=True).stdout.split()
     return next(image for image in out if image.split(":")[0] == "postgres")
 

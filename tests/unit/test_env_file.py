@@ -1,4 +1,4 @@
-"""lab/setup-host.sh ensure_env_file: .env is made from .env.example with every password generated,
+"""host/setup-host.sh ensure_env_file: .env is made from .env.example with every password generated,
 and a .env made before a password was added to .env.example gets that one appended, the rest kept."""
 import shutil
 import subprocess
@@ -10,7 +10,7 @@ SECRETS = [l.split("=", 1)[0] for l in EXAMPLE.read_text().splitlines() if l.end
 
 
 def ensure(root):
-    r = subprocess.run(["bash", str(LAB_ROOT / "lab/setup-host.sh"), "ensure_env_file"],
+    r = subprocess.run(["bash", str(LAB_ROOT / "host/setup-host.sh"), "ensure_env_file"],
                        env={"PATH": "/usr/bin:/bin", "JSONBENCH_ROOT": str(root)}, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     values = dict(l.split("=", 1) for l in (root / ".env").read_text().splitlines() if "=" in l and not l.startswith("#"))

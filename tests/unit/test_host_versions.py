@@ -19,7 +19,7 @@ def test_tools_refuse_an_older_python_with_both_versions(tmp_path):
     """ensure_venv names the Python found and the one needed before creating anything."""
     env = fake(tmp_path, "python3", "case \"$*\" in *version_info*) echo 3.8.10;; *) echo 'Python 3.8.10';; esac\n")
     venv = tmp_path / "venv"
-    p = subprocess.run(["bash", "-c", f'LAB_ROOT={ROOT}; . {ROOT}/lab/setup-host.sh; . {ROOT}/lab/tools.sh; '
+    p = subprocess.run(["bash", "-c", f'LAB_ROOT={ROOT}; . {ROOT}/host/setup-host.sh; . {ROOT}/host/node-python.sh; '
                         f'VENV={venv}; ensure_venv'], capture_output=True, text=True, env=env, timeout=60)
     assert p.returncode != 0
     assert "3.8.10" in p.stderr and "3.10" in p.stderr, p.stderr
@@ -42,5 +42,5 @@ def test_runme_refuses_node_12_naming_found_and_needed(tmp_path):
 def test_version_comparison_is_numeric():
     for found, needed, ok in [("18.0.0", "18", True), ("16.20.1", "18", False), ("20.9.0", "18.17", True),
                               ("3.10.12", "3.10", True), ("3.9.18", "3.10", False), ("3.13.0", "3.10", True)]:
-        r = subprocess.run(["bash", "-c", f'. {ROOT}/lab/tools.sh; version_at_least {found} {needed}'])
+        r = subprocess.run(["bash", "-c", f'. {ROOT}/host/node-python.sh; version_at_least {found} {needed}'])
         assert (r.returncode == 0) == ok, (found, needed)

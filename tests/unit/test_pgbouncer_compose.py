@@ -1,5 +1,5 @@
 """The pgbouncer service (POOL=pgbouncer) as `docker compose config` resolves it through the lab's own
-compose_files (lab/setup-host.sh) on both paths: one Dockerfile whose base is exactly the PostgreSQL
+compose_files (host/setup-host.sh) on both paths: one Dockerfile whose base is exactly the PostgreSQL
 image the lab runs (postgres:17.6 with PGDG's apt repository, or the PostgreSQL stand-in), no published
 port, no healthcheck, the password from the environment (.env), and the stand-in label."""
 import json
@@ -19,7 +19,7 @@ def services(standins):
     env = dict(os.environ, JSONBENCH_ROOT=str(LAB_ROOT), JSONBENCH_STANDINS=standins, JSONBENCH_USE_STANDINS="",
                MONGO_PASSWORD="x", POSTGRES_PASSWORD="generated-secret", GRAFANA_ADMIN_PASSWORD="x",
                POOL_MODE="session", POOL_SIZE="7", JSONBENCH_CLIENT_TAG="t")
-    files = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; compose_files'],
+    files = subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/host/setup-host.sh"; compose_files'],
                            capture_output=True, text=True, env=env, check=True).stdout.split()
     r = subprocess.run(["docker", "compose", "--project-directory", str(LAB_ROOT), *files, "config", "--format", "json"],
                        capture_output=True, text=True, env=env, cwd=LAB_ROOT)

@@ -1,4 +1,4 @@
-"""lab/setup-host.sh compose_answers: a Compose older than the lab's compose files need (include:
+"""host/setup-host.sh compose_answers: a Compose older than the lab's compose files need (include:
 of each database's compose file, 2.20; compose.standins.yaml's !override, 2.24.4) does not count as
 answering, and says so; ensure_compose then installs a newer one (or says how, when not root)."""
 import subprocess
@@ -15,7 +15,7 @@ def answers(tmp_path, printed):
     fake.mkdir(exist_ok=True)
     (fake / "docker").write_text(f'#!/bin/sh\n[ "$1 $2 $3" = "compose version --short" ] && echo "{printed}" && exit 0\nexit 1\n')
     (fake / "docker").chmod(0o755)
-    return subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/lab/setup-host.sh"; compose_answers'],
+    return subprocess.run(["bash", "-c", f'. "{LAB_ROOT}/host/setup-host.sh"; compose_answers'],
                           env={"PATH": f"{fake}:/usr/bin:/bin"}, capture_output=True, text=True)
 
 

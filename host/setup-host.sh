@@ -2,7 +2,7 @@
 # Host set-up for the lab: Docker engine, Compose v2, perf, the stand-in decision and .env.
 #
 # Sourced by runme.sh (defines functions only, changes nothing), or run directly:
-#   lab/setup-host.sh ensure_docker|ensure_compose|ensure_perf|ensure_go|registry_reachable|
+#   host/setup-host.sh ensure_docker|ensure_compose|ensure_perf|ensure_go|registry_reachable|
 #                     use_standins|compose_files|ensure_env_file|stop_started_dockerd|all
 #
 # Contract with the caller:
