@@ -33,34 +33,42 @@ if [ "$JSONBENCH_STANDINS" = 1 ]; then
 fi
 
 failed=()
-# The client suite and the Python suite side by side: both mostly wait (servers starting, Prometheus
-# scraping), so on 2 cores together they take about as long as the longer one. Each one's output is
-# kept whole and shown when both are done.
-say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
-suite_logs=$(mktemp -d)
 suite_pids=()
 stop_suites() {
   local pid
   for pid in "${suite_pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
 }
-trap 'stop_suites; stop_started_dockerd' EXIT
-set -m  # each suite in its own process group, so that an interrupted test run stops all of its processes
-(cd "$LAB_ROOT/client" && npm test) >"$suite_logs/client.log" 2>&1 &
-suite_pids+=($!)
+# side_by_side NAME1 HEADING1 FUNCTION1 NAME2 HEADING2 FUNCTION2: both functions at once, each in its own
+# process group (an interrupted test run stops all of their processes); each one's output is kept whole
+# and shown under its heading when both are done; a failed one's NAME goes into `failed`.
+side_by_side() {
+  local logs; logs=$(mktemp -d)
+  trap 'stop_suites; stop_started_dockerd' EXIT
+  set -m
+  "$3" >"$logs/1.log" 2>&1 &
+  suite_pids=($!)
+  "$6" >"$logs/2.log" 2>&1 &
+  suite_pids+=($!)
+  set +m
+  wait "${suite_pids[0]}" || failed+=("$1")
+  wait "${suite_pids[1]}" || failed+=("$4")
+  suite_pids=()
+  trap 'stop_started_dockerd' EXIT
+  say "$2"
+  cat "$logs/1.log"
+  say "$5"
+  cat "$logs/2.log"
+  rm -rf -- "$logs"
+}
+
+# The client suite and the Python suite side by side: both mostly wait (servers starting, Prometheus
+# scraping), so on 2 cores together they take about as long as the longer one.
+client_suite() { cd "$LAB_ROOT/client" && npm test; }
 # -rs lists every skip with its reason; under CI=true a skip not allowed in tests/ci_skips.py fails.
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests) \
-  >"$suite_logs/analysis.log" 2>&1 &
-suite_pids+=($!)
-set +m
-wait "${suite_pids[0]}" || failed+=(client)
-wait "${suite_pids[1]}" || failed+=(analysis)
-suite_pids=()
-trap 'stop_started_dockerd' EXIT
-say "client: unit and integration tests"
-cat "$suite_logs/client.log"
-say "analysis and dashboards: pytest"
-cat "$suite_logs/analysis.log"
-rm -rf -- "$suite_logs"
+python_suite() { cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests; }
+say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
+side_by_side client "client: unit and integration tests" client_suite \
+  analysis "analysis and dashboards: pytest" python_suite
 
 # End to end in two streams side by side, each in a Compose project, port range and client image of its
 # own: a lab run mostly waits (guard seconds, quiet periods, a fixed rate), so two on 2 cores take
@@ -70,8 +78,8 @@ rm -rf -- "$suite_logs"
 # one stream as before.
 e2e_stream() {  # NAME PORT_BASE PYTEST-ARGS...
   local name=$1 base=$2; shift 2
-  (cd "$LAB_ROOT" && JSONBENCH_E2E_PROJECT="jsonbench-e2e-$name" JSONBENCH_E2E_PORT_BASE="$base" \
-    "$VENV/bin/python" -m pytest -q -rs -x --durations=8 "$@")
+  cd "$LAB_ROOT" && JSONBENCH_E2E_PROJECT="jsonbench-e2e-$name" JSONBENCH_E2E_PORT_BASE="$base" \
+    "$VENV/bin/python" -m pytest -q -rs -x --durations=8 "$@"
 }
 if [ $# -gt 0 ]; then
   say "end to end: the lab on a real Docker engine"
@@ -84,23 +92,10 @@ else
   for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
     [[ " ${stream_b[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")
   done
-  e2e_logs=$(mktemp -d)
-  trap 'stop_suites; stop_started_dockerd' EXIT
-  set -m
-  e2e_stream a 25000 "${stream_a[@]}" >"$e2e_logs/a.log" 2>&1 &
-  suite_pids=($!)
-  e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}" >"$e2e_logs/b.log" 2>&1 &
-  suite_pids+=($!)
-  set +m
-  wait "${suite_pids[0]}" || failed+=(e2e-a)
-  wait "${suite_pids[1]}" || failed+=(e2e-b)
-  suite_pids=()
-  trap 'stop_started_dockerd' EXIT
-  say "end to end, stream a: ${stream_a[*]#tests/e2e/}"
-  cat "$e2e_logs/a.log"
-  say "end to end, stream b: ${stream_b[*]}"
-  cat "$e2e_logs/b.log"
-  rm -rf -- "$e2e_logs"
+  e2e_a() { e2e_stream a 25000 "${stream_a[@]}"; }
+  e2e_b() { e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}"; }
+  side_by_side e2e-a "end to end, stream a: ${stream_a[*]#tests/e2e/}" e2e_a \
+    e2e-b "end to end, stream b: ${stream_b[*]}" e2e_b
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
