@@ -114,6 +114,13 @@ const BENCH_SPECS = {
   // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
   // c of CLIENTS (0-based) ingests the hosts with id % CLIENTS == c.
   MODEL: { type: 'enum', values: MODELS, default: 'event', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'ingest model: a document per event, a bucket document per host and hour filled by in-place updates, or a native time-series collection (MongoDB) / plain table with columns (PostgreSQL)' },
+  // A database's native compression of the TSBS data (its manifest's offers.compress), applied by
+  // the count after the ingest window (outside it) to the chunks older than the interval; none: off.
+  COMPRESS: {
+    type: 'text', default: 'none', pattern: /^(none|after:[0-9]+[smhd])$/, appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs',
+    patternAbout: 'none, or after:<n><s|m|h|d> (e.g. after:12h: compress the data older than 12 hours)',
+    about: 'native compression after the ingest, for databases whose manifest offers it (offers.compress: timescaledb)',
+  },
   HOSTS: { type: 'int', min: 1, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'hosts of the data set' },
   INTERVAL_S: { type: 'number', gt: 0, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds between two events of a host (whole milliseconds)' },
   SPAN_S: { type: 'int', min: 1, default: '3600', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds of data: a host has an event at START + k*INTERVAL_S for every k*INTERVAL_S < SPAN_S' },
@@ -362,6 +369,7 @@ function checkCombination(values, where, given) {
         + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
   }
+  if (values.WORKLOAD === 'tsbs' && values.DATABASES) checkTsbsOffers(values, where);
   if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
@@ -420,6 +428,28 @@ function checkCombination(values, where, given) {
     if (docBytes * values.SCAN_MAX > MONGODB_MAX_BSON_BYTES - 16 * 1024) {
       throw new InputError(`${where('SCAN_MAX')}: SCAN_MAX=${values.SCAN_MAX} documents of ${docBytes} bytes do not fit in one MongoDB `
         + `batch (16 MiB), so a scan could not be one round trip; allowed: SCAN_MAX <= ${Math.floor((MONGODB_MAX_BSON_BYTES - 16 * 1024) / docBytes)}`);
+    }
+  }
+}
+
+// What each database's manifest offers for the TSBS data (offers.tsbs_models, offers.compress):
+// a MODEL or a COMPRESS one of DATABASES does not have is refused, naming the database.
+function checkTsbsOffers(values, where) {
+  const manifests = require('./databases').manifests();
+  const dbs = values.DATABASES.filter((db) => manifests[db]);
+  const noModel = dbs.filter((db) => !(manifests[db].offers.tsbs_models || MODELS).includes(values.MODEL));
+  if (noModel.length) {
+    const has = noModel.map((db) => `${db}: ${(manifests[db].offers.tsbs_models || MODELS).join(', ')}`).join('; ');
+    throw new InputError(`${where('MODEL')}: MODEL=${values.MODEL} has no ${noModel.join(', ')} layout (databases/<name>/database.json `
+      + `offers.tsbs_models); allowed: ${has} (a design per database: a paired sweep, e.g. SWEEP="MODEL+DATABASES=event+mongodb,native+timescaledb")`);
+  }
+  if (values.COMPRESS !== 'none') {
+    const without = dbs.filter((db) => !manifests[db].offers.compress);
+    if (without.length) {
+      const with_ = Object.keys(manifests).filter((db) => manifests[db].offers.compress);
+      throw new InputError(`${where('COMPRESS')}: COMPRESS=${values.COMPRESS} is native compression, which ${without.join(', ')} ${without.length > 1 ? 'do' : 'does'} `
+        + `not have (databases/<name>/database.json offers.compress): it is refused rather than ignored, so no run says `
+        + `compressed where nothing was; allowed: COMPRESS=none, or DATABASES of databases that have it (${with_.join(', ') || 'none'})`);
     }
   }
 }

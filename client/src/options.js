@@ -57,7 +57,8 @@ const COMMANDS = {
   // WORKLOAD: PostgreSQL vacuums the workload's tables (booking's five, oltp's sbtest, else jsonbench).
   settle: ['URI', 'WORKLOAD'],
   // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT'],
+  // COMPRESS (tsbs): the database's native compression, applied after the ingest window (count.js).
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'COMMITTED', 'IN_DOUBT'],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],

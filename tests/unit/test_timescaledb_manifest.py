@@ -33,8 +33,25 @@ def test_the_shipped_manifest_is_valid_and_not_in_the_lab_yet():
     assert manifests.server_processes("timescaledb", stand_in=False) == ["postgres"]
 
 
+def test_an_image_of_the_users_own_runs_the_official_process_names(tmp_path):
+    # TIMESCALEDB_IMAGE set: the container is labelled a stand-in; its server is postgres all the same
+    m = manifests.load("timescaledb")
+    assert m["own_image"] == {"env": "TIMESCALEDB_IMAGE", "processes": ["postgres"]}
+    assert manifests.server_processes("timescaledb", stand_in=True) == ["postgres"]
+
+
+def test_own_image_without_no_standin_is_refused_naming_the_key(tmp_path):
+    def both(d):
+        d.pop("no_standin")
+        d["standin"] = {"image": "x", "label": "x", "processes": ["postgres"], "server_stats_name": "postgres"}
+    root = root_with(tmp_path, both)
+    with pytest.raises(manifests.ManifestError) as e:
+        manifests.load("timescaledb", str(root))
+    assert "no_standin" in str(e.value) and str(root / "timescaledb" / "database.json") in str(e.value)
+
+
 def test_its_stand_in_is_refused_with_the_reason_and_the_official_image(tmp_path):
-    root = root_with(tmp_path)
+    root = root_with(tmp_path, lambda d: d.pop("own_image"))
     with pytest.raises(manifests.ManifestError) as e:
         manifests.server_processes("timescaledb", stand_in=True, root=str(root))
     assert str(root / "timescaledb" / "database.json") in str(e.value) and "has no stand-in: TimescaleDB has no stand-in" in str(e.value)

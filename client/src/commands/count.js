@@ -5,7 +5,8 @@
 // the cache; PostgreSQL CHECKPOINT, which changes no size but writes the dirty pages, hint bits of
 // this count's own scan included, before the next window). The top-level sizes are the settled
 // ones; `settle.before` keeps the first reading beside them. WORKLOAD=booking: the nothing-lost
-// check too (booking-check.js); a mismatch exits 1 with the offending rows shown.
+// check too (booking-check.js); a mismatch exits 1 with the offending rows shown. COMPRESS (tsbs):
+// the database's native compression after the ingest (compressed() below).
 const { connectTarget } = require('./connect');
 const { storageOf } = require('../workloads/tsbs');
 const { checkBookings } = require('./booking-check');
@@ -34,12 +35,34 @@ async function count(opts) {
       return 0;
     }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
-    const sizes = await readSettled(target, opts.workload === 'tsbs' ? storageOf(opts.model) : undefined);
+    const storage = opts.workload === 'tsbs' ? storageOf(opts.model) : undefined;
+    const sizes = await readSettled(target, storage);
+    if (storage && opts.compress && opts.compress !== 'none') {
+      console.log(JSON.stringify({ database: opts.database, server, ...await compressed(target, storage, opts.compress, sizes) }));
+      return 0;
+    }
     console.log(JSON.stringify({ database: opts.database, server, ...sizes }));
     return 0;
   } finally {
     await target.close();
   }
+}
+
+// COMPRESS (tsbs; bench-schema.js allows it only for a database whose manifest offers it): the
+// database's native compression, applied here, after the ingest window and outside it (and again,
+// a no-op on compressed chunks, after each query phase), then the sizes read again the same way.
+// The top-level sizes are the compressed ones (what the queries read); `compress.uncompressed`
+// keeps the settled sizes before it.
+async function compressed(target, storage, setting, uncompressed) {
+  if (typeof target.compress !== 'function') {
+    throw new Error(`COMPRESS=${setting}: the ${target.database} binding has no native compression (its manifest must not offer it)`);
+  }
+  const done = await target.compress(storage, setting);
+  const after = await readSettled(target, storage);
+  return {
+    ...after,
+    compress: { ...done, uncompressed: Object.fromEntries(SIZE_KEYS.map((k) => [k, uncompressed[k]])) },
+  };
 }
 
 async function countBookings(target, server, opts) {
