@@ -107,8 +107,9 @@ const BENCH_SPECS = {
   // A bench that is a sweep or a grid by nature (the OnGres transaction grid: isolation x clients)
   // says so here; runme.sh runs it as if given `--sweep` once per KEY=v1,v2,... (two make a grid).
   SWEEP: {
-    type: 'text', pattern: /^[A-Z_][A-Z0-9_]*=[^\s=]+( [A-Z_][A-Z0-9_]*=[^\s=]+)?$/,
-    patternAbout: 'one or two space-separated KEY=v1,v2,... (two make a grid of every combination), as "ISOLATION=read-committed,serializable CLIENTS=2,8"',
+    type: 'text', pattern: /^([A-Z_][A-Z0-9_]*=[^\s=]+( [A-Z_][A-Z0-9_]*=[^\s=]+)?|[A-Z_][A-Z0-9_]*\+[A-Z_][A-Z0-9_]*=[^\s=]+)$/,
+    patternAbout: 'one or two space-separated KEY=v1,v2,... (two make a grid of every combination), as "ISOLATION=read-committed,serializable CLIENTS=2,8"; '
+      + 'or one paired KEY1+KEY2=v1+w1,v2+w2,... (the pairs given, each point setting both), as "MODEL+DATABASES=event+mongodb,native+timescaledb"',
     about: 'the bench\'s own sweep, run as `--sweep` would (a --sweep on the command line replaces it)',
   },
   // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
