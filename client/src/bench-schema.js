@@ -420,7 +420,7 @@ function checkCombination(values, where, given) {
   if (values.WORKLOAD === 'tsbs' && Array.isArray(values.QUERIES) && values.QUERIES.length) {
     // The TSBS query set runs on MODEL=event/bucket, on a data set its windows and hosts fit.
     const tq = require('./queries/tsbs-devops-queries');
-    const r = tq.refusal(tq.dataOf(values), values.QUERIES);
+    const r = tq.refusal(tq.dataOf(values), values.QUERIES, ownQueryModels(values.DATABASES));
     if (r) throw new InputError(`${where(r.key)}: ${r.message}`);
   }
   if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
@@ -453,6 +453,14 @@ function checkTsbsOffers(values, where) {
         + `compressed where nothing was; allowed: COMPRESS=none, or DATABASES of databases that have it (${with_.join(', ') || 'none'})`);
     }
   }
+}
+
+// The TSBS models whose query forms every one of the databases brings in its folder (manifest
+// offers.tsbs_query_models: TimescaleDB's native hypertable); [] when one of them brings none.
+function ownQueryModels(databases) {
+  const manifests = require('./databases').manifests();
+  const lists = (databases || []).map((db) => (manifests[db] && manifests[db].offers.tsbs_query_models) || []);
+  return lists.length ? lists.reduce((a, b) => a.filter((m) => b.includes(m))) : [];
 }
 
 // QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).
