@@ -1,6 +1,7 @@
 """databases/timescaledb/database.json: a database without a stand-in says so (no_standin) instead of
-naming one; the lab's readers leave it out while it is not_in_lab; asking for its stand-in's process
-names, or a manifest with neither standin nor no_standin, is refused naming the file and the key."""
+naming one, and how an image of one's own is pointed at (own_image); asking for its stand-in's process
+names without an own_image, or a manifest with neither standin nor no_standin, is refused naming the
+file and the key."""
 import json
 import shutil
 from pathlib import Path
@@ -26,10 +27,10 @@ def root_with(tmp_path, change=None):
     return root
 
 
-def test_the_shipped_manifest_is_valid_and_not_in_the_lab_yet():
+def test_the_shipped_manifest_is_valid_and_in_the_lab():
     m = manifests.load("timescaledb")
     assert "standin" not in m and "official image, timescale/timescaledb:2.28.3-pg17" in m["no_standin"]
-    assert "timescaledb" not in manifests.names() and "timescaledb" in manifests.names(not_in_lab=True)
+    assert "not_in_lab" not in m and "timescaledb" in manifests.names()
     assert manifests.server_processes("timescaledb", stand_in=False) == ["postgres"]
 
 
