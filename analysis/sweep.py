@@ -6,7 +6,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, databases, experiment_schema, figures, repeat, txn_report
+from . import benchfiles, ci, databases, experiment_schema, figures, repeat, sweep_queries, txn_report
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -165,6 +165,8 @@ def build(sweep_dir):
         "stand_in": sorted(stand_in),
         "series": series,
         "ratios": ratio_series,
+        # the points' query answers compared across them (a design per point: tsbs-timescale)
+        "queries": sweep_queries.build(pts),
     }
 
 
@@ -266,6 +268,7 @@ def report(result):
                   for a in result["absent"]] + [""]
     for p in main:
         lines += [f"## {figures.name(p)} against {key_label(result)}", "", figure_table(result, p), ""]
+    lines += sweep_queries.report_lines(result.get("queries"))
     lines += ["## Points", ""]
     for pt in result["points"]:
         state = "complete" if pt["complete"] else "INCOMPLETE: " + "; ".join(pt["incomplete"])
