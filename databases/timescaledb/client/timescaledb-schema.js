@@ -67,15 +67,17 @@ function compressInterval(compress) {
 }
 
 // [the table's compression settings, the compression of the chunks older than the interval]; the
-// second returns how many chunks it compressed now (already compressed ones are skipped).
+// second returns how many chunks it compressed now (already compressed ones are left out).
 function compressionDdl(storage, compress) {
   checkStorage(storage);
   const host = storage.series.metaColumns[0];
   return [
     `alter table ${TABLE} set (timescaledb.compress, timescaledb.compress_segmentby = '${host}', `
       + `timescaledb.compress_orderby = '${storage.series.timeField} desc')`,
+    // compress_chunk returns a chunk it skips too: only the ones not yet compressed are counted
     `select count(compress_chunk(c, if_not_compressed => true))::int as n from show_chunks('${TABLE}', `
-      + `older_than => interval '${compressInterval(compress)}') c`,
+      + `older_than => interval '${compressInterval(compress)}') c where c not in (select format('%I.%I', chunk_schema, `
+      + `chunk_name)::regclass from timescaledb_information.chunks where hypertable_name = '${TABLE}' and is_compressed)`,
   ];
 }
 

@@ -121,7 +121,9 @@ test('DDL: PostgreSQL\'s native table, a hypertable on time with 12 h chunks and
   // COMPRESS=after:12h: the settings, then the chunks older than 12 hours compressed at once (no policy job)
   assert.deepEqual(schema.compressionDdl(storage, 'after:12h'), [
     "alter table jsonbench set (timescaledb.compress, timescaledb.compress_segmentby = 'hostname', timescaledb.compress_orderby = 'time desc')",
-    "select count(compress_chunk(c, if_not_compressed => true))::int as n from show_chunks('jsonbench', older_than => interval '12 hours') c",
+    "select count(compress_chunk(c, if_not_compressed => true))::int as n from show_chunks('jsonbench', older_than => interval '12 hours') c "
+      + "where c not in (select format('%I.%I', chunk_schema, chunk_name)::regclass from timescaledb_information.chunks "
+      + "where hypertable_name = 'jsonbench' and is_compressed)",
   ]);
   assert.deepEqual(['after:30s', 'after:5m', 'after:1d'].map(schema.compressInterval), ['30 seconds', '5 minutes', '1 days']);
   for (const bad of ['after:1 fortnight', 'after:12 hours', '12h', 'none']) {
