@@ -121,3 +121,28 @@ def index_lines(result):
         return ["Secondary indexes during the ingest: none (only the primary key, if the model has one).", ""]
     return [f"Secondary indexes during the ingest on {db} (the query set's, created before it): "
             + "; ".join(f"`{x}`" for x in stmts) for db, stmts in indexes.items()] + [""]
+
+
+def sweep_lines(sides):
+    """A sweep's "Time-series ingest, point by point" table (analysis/sweep_queries.py ingest_sides):
+    one column per point and database; [] when no point ingested time series."""
+    from .labels import fmt, fmt_bytes
+    if not sides:
+        return []
+    labels = list(sides)
+    rows = ["| per event | " + " | ".join(labels) + " |", "|" + "---|" * (len(labels) + 1)]
+    cells = [
+        ("model / events / host-hours", lambda s: f"{s['model']} / {fmt(s['events'])} / {fmt(s['host_hours'])}"),
+        ("CPU (µs/event)", lambda s: fmt(s["cpu_us_per_event"])),
+        ("WAL/journal (B/event)", lambda s: fmt(s["wal_bytes_per_event"]) if s["wal_bytes_per_event"] is not None
+         else f"n/a ({s['wal_reason'] or 'no WAL figure'})"),
+        ("network (B/event)", lambda s: fmt(s["net_bytes_per_event"])),
+        ("latency p50 / p99 (ms)", lambda s: f"{fmt(s['latency_p50_ms'])} / {fmt(s['latency_p99_ms'])}"),
+        ("storage (B/event)", lambda s: fmt(s["storage_bytes_per_event"])),
+        ("storage per host-hour", lambda s: fmt_bytes(s["storage_bytes_per_host_hour"])),
+        ("chunks (compressed)", lambda s: "n/a" if s["chunks"] is None else f"{fmt(s['chunks'])} ({fmt(s['compressed_chunks'])})"),
+    ]
+    for name, get in cells:
+        rows.append("| " + " | ".join([name] + [get(sides[k]) for k in labels]) + " |")
+    return ["Time-series ingest, point by point (results.json `ingest`; each point's report has the rest):", "",
+            "\n".join(rows), ""]

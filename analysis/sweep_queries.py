@@ -1,4 +1,4 @@
-"""A sweep's query answers compared across its points (sweep results.json `queries`, report.md
+"""A sweep's time-series ingest side by side (`ingest`) and its query answers compared across its points (sweep results.json `queries`, report.md
 "Query answers across the points"): in a sweep whose points run the same query set (e.g. the paired
 sweep MODEL+DATABASES of tsbs-timescale: MongoDB per event, MongoDB per host-hour, TimescaleDB),
 each (point, database) that ran a query is one side; per query, every side's digest is compared with
@@ -38,6 +38,26 @@ def build(pts):
     if not sides:
         return None
     return {name: _compare(runs) for name, runs in sides.items()}
+
+
+def ingest_sides(pts):
+    """{"<value>: <db>": the ingest phase's model, events, host-hours, CPU/WAL/network per event,
+    latency, storage per event and per host-hour, chunks, compression} of each point, or None when no
+    point ingested time series (WORKLOAD=tsbs)."""
+    out = {}
+    for value, _, path in pts:
+        for run in ((_point_result(path) or {}).get("runs") or []):
+            if run.get("ingest") and run.get("stage") != "query":
+                i, op, lat = run["ingest"], run.get("per_op") or {}, run.get("latency_ms") or {}
+                out[f"{value}: {run['database']}"] = {
+                    "phase": run["phase"], "status": run.get("status"), "stand_in": bool(run.get("stand_in")),
+                    **{k: i.get(k) for k in ("model", "events", "host_hours", "storage_bytes_per_event",
+                                             "storage_bytes_per_host_hour", "chunks", "compressed_chunks")},
+                    "cpu_us_per_event": op.get("cpu_us"), "wal_bytes_per_event": op.get("wal_bytes"),
+                    "wal_reason": (run.get("wal") or {}).get("reason"), "net_bytes_per_event": op.get("net_bytes"),
+                    "latency_p50_ms": lat.get("p50"), "latency_p99_ms": lat.get("p99"),
+                    "compression_ratio": (i.get("compression") or {}).get("ratio")}
+    return out or None
 
 
 def _side(run):
