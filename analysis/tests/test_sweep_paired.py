@@ -25,7 +25,7 @@ def test_a_paired_sweep_is_its_pairs_only():
     assert sweep_args.parse("CLIENTS+MODEL=2+event,8+bucket", SPECS) == ("CLIENTS+MODEL", ["2+event", "8+bucket"])
 
 
-@pytest.mark.parametrize("arg, message", [
+BAD = [
     ("MODEL+DATABASES=event+mongodb,bucket+cassandra", "'cassandra' is not a value of DATABASES"),
     ("MODEL+DATABASES=event+mongodb,bucket", "'bucket' is not 2 values joined by '+'"),
     ("MODEL+DATABASES=event+mongodb,event+mongodb", "a point is given twice"),
@@ -34,11 +34,14 @@ def test_a_paired_sweep_is_its_pairs_only():
     ("MODEL+DESCRIPTION=event+a,bucket+b", "DESCRIPTION is neither numeric, an enum nor a list"),
     ("MODEL+CLIENT=event+1,bucket+2", "CLIENT is not a bench key (did you mean CLIENTS?)"),
     ("CLIENTS+MODEL=two+event,8+bucket", "'two' is not a number"),
-])
-def test_a_bad_paired_sweep_names_the_key_and_what_is_allowed(arg, message):
-    with pytest.raises(AnalysisError) as e:
-        sweep_args.parse(arg, SPECS)
-    assert message in str(e.value)
+]
+
+
+def test_a_bad_paired_sweep_names_the_key_and_what_is_allowed():
+    for arg, message in BAD:
+        with pytest.raises(AnalysisError, match=None) as e:
+            sweep_args.parse(arg, SPECS)
+        assert message in str(e.value), (arg, str(e.value))
 
 
 @pytest.fixture(scope="module")
