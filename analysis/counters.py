@@ -43,6 +43,8 @@ Sources, per row:
 """
 import re
 
+from . import databases
+
 UNKNOWN = ("server unknown: the server-stats reading names no server (server.name); an older run "
            "or FerretDB, whose counters the lab does not interpret")
 
@@ -126,6 +128,10 @@ def semantics(server):
         return SECANTUS, None
     if name == "postgres":
         return {**POSTGRES, "label": f"postgres {version}"}, None
+    # a further database's folder holds its counters' meanings (databases/<db>/analysis.py)
+    hook = databases.hook(databases.of_server_stats_name(name), "counter_semantics")
+    if hook is not None:
+        return hook(server)
     return None, f"no counter semantics recorded for server {name!r} (analysis/counters.py)"
 
 

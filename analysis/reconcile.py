@@ -10,6 +10,8 @@ the phase is then `suspect`. Its figures are still reported, just flagged.
 Every check is `observed <= expected + tolerance`; the tolerance rule (TOLERANCE) is written into
 results.json with each reconciliation so a reader sees exactly what was allowed.
 """
+import sys
+
 from . import counters, databases
 
 # What the lab allows beyond the work it can count exactly. Figures measured on PostgreSQL 15 and
@@ -41,6 +43,11 @@ TOLERANCE = {
         "extra_connections_at_edges": 0,
     },
 }
+
+def _tolerance_rule(database):
+    """The allowances written into results.json: the pair's here, a further database's from its hooks."""
+    return TOLERANCE.get(database) or databases.hook(database, "TOLERANCE")
+
 
 def _delta(start, end, key):
     a, b = (start.get("counters") or {}).get(key), (end.get("counters") or {}).get(key)
@@ -441,6 +448,10 @@ def _server_name(stats):
     return next((s.get("name") for s in named if isinstance(s, dict) and s.get("name")), None)
 
 
+# The helpers a database's `reconcile` hook is given (this module): the same rules as the pair's checks.
+check, delta, n, total = _check, _delta, _n, _sum
+
+
 def reconcile(database, stats, clients, phase=None, profile_foreign=None):
     """The reconciliation object of one phase (results.json runs[].reconciliation).
 
@@ -451,7 +462,7 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None):
     processes other than the server (analysis/profile_samples.py), None without a profile."""
     container, reasons = _container((phase or {}).get("cgroup_processes"), profile_foreign)
     out = {"verdict": None, "reasons": reasons, "expected": {}, "observed": {}, "tolerance": {}, "deltas": None,
-           "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": TOLERANCE.get(database),
+           "checks": {}, "lab_work": None, "interval_s": None, "tolerance_rule": _tolerance_rule(database),
            "unavailable": None, "notes": [], "server": None}
     start, end = (stats or {}).get("start"), (stats or {}).get("end")
     sem, unknown = counters.of_readings(stats)
@@ -476,8 +487,12 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None):
             _postgres_cluster(checks, start, end, seconds)
         elif database == "mongodb":
             _mongodb(checks, w, start, end, seconds, sem)
+        elif databases.hook(database, "reconcile"):
+            # the database's folder holds its rules (databases/<db>/analysis.py), with this module's helpers
+            databases.hook(database, "reconcile")(checks, w, start, end, seconds, sem, sys.modules[__name__])
         else:  # a further database's counters mean other things: not guessed
-            out["unavailable"] = f"no reconciliation rules for {database} yet (analysis/reconcile.py knows mongodb and postgres)"
+            out["unavailable"] = (f"no reconciliation rules for {database} (analysis/reconcile.py knows mongodb and "
+                                  f"postgres; databases/{database}/analysis.py has no `reconcile`)")
         for name, c in checks.items():
             out["expected"][name], out["observed"][name], out["tolerance"][name] = (
                 c["expected"], c["observed"], c["tolerance"])
