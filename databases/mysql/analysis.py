@@ -160,10 +160,15 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           n(ops, "insert", "errors"),
           f"Handler_write {source}: one per acknowledged document; the readings write no row (tolerance: failed inserts)",
           unmeasured.get("rows_written"), low_too=True)
+    # Handler_update counts rows an UPDATE changed: a JSON_SET writing the value the field already
+    # holds (YCSB's values are seeded per key and field: a key updated twice gets the same value)
+    # changes no row and is not counted (measured: 76 of 200 in a YCSB-F run after a YCSB-A run).
+    # So fewer is not a short reading: only more is checked.
     check(checks, "rows_changed", updates, None if "rows_changed" in unmeasured else delta(start, end, "handler_update"),
           n(ops, "update", "errors") + n(ops, "rmw", "errors"),
-          f"Handler_update {source}: one per update and read-modify-write" if updates else
-          f"Handler_update {source}: the lab changes no row", unmeasured.get("rows_changed"), low_too=bool(updates))
+          f"Handler_update {source}: at most one per update and read-modify-write (an update that writes the value "
+          "already there changes no row and is not counted)" if updates else
+          f"Handler_update {source}: the lab changes no row", unmeasured.get("rows_changed"))
     # a keyed read, the update's row lookup, a scan's first index dive: one read by key each
     keyed = reads + 2 * rmw + n(ops, "update") + scans
     check(checks, "keyed_reads", keyed, None if "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
@@ -176,15 +181,18 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"), 0,
           f"Handler_read_next {source}: only a scan reads the next row; keyed reads and inserts read none",
           scan_why or unmeasured.get("rows_read_next"))
-    no_rows = None if sem["innodb_rows"] else (
-        (end.get("unavailable") or {}).get("innodb_rows_inserted")
-        or f"{sem['label']} has no Innodb_rows_* status variables")
-    check(checks, "innodb_rows_inserted", w["docs_ok"], None if no_rows else delta(start, end, "innodb_rows_inserted"),
-          n(ops, "insert", "errors"), f"Innodb_rows_inserted {source}: one per acknowledged document", no_rows,
-          low_too=True)
-    check(checks, "innodb_rows_updated", updates, None if no_rows else delta(start, end, "innodb_rows_updated"),
+    def no_rows(key):
+        return None if sem["innodb_rows"] else (
+            (end.get("unavailable") or {}).get(key) or f"{sem['label']} has no Innodb_rows_* status variables")
+    check(checks, "innodb_rows_inserted", w["docs_ok"],
+          None if no_rows("innodb_rows_inserted") else delta(start, end, "innodb_rows_inserted"),
+          n(ops, "insert", "errors"), f"Innodb_rows_inserted {source}: one per acknowledged document",
+          no_rows("innodb_rows_inserted"), low_too=True)
+    # as Handler_update: a row whose new value equals the old is not updated (not measured on MySQL)
+    check(checks, "innodb_rows_updated", updates,
+          None if no_rows("innodb_rows_updated") else delta(start, end, "innodb_rows_updated"),
           n(ops, "update", "errors") + n(ops, "rmw", "errors"),
-          f"Innodb_rows_updated {source}: one per update and read-modify-write", no_rows, low_too=bool(updates))
+          f"Innodb_rows_updated {source}: at most one per update and read-modify-write", no_rows("innodb_rows_updated"))
     check(checks, "connections", w["client_sessions"] + 1, delta(start, end, "connections"), errors,
           f"Connections {source}: one per client session (a reconnect opens another) and the end reading; the lab "
           "opens no other connection between the readings (tolerance: failed connection attempts)", low_too=True)
@@ -206,8 +214,11 @@ def _option(cmd, name):
 
 
 def _cmd(settings):
+    """The service's command line when it is mysqld's (compose.yaml's `mysqld --...`, which the
+    stand-in's entrypoint maps to MariaDB's options), else None: nothing is read from another one."""
     cmd = (settings or {}).get("command")
-    return [str(a) for a in cmd] if isinstance(cmd, list) else None
+    ok = isinstance(cmd, list) and cmd and str(cmd[0]).rsplit("/", 1)[-1] in ("mysqld", "mariadbd")
+    return [str(a) for a in cmd] if ok else None
 
 
 def _stand_in(settings):
