@@ -68,6 +68,23 @@ def _stage_title(stage, phases, config):
     return f"Run phase ({workload}, mix {_mix_text((phases[0].get('per_op') or {}).get('mix')) or ', '.join(phases[0].get('operations') or {})})"
 
 
+def _documents_line(result, stage):
+    """DIGEST=documents: whether the databases hold the same keys and documents after this stage."""
+    c = next((c for c in result.get("documents_compared") or [] if c["stage"] == stage), None)
+    if not c:
+        return []
+    dbs = ", ".join(f"{db} {fmt(n)}" for db, n in c["documents"].items())
+    if c["equal"] is None:
+        return ["", f"- **documents read back**: only {next(iter(c['digests']))} has a digest: nothing to compare"]
+    if c["equal"]:
+        sha = next(iter(c["digests"].values()))
+        return ["", f"- **documents read back**: the same keys and documents on {'all' if len(c['digests']) > 2 else 'both'} "
+                f"({dbs} documents; digest `{sha[:12]}`; keys {c.get('keys')})"]
+    cells = "; ".join(f"{db} `{s[:12]}`" for db, s in c["digests"].items())
+    return ["", f"- **documents read back DIFFER** ({c['differ']}): {cells} ({dbs} documents): the databases did not "
+            f"end with the same data, so their figures are not for the same work"]
+
+
 def answer_lines(result):
     runs = result.get("runs") or []
     config = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
@@ -100,6 +117,7 @@ def answer_lines(result):
         if len(pair) != 2 and not (others and den in by_db):
             r = pair[0] if pair else phases[0]
             lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
+        lines += _documents_line(result, stage)
         lines += ["", "Latency from the intended start, per operation type (merged over the clients):", ""]
         shown = (pair + others) or phases
         ops = list(dict.fromkeys(op for r in shown for op in (r.get("operations") or {})))

@@ -80,7 +80,7 @@ def phases_in(bench_dir):
     # a database the lab's list does not have (its phase files are the truth of what ran) comes after
     # the known ones, its load before its run as theirs
     extra = sorted({database_of(p) for p in found} - set(databases.names()))
-    order = planned_phases(bench_dir) or expected_phases(databases.names() + extra, "with-load")
+    order = planned_phases(bench_dir) or expected_phases(databases.in_run_order(databases.names()) + extra, "with-load")
     known = [p for p in order if p in found]
     return known + sorted(found - set(known))
 

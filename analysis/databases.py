@@ -54,6 +54,13 @@ def pair(numerator=None, denominator=None):
     return numerator or num, denominator or den
 
 
+def in_run_order(dbs):
+    """DBS as a run without a plan file lists them: the baseline's pair first (DATABASES' default,
+    "mongodb postgres"), then the others by name."""
+    pair_ = [d for d in baseline() if d in dbs]
+    return pair_ + sorted(d for d in dict.fromkeys(dbs) if d not in pair_)
+
+
 def others(dbs):
     """The databases of `dbs` beyond the baseline's pair, in their order: each has its ratio against
     the baseline's denominator ("mysql/postgres"), beside the pair's own (mongodb/postgres)."""

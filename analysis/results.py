@@ -278,6 +278,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "storage": storage,
         # WORKLOAD=tsbs: the model, events and host-hours ingested, storage per event and per host-hour
         "ingest": ingest_mod.ingest(clients, count, storage["total_bytes"]) if workload == "tsbs" else None,
+        # DIGEST=documents: count's digest of every key and document read back after the phase
+        # (client/src/document-digest.js); null when not asked for
+        "documents_digest": (count or {}).get("digest"),
         "per_doc": per_doc,
         # Per operation type (counts, exactly merged latency percentiles) and the phase's resources
         # per operation; WAL/journal bytes from the server's own counters; per-second timeline.
@@ -391,6 +394,26 @@ def _lab_env(path):
     return {k: ("<redacted>" if any(w in k.upper() for w in SECRET_WORDS) else v) for k, v in env.items()}
 
 
+def documents_compared(runs):
+    """Per stage (load, run) of a DIGEST=documents bench: the databases' digests side by side and
+    whether they are all equal (null when fewer than two databases have one)."""
+    out = []
+    for stage in dict.fromkeys(r.get("stage", "run") for r in runs):
+        have = {r["database"]: r["documents_digest"] for r in runs
+                if r.get("stage", "run") == stage and r.get("documents_digest")}
+        if not have:
+            continue
+        shas = {db: d["sha256"] for db, d in have.items()}
+        equal = len(set(shas.values())) == 1 if len(shas) > 1 else None
+        first = next(iter(shas.values()))
+        out.append({"stage": stage, "equal": equal,
+                    "digests": shas, "documents": {db: d["documents"] for db, d in have.items()},
+                    "keys": next(iter(have.values())).get("keys"),
+                    "differ": None if equal is not False else ", ".join(db for db, s in shas.items() if s != first)
+                    + f" against {next(iter(shas))}"})
+    return out
+
+
 def build(bench_dir, lab_env=None):
     bench_dir = os.path.normpath(bench_dir)
     bench = benchfiles.bench_env(bench_dir)
@@ -427,6 +450,9 @@ def build(bench_dir, lab_env=None):
             incomplete.append(f"{ph}: {r['docs_in_db']} documents in the database but {r['docs_expected_in_db']} "
                               f"acknowledged by the clients")
     dbs = list(dict.fromkeys(r["database"] for r in runs))
+    compared = documents_compared(runs)
+    incomplete += [f"{c['stage']} phases: the documents read back differ between the databases ({c['differ']})"
+                   for c in compared if c["equal"] is False]
     settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in dbs}
     result = {
         "schema_version": SCHEMA_VERSION,
@@ -449,6 +475,8 @@ def build(bench_dir, lab_env=None):
         "ratios": ratios(runs),
         # the load phases' ratios (insert costs), null for a workload without a load stage
         "load_ratios": ratios(runs, stage="load") if any(r["stage"] == "load" for r in runs) else None,
+        # DIGEST=documents: per stage, whether every database holds the same keys and documents
+        "documents_compared": compared,
         "notes": notes,
     }
     # a database beyond the baseline's pair (DATABASES="mongodb postgres mysql"): its ratios against the

@@ -103,30 +103,32 @@ refresh_databases() {
   pool_start "$dbs"  # POOL=pgbouncer: after PostgreSQL is ready (lab/pool.sh)
 }
 
-# A started database container answers the client's authenticated connect; TOPOLOGY=replset: the
-# one-member set is initiated from outside (before the first window) and the lab waits until the
-# node is the writable primary (client/src/commands/replset-initiate.js; on a restarted member
-# already initiated it only waits).
+# A started database container answers the client's authenticated connect; then the database's
+# own readiness extras, if its folder has any (databases/<name>/lab.sh lab_after_ready: MongoDB's
+# replica-set initiation with TOPOLOGY=replset).
 database_ready() {
   local db=$1
   client_oneshot "$db" wait-ready >/dev/null || {
     echo "runme.sh: $db did not become ready (see the wait-ready error above and: docker logs \$(docker compose ps -q $db))" >&2
     return 1
   }
-  [ "$db" = mongodb ] && [ "${TOPOLOGY:-standalone}" = replset ] || return 0
-  client_oneshot mongodb replset-initiate >&2 || {
-    echo "runme.sh: TOPOLOGY=replset: the MongoDB replica set could not be initiated (see the error above)" >&2
-    return 1
-  }
+  database_hook "$db" lab_after_ready
 }
 
-database_uri() {
-  case $1 in
-    postgres) echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@postgres:5432/${POSTGRES_DB}" ;;
-    # directConnection: a replica-set member is dialled as itself (before initiation it is no
-    # primary a driver could select; the stand-in advertises its listen address 0.0.0.0).
-    mongodb) echo "mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin$([ "${TOPOLOGY:-standalone}" != replset ] || echo '&directConnection=true')" ;;
-  esac
+# The URI the client containers dial: databases/<name>/lab.sh lab_uri.
+database_uri() { database_hook "$1" lab_uri; }
+
+# Runs HOOK of databases/<db>/lab.sh in a subshell (the hooks of two databases share names); a
+# folder without the hook has nothing to do there (lab_uri is required: every database has one).
+database_hook() {
+  local db=$1 hook=$2
+  (
+    # shellcheck disable=SC1090
+    . "$LAB_ROOT/databases/$db/lab.sh" || exit 1
+    if declare -F "$hook" >/dev/null; then "$hook"
+    elif [ "$hook" = lab_uri ]; then echo "runme.sh: databases/$db/lab.sh defines no lab_uri" >&2; exit 1
+    fi
+  )
 }
 
 # Bench settings go to the client as environment variables of the same names; the URI travels in

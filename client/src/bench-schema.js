@@ -9,6 +9,7 @@ const KEYS = ['uuidv7', 'uuidv4', 'sequence'];
 const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
+const DIGESTS = ['none', 'documents'];
 // The databases the lab runs: their folders' manifests (client/src/databases.js), sorted by name.
 const DATABASES = require('./databases').labNames();
 const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp'];
@@ -68,6 +69,12 @@ const BENCH_SPECS = {
   SEED: { type: 'int', min: 0, default: '1', about: 'document generator seed' },
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
+  // Off by default: reading every document back after a phase takes time and warms the cache before
+  // a following phase on the same database (ycsb's run after its load), for every database alike.
+  DIGEST: {
+    type: 'enum', values: DIGESTS, default: 'none', appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb',
+    about: 'documents: count reads every document back after each phase (outside the window) and digests keys and documents, compared across the databases',
+  },
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
   // standalone: the original study (mongod without --replSet writes no oplog). replset: a one-member
   // replica set (--replSet rs0, initiated by the lab), which writes an oplog as production MongoDB does.

@@ -57,7 +57,8 @@ const COMMANDS = {
   // WORKLOAD: PostgreSQL vacuums the workload's tables (booking's five, oltp's sbtest, else jsonbench).
   settle: ['URI', 'WORKLOAD'],
   // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT'],
+  // DIGEST=documents: also every document read back and digested (document-digest.js; KEY: how keys compare).
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT', 'KEY', 'DIGEST'],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
@@ -67,6 +68,9 @@ const COMMANDS = {
   // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
   'replset-initiate': ['URI', 'READY_TIMEOUT_S'],
 };
+
+// Keys a command reads only for an option: count needs KEY only with DIGEST=documents.
+const OPTIONAL_IN = { count: ['KEY'] };
 
 const flagOf = (name) => `--${name.toLowerCase().replace(/_/g, '-')}`;
 const camelOf = (name) => name.toLowerCase().replace(/_([a-z])/g, (_, c) => c.toUpperCase());
@@ -98,7 +102,7 @@ function parseOptions(command, argv, env = process.env) {
     let source = given.get(name);
     if (!source && env[name] !== undefined && env[name] !== '') source = { value: env[name], where: `${name} (environment)` };
     if (!source) {
-      if (spec.required) throw new InputError(`${flagOf(name)} is required (or set ${name}); allowed: ${describe(name)}`);
+      if (spec.required && !(OPTIONAL_IN[command] || []).includes(name)) throw new InputError(`${flagOf(name)} is required (or set ${name}); allowed: ${describe(name)}`);
       if (spec.default === undefined) continue;
       source = { value: spec.default, where: `${flagOf(name)} (default)` };
     }

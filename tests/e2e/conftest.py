@@ -18,7 +18,8 @@ LAB_ROOT = Path(__file__).resolve().parents[2]
 # Overridable so that two end-to-end runs on one engine (a developer's and CI's) do not collide.
 PROJECT = os.environ.get("JSONBENCH_E2E_PROJECT", "jsonbench-e2e")
 _BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000"))
-PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "PROMETHEUS_PORT": str(_BASE + 90),
+PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "MYSQL_PORT": str(_BASE + 306),
+         "PROMETHEUS_PORT": str(_BASE + 90),
          "GRAFANA_PORT": str(_BASE + 300)}
 # Published ports bind here: a loopback address other than 127.0.0.1 by default, so every end-to-end
 # run proves that host-side URLs (export, check) follow BIND_ADDRESS instead of assuming 127.0.0.1.

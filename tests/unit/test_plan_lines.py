@@ -57,8 +57,9 @@ def test_a_database_is_known_by_its_manifest_alone(tmp_path):
 
 
 def test_a_database_not_yet_in_the_lab_is_refused_like_an_unknown_one(tmp_path):
-    """databases/mysql/database.json says not_in_lab (its binding is built, its lab wiring is not): the
-    lab's plan refuses its phases and does not list it, as manifests.names does not."""
-    line = "phase=mysql-load database=mysql stage=load ops=5 rate=0 expected_s=1 clients=1 query=-"
+    """databases/timescaledb/database.json says not_in_lab (its binding is built, its lab wiring is
+    not): the lab's plan refuses its phases and does not list it, as manifests.names does not."""
+    line = "phase=timescaledb database=timescaledb stage=run ops=5 rate=1 expected_s=1 clients=1 query=-"
     code, _, err = parse(line)
-    assert code == 2 and "mysql" not in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")
+    assert code == 2 and "timescaledb" not in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")
+    assert "mysql" in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")

@@ -9,6 +9,8 @@
 const { connectTarget } = require('./connect');
 const { storageOf } = require('../workloads/tsbs');
 const { checkBookings } = require('./booking-check');
+const { documentsDigest } = require('../document-digest');
+const { InputError, KEYS } = require('../bench-schema');
 
 const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
 
@@ -35,7 +37,11 @@ async function count(opts) {
     }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
     const sizes = await readSettled(target, opts.workload === 'tsbs' ? storageOf(opts.model) : undefined);
-    console.log(JSON.stringify({ database: opts.database, server, ...sizes }));
+    // after the sizes: the read-back changes none, and the settle has written the pages it reads
+    if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
+    const digest = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb')
+      ? { digest: await documentsDigest(target, opts.key) } : {};
+    console.log(JSON.stringify({ database: opts.database, server, ...sizes, ...digest }));
     return 0;
   } finally {
     await target.close();

@@ -180,6 +180,19 @@ class MongoTarget {
     });
   }
 
+  // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null
+  // for KEY=sequence: driver ObjectIds), _id taken out of the document.
+  async* readBack(key) {
+    const cursor = this.db.collection(COLLECTION).find({}, { batchSize: 1000 });
+    for await (const doc of cursor) {
+      const id = doc._id;
+      delete doc._id;
+      let hex = null;
+      if (key !== 'sequence') hex = typeof id === 'string' ? id.replace(/-/g, '').toLowerCase() : Buffer.from(id.buffer).toString('hex');
+      yield [hex, doc];
+    }
+  }
+
   isConnectionLost(err) {
     return err instanceof MongoNetworkError || err instanceof MongoServerSelectionError;
   }

@@ -184,6 +184,20 @@ class MysqlTarget {
     });
   }
 
+  // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
+  // KEY=sequence: AUTO_INCREMENT values), 1000 rows a round trip in key order (keyset pagination).
+  async* readBack(key) {
+    let after = null;
+    const hex = key === 'sequence' ? 'NULL' : 'LOWER(HEX(id))';
+    for (;;) {
+      const where = after === null ? '' : 'WHERE id > ? ';
+      const [rows] = await this.conn.query(`SELECT id, ${hex}, data FROM ${TABLE} ${where}ORDER BY id LIMIT 1000`, after === null ? [] : [after]);
+      for (const [, h, data] of rows) yield [h, JSON.parse(data)];
+      if (rows.length < 1000) return;
+      after = rows[rows.length - 1][0];
+    }
+  }
+
   // mysql2 marks errors that end the connection as fatal (network, server gone).
   isConnectionLost(err) {
     if (err.code === 'JSONBENCH_NOT_FOUND') return false;

@@ -217,6 +217,23 @@ class PostgresTarget {
     });
   }
 
+  // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
+  // KEY=sequence: identity values), 1000 rows a round trip in key order (keyset pagination).
+  async* readBack(key) {
+    let after = null;
+    for (;;) {
+      const { rows } = await this.client.query({
+        text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, data::text as data from ${TABLE}`
+          + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit 1000`,
+        values: [after],
+        types: RAW_TEXT,
+      });
+      for (const r of rows) yield [r.hex, JSON.parse(r.data)];
+      if (rows.length < 1000) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
   isConnectionLost(err) {
     if (err.code === 'JSONBENCH_NOT_FOUND') return false;
     return this.broken || !err.code || LOST_CODES.test(err.code);

@@ -18,10 +18,19 @@ const canonical = (v) => (v && typeof v === 'object' && !Array.isArray(v)
   ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`
   : JSON.stringify(v));
 
+// The same digest as `count --digest documents` (client/src/document-digest.js), computed here from
+// the test's own SQL reading: sha256 over the sorted lines "key<TAB>sha256(canonical document)".
+const sha = (text) => crypto.createHash('sha256').update(text).digest('hex');
 function digest(rows) {
-  const h = crypto.createHash('sha256');
-  for (const [id, text] of rows) h.update(`${id}\t${canonical(JSON.parse(text))}\n`);
-  return { digest: h.digest('hex'), documents: rows.length };
+  const lines = rows.map(([id, text]) => `${id}\t${sha(canonical(JSON.parse(text)))}`).sort();
+  return { digest: sha(lines.join('\n')), documents: rows.length };
+}
+
+// `count` with DIGEST=documents: the lab's own reading, against the test's.
+async function countDigest(s, env) {
+  const r = await cli(['count'], { ...env, URI: s.uri, DIGEST: 'documents' });
+  const { digest: d } = JSON.parse(r.stdout.trim().split('\n').pop());
+  return { digest: d.sha256, documents: d.documents };
 }
 
 const readMysql = async (s) => digest((await s.query('SELECT LOWER(HEX(id)), data FROM jsonbench ORDER BY id')));
@@ -47,6 +56,7 @@ test.describe('MariaDB (MySQL stand-in) and PostgreSQL with one seed: the same d
       await cli(['init'], { ...env, URI: s.uri });
       for (const c of ['1', '2']) await cli(['run'], { ...env, URI: s.uri, CLIENT_ID: c });
       out.push(s === my ? await readMysql(s) : await readPostgres(s));
+      assert.deepEqual(await countDigest(s, env), out[out.length - 1], 'count --digest documents = the test\'s own reading');
     }
     assert.equal(out[0].documents, 80);
     assert.deepEqual(out[0], out[1]);
@@ -66,6 +76,7 @@ test.describe('MariaDB (MySQL stand-in) and PostgreSQL with one seed: the same d
       before.push(await read(s));
       await cli(['run'], { ...env, URI: s.uri, STAGE: 'run', CLIENT_ID: '1' });
       after.push(await read(s));
+      assert.deepEqual(await countDigest(s, env), after[after.length - 1], 'count --digest documents = the test\'s own reading');
     }
     assert.deepEqual(before[0], before[1]);
     assert.deepEqual(after[0], after[1]);

@@ -1,0 +1,42 @@
+'use strict';
+// DIGEST=documents: every document read back after a phase (by `count`, outside the window) and
+// digested, so that the databases of a run can be shown to hold the same keys and documents.
+// Each binding's readBack(key) yields [keyHex | null, document] in any order: the 16-byte key as
+// 32 lowercase hex digits (MongoDB Binary subtype 4 or its string form, PostgreSQL uuid, MySQL
+// BINARY(16) all give the same), null for KEY=sequence (server-made keys, which differ by design:
+// MongoDB ObjectIds, PostgreSQL identity, MySQL AUTO_INCREMENT). A document is compared as a JSON
+// value: keys sorted, no whitespace (jsonb re-orders keys and adds spaces; MariaDB re-prints a
+// document JSON_SET changed; MongoDB's _id is the key, not part of the document). The lines
+// `key \t sha256(canonical document)` are sorted before the final sha256, so the digest does not
+// depend on the order a server returns rows in.
+const crypto = require('crypto');
+
+function canonical(v) {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
+
+async function documentsDigest(target, key) {
+  const lines = [];
+  let bytes = 0;
+  for await (const [keyHex, doc] of target.readBack(key)) {
+    const text = canonical(doc);
+    bytes += Buffer.byteLength(text);
+    lines.push(`${keyHex ?? ''}\t${sha256(text)}`);
+  }
+  lines.sort();
+  return {
+    documents: lines.length,
+    sha256: sha256(lines.join('\n')),
+    canonical_bytes: bytes,
+    keys: key === 'sequence' ? 'not compared: KEY=sequence keys are made by each server' : 'compared: 16-byte keys as hex',
+    about: 'sha256 over the sorted lines "key<TAB>sha256(document as JSON with sorted keys, no whitespace)"',
+  };
+}
+
+module.exports = { documentsDigest, canonical };
