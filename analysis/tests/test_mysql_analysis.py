@@ -7,7 +7,10 @@ server-stats` / `run` exactly as the lab runs them (fixtures/reconcile/mariadb-*
 - mariadb-insert-foreign: the same with a foreign connection running `SELECT * FROM jsonbench` about
   once a second through the window;
 - mariadb-ycsb-a-clean / -f-clean / -e-clean: YCSB A (read/update), F (read/rmw, after A: many of
-  its updates write the value already there) and E (scan/insert) run stages after a 400-record load.
+  its updates write the value already there) and E (scan/insert) run stages after a 400-record load;
+- mariadb-lab-bench1: the mysql phase of a real lab run, `./runme.sh --set DATABASES="mongodb postgres
+  mysql" --set DOCS=400 --set CLIENTS=2 --set RATE=50 --set QUIET_S=5 bench1` on the stand-ins
+  (its readings, client results and D.settings.json).
 """
 import copy
 import glob
@@ -179,6 +182,24 @@ def test_ycsb_reads_updates_and_scans_are_reconciled_and_what_cannot_be_decided_
     assert r["observed"]["inserts"] == 10 and r["observed"]["keyed_reads"] == 190
 
 
+def test_the_labs_own_mysql_phase_reconciles_exactly_and_gives_bench1s_redo_and_binlog_per_document():
+    stats, clients = case("mariadb-lab-bench1")
+    r = reconcile.reconcile("mysql", stats, clients)
+    assert r["verdict"] == "ok" and r["notes"] == []
+    decided = {k: c for k, c in r["checks"].items() if c["verdict"] != "unavailable"}
+    assert set(r["checks"]) - set(decided) == {"innodb_rows_inserted", "innodb_rows_updated"}
+    # every decided check exact but the table-opening statistics reads
+    assert all(c["observed"] == c["expected"] for k, c in decided.items() if k != "keyed_reads")
+    assert r["observed"]["inserts"] == r["observed"]["rows_written"] == 800
+    assert r["observed"]["connections"] == 3  # 2 clients + the end reading: nothing else of the lab's
+    docs = sum(c["docs_ok"] for c in clients)
+    redo, binlog = wal.wal("mysql", stats)["bytes"], wal.further_logs("mysql", stats)["binlog"]["bytes"]
+    # 10 x 1000-character documents (10,112 B of JSON text): about their size once in each log
+    assert round(redo / docs) == 10670 and round(binlog / docs) == 10301
+    files = lambda edge: sum(f["bytes"] for f in stats[edge]["raw"]["binlog_files"])  # noqa: E731
+    assert binlog == files("end") - files("start")
+
+
 def test_on_mysql_84_the_checks_resting_on_a_measurement_are_null_with_the_reason():
     stats, clients = case("mariadb-insert-clean")
     r = reconcile.reconcile("mysql", as_mysql_84(stats), clients)
@@ -192,20 +213,16 @@ def test_on_mysql_84_the_checks_resting_on_a_measurement_are_null_with_the_reaso
 
 # --- fairness ------------------------------------------------------------------------------------
 
-STANDIN_MYSQL = {
-    "image": "jsonbench-standin/mysql:latest",
-    "command": ["mysqld", "--innodb-buffer-pool-size=256M", "--innodb-flush-log-at-trx-commit=1", "--sync-binlog=1",
-                "--log-bin=binlog", "--innodb-doublewrite=ON", "--binlog-row-value-options=PARTIAL_JSON",
-                "--innodb-redo-log-capacity=2G", "--max-connections=200", "--skip-name-resolve"],
-    "environment": {"MYSQL_DATABASE": "jsonbench", "MYSQL_ROOT_PASSWORD": "<redacted>"},
-    "labels": {"jsonbench.stand_in": "MariaDB 10.11 (Debian package) standing in for MySQL 8.4: not a MySQL result"},
-}
+with open(os.path.join(CASES, "mariadb-lab-bench1", "settings.json")) as _f:
+    LAB_MYSQL = json.load(_f)  # the lab's D.settings.json: compose's mysqld command line, 4G buffer pool
+# the same with the buffer pool of the ci run's postgres (shared_buffers=256MB)
+STANDIN_MYSQL = {**LAB_MYSQL, "command": [a.replace("=4G", "=256M") for a in LAB_MYSQL["command"]]}
 
 
-def _settings():
+def _settings(mysql=STANDIN_MYSQL):
     d = os.path.join(FIXTURES, "ci-standin-run")
     s = {db: json.load(open(os.path.join(d, f"{db}.settings.json"))) for db in ("mongodb", "postgres")}
-    return {**s, "mysql": STANDIN_MYSQL}
+    return {**s, "mysql": mysql}
 
 
 def test_fairness_reads_mysqls_column_from_its_command_line():
@@ -219,6 +236,8 @@ def test_fairness_reads_mysqls_column_from_its_command_line():
     assert rows["partial update logging"]["mysql"].startswith("absent on the stand-in: MariaDB has no binlog_row_value_options")
     assert rows["log before forced checkpoints"]["mysql"].startswith("innodb_redo_log_capacity=2G")
     assert rows["log before forced checkpoints"]["aligned"] is True  # postgres's max_wal_size=2GB
+    lab = {r["what"]: r for r in fairness.statements(_settings(LAB_MYSQL), {})}
+    assert lab["cache"]["mysql"] == "innodb_buffer_pool_size=4G" and lab["cache"]["aligned"] is False
     relaxed = {r["what"]: r for r in fairness.statements(_settings(), {"DURABILITY": "relaxed"})}
     assert relaxed["durability"]["aligned"] is False, "1/1 on the server while the bench asked for relaxed"
     # the pair alone: no mysql cell, no mysql row (its outputs as before)
