@@ -21,21 +21,10 @@ import shutil
 import pytest
 
 from analysis import counters, databases, fairness, reconcile, report, results, schema, wal
+from analysis.tests.test_reconcile import CASES, case  # the readings and client results of one case
 from analysis.tests.three_db_fixture import add_third
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
-CASES = os.path.join(FIXTURES, "reconcile")
-
-
-def case(name):
-    d = os.path.join(CASES, name)
-    with open(os.path.join(d, "server-stats.json")) as f:
-        stats = json.load(f)
-    clients = []
-    for p in sorted(glob.glob(os.path.join(d, "clients", "*.json"))):
-        with open(p) as f:
-            clients.append(json.load(f))
-    return stats, clients
 
 
 def as_mysql_84(stats):
