@@ -37,9 +37,8 @@ Sources, per row:
 - secantus: its serverStatus has no `transactions` section at all, also as a replica set that has
   just committed and aborted transactions (client/test/integration/server-stats.test.js): every
   transaction counter null with that reason.
-- postgres: pg_stat_database columns (PostgreSQL 15 manual, monitoring-stats); `sessions` from 14.
-  xact_commit/xact_rollback count every transaction of the database, the lab's own readings and
-  each session's start-up included (reconcile.py counts those).
+- postgres, and any further database (mysql): its folder's hooks, databases/<db>/analysis.py
+  `counter_semantics`, with their sources.
 """
 import re
 
@@ -112,9 +111,6 @@ SECANTUS = {
                                    "closed (4 for the reading's own 2 right after a client exited)"),
 }
 
-POSTGRES = {"label": "postgres", "sessions_from": (14, 0)}
-
-
 def semantics(server):
     """(table, None) for a server the lab can read, else (None, reason). server: the reading's
     `server` object ({name, version, ...}) or None."""
@@ -126,9 +122,7 @@ def semantics(server):
         return _mongod(version)
     if name == "secantus":
         return SECANTUS, None
-    if name == "postgres":
-        return {**POSTGRES, "label": f"postgres {version}"}, None
-    # a further database's folder holds its counters' meanings (databases/<db>/analysis.py)
+    # the database's folder holds its counters' meanings (databases/<db>/analysis.py)
     hook = databases.hook(databases.of_server_stats_name(name), "counter_semantics")
     if hook is not None:
         return hook(server)

@@ -51,7 +51,8 @@ def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_f
         called = {k for k in public if k in ALLOWED_HOOKS or k.islower() and callable(getattr(module, k))
                   and getattr(getattr(module, k), "__module__", None) == module.__name__}
         found[name] = called & ALLOWED_HOOKS
-    assert found["postgres"] == {"WAL"} and found["mongodb"] == {"WAL"}
+    assert found["postgres"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile"}
+    assert found["mongodb"] == {"WAL", "TOLERANCE", "reconcile"}
     assert found["mysql"] == ALLOWED_HOOKS
     assert databases.hooks("no-such-database") is None and databases.hook("timescaledb", "WAL") is None
 
