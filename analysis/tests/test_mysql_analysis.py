@@ -52,7 +52,7 @@ def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_f
                   and getattr(getattr(module, k), "__module__", None) == module.__name__}
         found[name] = called & ALLOWED_HOOKS
     assert found["postgres"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile"}
-    assert found["mongodb"] == {"WAL", "TOLERANCE", "reconcile"}
+    assert found["mongodb"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile"}
     assert found["mysql"] == ALLOWED_HOOKS
     assert databases.hooks("no-such-database") is None and databases.hook("timescaledb", "WAL") is None
 
