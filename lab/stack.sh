@@ -30,14 +30,17 @@ start_monitoring() {
   compose up -d --wait $(monitoring_services)
 }
 
-# TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires with --auth),
-# through the entrypoint in compose.yaml / compose.standins.yaml. Unset (standalone) otherwise.
-export_mongo_topology() {
-  if [ "${TOPOLOGY:-standalone}" = replset ]; then
-    export MONGO_TOPOLOGY_ARGS="--replSet rs0 --keyFile /tmp/jsonbench-keyfile"
-  else
-    unset MONGO_TOPOLOGY_ARGS
-  fi
+# The variables each database's compose service reads from the bench (databases/<db>/lab.sh
+# lab_compose_env prints NAME=VALUE lines; an empty value unsets NAME): exported before `up`.
+export_compose_env() {
+  local db line name
+  for db in $1; do
+    while IFS= read -r line; do
+      name=${line%%=*}
+      [[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "runme.sh: databases/$db/lab.sh lab_compose_env printed '$line', not NAME=VALUE" >&2; return 1; }
+      if [ -n "${line#*=}" ]; then export "$line"; else unset "$name"; fi
+    done < <(database_hook "$db" lab_compose_env)
+  done
 }
 
 # KEY of every database's manifest (databases/<name>/database.json), or of the databases named
@@ -86,7 +89,7 @@ remove_database_containers() {
 # Fresh database volumes for every bench; the monitoring data stays.
 refresh_databases() {
   local dbs=$1
-  export_mongo_topology
+  export_compose_env "$dbs" || return 1
   remove_databases || return 1
   # No healthcheck runs in a database container (nothing but the server may run there): readiness
   # is checked from outside, with the client's own authenticated connect (docs/contracts.md §3).

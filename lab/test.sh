@@ -87,7 +87,7 @@ if [ $# -gt 0 ]; then
 else
   say "end to end: the lab on a real Docker engine, two streams side by side"
   stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
-            test_txn_booking_end_to_end.py)
+            test_txn_booking_end_to_end.py test_three_databases_end_to_end.py)
   stream_a=()
   for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
     [[ " ${stream_b[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")

@@ -7,6 +7,15 @@ lab_uri() {
   echo "mongodb://${MONGO_USER}:${MONGO_PASSWORD}@mongodb:27017/?authSource=admin$([ "${TOPOLOGY:-standalone}" != replset ] || echo '&directConnection=true')"
 }
 
+# lab_compose_env: TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires
+# with --auth) through the entrypoint in compose.yaml / compose.standins.yaml; unset (standalone)
+# otherwise.
+lab_compose_env() {
+  if [ "${TOPOLOGY:-standalone}" = replset ]; then echo "MONGO_TOPOLOGY_ARGS=--replSet rs0 --keyFile /tmp/jsonbench-keyfile"
+  else echo "MONGO_TOPOLOGY_ARGS="
+  fi
+}
+
 # lab_after_ready: TOPOLOGY=replset: the one-member set is initiated from outside (before the
 # first window) and the lab waits until the node is the writable primary
 # (client/src/commands/replset-initiate.js; on a restarted member already initiated it only waits).
