@@ -69,6 +69,9 @@ def test_the_three_designs_ingest_side_by_side(result):
         assert got["storage_bytes_per_host_hour"] == run["ingest"]["storage_bytes_per_host_hour"]
         assert got["cpu_us_per_event"] == run["per_op"]["cpu_us"]
     assert r["ingest"][SIDES[2]]["chunks"] == 2 and r["ingest"][SIDES[0]]["chunks"] is None
+    # TimescaleDB's WAL per event (PostgreSQL's counter); the MongoDB stand-in has none, and says so
+    assert r["ingest"][SIDES[2]]["wal_bytes_per_event"] == pytest.approx(3983456 / 7800)
+    assert r["ingest"][SIDES[0]]["wal_bytes_per_event"] is None and "SecantusDB" in r["ingest"][SIDES[0]]["wal_reason"]
     # each database runs at its own points only: never listed as missing elsewhere
     assert not any("not run at this point" in a["reason"] for a in r.get("absent") or [])
     text = (d / "report.md").read_text()

@@ -75,3 +75,14 @@ def test_the_query_cpu_is_net_of_idle(bench):
     q = next(run for run in r["runs"] if run["phase"] == "timescaledb-q-lastpoint")["query"]
     assert q["status"] == "ok" and q["answered"] == 2 and q["per_query"]["cpu_us_net"] is not None
     assert q["per_query"]["cpu_us_net"] <= q["per_query"]["cpu_us_gross"]
+
+
+def test_its_wal_is_postgresqls_counter_read_the_same_way(bench):
+    # databases/timescaledb/analysis.py names PostgreSQL's counter: the LSN advance between the readings
+    _, r = bench
+    for run in r["runs"]:
+        stats = read(f"{run['phase']}.server-stats.json")
+        delta = stats["end"]["counters"]["wal_bytes"] - stats["start"]["counters"]["wal_bytes"]
+        assert (run["wal"]["bytes"], run["wal"]["source"]) == (delta, "pg_current_wal_lsn") and delta > 0
+    ingest_run = next(run for run in r["runs"] if run["phase"] == "timescaledb")
+    assert ingest_run["per_op"]["wal_bytes"] == pytest.approx(ingest_run["wal"]["bytes"] / 7800)
