@@ -6,11 +6,15 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 from conftest import LAB_ROOT, default_signals, lab_env, make_bench, project_containers, remove_project, runme
+
+sys.path.insert(0, str(LAB_ROOT))
+from analysis.fileio import read_env_file  # noqa: E402  (run.env as bash reads it: quoted --set values)
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
 
@@ -86,7 +90,8 @@ def test_two_point_sweep_gives_its_report(workdir):
         sweep_dir = bench / "sweep-FIELD_BYTES"
         for v in (100, 400):
             point = sweep_dir / f"FIELD_BYTES={v}"
-            assert f"FIELD_BYTES={v}" in (point / "run.env").read_text().splitlines()
+            # the sweep's value is the last FIELD_BYTES of run.env (as bash and the client read it)
+            assert read_env_file(str(point / "run.env"))["FIELD_BYTES"] == str(v)
             res = json.loads((point / "results.json").read_text())
             assert res["complete"], res["incomplete"]
         res = json.loads((sweep_dir / "results.json").read_text())
