@@ -14,8 +14,10 @@ prints one JSON object per line: {dashboard, panel, kind, instant, expr}
 
 Variables: `--var NAME=VALUE`, repeat a NAME for several values (rendered as Grafana renders a
 multi-value variable: (a|b)). Unset dashboard variables take the dashboard's default where it
-has a fixed one (custom lists, "All"); the built-ins default to BUILTINS below and can be
-overridden the same way (`--var __range=20m`). Exit status 2 on bad input.
+has a fixed one (custom lists, "All" with an allValue); the built-ins default to BUILTINS below and
+can be overridden the same way (`--var __range=20m`). A query variable whose default is "All"
+without an allValue (the databases: Grafana expands it to every value Prometheus lists, (a|b|c))
+has no fixed value: give the values with --var. Exit status 2 on bad input.
 """
 import argparse
 import json

@@ -108,7 +108,11 @@ def test_phases_annotation_on_target_rate(name):
 def test_variables():
     v = {x["name"]: x for x in load("databases.json")["templating"]["list"]}
     assert v["service"]["multi"] is True
-    assert v["service"]["current"]["value"] == ["mongodb", "postgres"]
+    # the databases are the ones the clients ran against (no list of names in the dashboards):
+    # "All" without an allValue, which Grafana expands to every listed value, (a|b|c)
+    for var in (v["service"], {x["name"]: x for x in load("clients.json")["templating"]["list"]}["database"]):
+        assert var["query"]["query"] == "label_values(jsonbench_client_target_rate,database)"
+        assert var["includeAll"] and var["multi"] and "allValue" not in var and var["current"]["value"] == ["$__all"]
     assert v["project"]["query"]["query"] == f"label_values(container_cpu_user_seconds_total,{PRJ})"
     c = {x["name"]: x for x in load("clients.json")["templating"]["list"]}
     assert set(c) == {"bench", "database", "project"}
@@ -131,7 +135,7 @@ def test_multi_value_variables_only_inside_regex_matchers(name):
 # ---- dashboard_queries: the list the end-to-end test runs ----------------------------------
 
 def test_queries_cover_every_target_and_annotation():
-    rows = dq.dashboard_queries({"project": "p"})
+    rows = dq.dashboard_queries({"project": "p", "service": ["mongodb", "postgres"], "database": ["mongodb", "postgres"]})
     for name, uid in FILES.items():
         d = load(name)
         want = sum(len(p.get("targets", [])) for p in panels(d))
@@ -143,14 +147,17 @@ def test_queries_cover_every_target_and_annotation():
 
 
 def test_queries_substitute_values_and_builtins():
-    rows = dq.dashboard_queries({"project": "lab1", "service": ["postgres"], "__range": "20m"})
+    rows = dq.dashboard_queries({"project": "lab1", "service": ["postgres"], "database": ["postgres"], "__range": "20m"})
     cpu = next(r for r in rows if r["panel"] == "CPU seconds in the time range [A]")
     assert cpu["instant"] is True
     assert f'{SVC}=~"postgres"' in cpu["expr"] and f'{PRJ}="lab1"' in cpu["expr"]
     assert "[20m]" in cpu["expr"]
-    both = dq.dashboard_queries({"project": "lab1"})
-    rss = next(r for r in both if r["panel"] == "Memory rss (anonymous) [A]")
-    assert f'{SVC}=~"(mongodb|postgres)"' in rss["expr"]
+    three = dq.dashboard_queries({"project": "lab1", "service": ["mongodb", "postgres", "mysql"], "database": ["mysql"]})
+    rss = next(r for r in three if r["panel"] == "Memory rss (anonymous) [A]")
+    assert f'{SVC}=~"(mongodb|postgres|mysql)"' in rss["expr"]
+    # the databases have no fixed default: Grafana lists them from Prometheus
+    with pytest.raises(dq.QueryError, match=r"\$service has no value; give --var service=VALUE"):
+        dq.dashboard_queries({"project": "lab1", "database": ["mysql"]})
 
 
 def run_cli(*args):
@@ -159,15 +166,16 @@ def run_cli(*args):
 
 
 def test_cli_prints_json_lines():
-    r = run_cli("--var", "project=jsonbench", "--var", "service=postgres")
+    r = run_cli("--var", "project=jsonbench", "--var", "service=postgres", "--var", "database=postgres")
     assert r.returncode == 0, r.stderr
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert rows and {"dashboard", "panel", "kind", "instant", "expr"} <= set(rows[0])
-    assert rows == dq.dashboard_queries({"project": "jsonbench", "service": "postgres"})
+    assert rows == dq.dashboard_queries({"project": "jsonbench", "service": "postgres", "database": "postgres"})
 
 
 @pytest.mark.parametrize("args, message", [
-    ((), "$project has no value; give --var project=VALUE"),
+    ((), "$database has no value; give --var database=VALUE"),
+    (("--var", "database=x"), "$project has no value; give --var project=VALUE"),
     (("--var", "project=a\"b"), "--var project='a\"b': allowed characters"),
     (("--var", "project=x", "--var", "__range=soon"), "--var __range='soon': expected a Prometheus duration"),
     (("--var", "noequals"), "--var 'noequals': expected NAME=VALUE"),
@@ -180,8 +188,10 @@ def test_cli_bad_input_exits_2_naming_it(args, message):
 
 # ---- every query against a real Prometheus ------------------------------------------------
 
+# "All" of the databases: Grafana expands it to the databases Prometheus lists (the lab run's)
+ALL = {"project": lab.PROJECT, "service": list(lab.PHASES), "database": list(lab.PHASES)}
 VARIANTS = [
-    {"project": lab.PROJECT},
+    ALL,
     {"project": lab.PROJECT, "service": "mongodb", "database": "mongodb", "bench": lab.BENCH},
     {"project": lab.PROJECT, "service": "postgres", "database": "postgres", "bench": lab.BENCH},
 ]
@@ -193,7 +203,7 @@ def test_a_parse_error_is_detected(prometheus):
     assert r["status"] == "error" and r["errorType"] == "bad_data"
 
 
-@pytest.mark.parametrize("variables", VARIANTS, ids=lambda v: v.get("service", "all"))
+@pytest.mark.parametrize("variables", VARIANTS, ids=lambda v: "all" if isinstance(v["service"], list) else v["service"])
 def test_every_expression_parses(prometheus, variables):
     for row in dq.dashboard_queries(variables):
         r = prometheus.query(row["expr"], prometheus.end)
@@ -205,7 +215,7 @@ def finite(result):
     return [float(v) for _, v in values if math.isfinite(float(v))]
 
 
-@pytest.mark.parametrize("variables", VARIANTS, ids=lambda v: v.get("service", "all"))
+@pytest.mark.parametrize("variables", VARIANTS, ids=lambda v: "all" if isinstance(v["service"], list) else v["service"])
 def test_every_expression_returns_data_on_a_lab_run(prometheus, variables):
     span = f"{lab.DURATION_S}s"
     for row in dq.dashboard_queries(dict(variables, __range=span)):
@@ -227,7 +237,7 @@ def by_legend(prometheus, variables, panel, at, key):
 
 def test_database_panels_sum_devices_and_keep_to_the_project(prometheus):
     mid = prometheus.start + 300
-    v = {"project": lab.PROJECT}
+    v = ALL
     exp = {svc: c for svc, c in lab.CONTAINERS.items() if svc != "client"}
 
     def check(panel, pick):
@@ -254,7 +264,7 @@ def test_database_panels_sum_devices_and_keep_to_the_project(prometheus):
 
 
 def test_client_panels_compute_rates_and_percentiles(prometheus):
-    v = {"project": lab.PROJECT}
+    v = ALL
     at = prometheus.start + 200  # in the mongodb phase
     total = lab.CLIENTS * lab.CLIENT_RATE
     assert by_legend(prometheus, v, "Target vs achieved documents per second [A]", at, "database") \
@@ -280,7 +290,7 @@ def test_client_panels_compute_rates_and_percentiles(prometheus):
 
 
 def test_transaction_panels_split_attempts_commits_and_aborts_by_reason(prometheus):
-    v = {"project": lab.PROJECT}
+    v = ALL
     for database, (start, end) in lab.PHASES.items():
         at = prometheus.start + (start + end) // 2
         aborts = lab.TXN_ABORTS[database]
@@ -293,7 +303,7 @@ def test_transaction_panels_split_attempts_commits_and_aborts_by_reason(promethe
 
 
 def test_phases_annotation_starts_with_each_phase(prometheus):
-    [row] = [r for r in dq.dashboard_queries({"project": lab.PROJECT})
+    [row] = [r for r in dq.dashboard_queries(ALL)
              if r["dashboard"] == "jsonbench-databases" and r["kind"] == "annotation"]
     r = prometheus.query_range(row["expr"], prometheus.start, prometheus.end)
     starts = {}

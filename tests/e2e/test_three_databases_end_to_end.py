@@ -107,3 +107,17 @@ def test_report_has_a_column_per_database_and_the_third_ratio(insert, ycsb):
         assert [c.split(" ")[0] for c in cells[1:4]] == DBS and cells[4:6] == [
             "mongodb/postgres (stand-in involved)", "mysql/postgres (stand-in involved)"], cells
         assert "mysql (stand-in) against postgres (stand-in) (mysql/postgres)" in text
+
+
+def test_grafana_lists_the_three_databases_from_prometheus(insert):
+    """The dashboards' database variables are label_values(jsonbench_client_target_rate, database)
+    (no list of names in grafana/): asked as Grafana asks (the label values API over the time
+    range), this run's Prometheus lists all three."""
+    import requests
+    from conftest import BIND_ADDRESS, PORTS
+    bench, results = insert
+    start = min(r["window"]["start"] for r in results["runs"]) - 5
+    end = max(r["window"]["end"] for r in results["runs"]) + 5
+    r = requests.get(f"http://{BIND_ADDRESS}:{PORTS['PROMETHEUS_PORT']}/api/v1/label/database/values",
+                     params={"match[]": "jsonbench_client_target_rate", "start": start, "end": end}, timeout=10)
+    assert r.json()["status"] == "success" and sorted(r.json()["data"]) == sorted(DBS), r.text

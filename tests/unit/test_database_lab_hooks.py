@@ -41,3 +41,11 @@ def test_a_folder_without_lab_uri_or_with_a_bad_line_is_refused(tmp_path):
     # a database without the optional hooks: nothing to do
     r = stack('export_compose_env postgres && database_hook postgres lab_after_ready && echo fine')
     assert r.stdout.strip() == "fine", r.stderr
+
+
+def test_mysql_commit_durability_follows_the_bench():
+    """MySQL has commit durability only as global settings: the lab starts it with the bench's."""
+    script = 'export_compose_env mysql && echo "$MYSQL_FLUSH_LOG_AT_TRX_COMMIT/$MYSQL_SYNC_BINLOG"'
+    assert stack(script).stdout.strip() == "1/1"
+    assert stack(script, DURABILITY="strict").stdout.strip() == "1/1"
+    assert stack(script, DURABILITY="relaxed").stdout.strip() == "2/0"

@@ -120,8 +120,8 @@ class MysqlTarget {
     const want = DURABILITY[durability];
     if (want && (Number(flush) !== want.flush || (Number(logBin) === 1 && Number(sync) !== want.sync))) {
       throw new InputError(`DURABILITY=${durability} needs the MySQL server started with innodb_flush_log_at_trx_commit=${want.flush} and `
-        + `sync_binlog=${want.sync}; it runs with ${flush} and ${sync} (both are global settings in MySQL: databases/mysql/compose.yaml `
-        + 'MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG)');
+        + `sync_binlog=${want.sync}; it runs with ${flush} and ${sync} (both are global settings in MySQL: the lab sets them from DURABILITY, `
+        + 'databases/mysql/lab.sh; by hand: MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG for databases/mysql/compose.yaml)');
     }
     this.durability = durability;
     this.withKey = key !== 'sequence';
