@@ -39,13 +39,21 @@ standins_flag() { [ "${JSONBENCH_STANDINS:-auto}" != 1 ] || echo --stand-ins; }
 
 # bench.env plus the --set overrides, validated: the file every later step reads.
 write_run_env() {
-  local dir=$1; shift
+  local dir=$1 kv; shift
+  for kv in "$@"; do
+    if [[ $kv != [A-Za-z_]*=* || $kv == *"'"* ]]; then
+      echo "runme.sh: --set '$kv': expected KEY=VALUE (a bench key, a value without a single quote)" >&2
+      return 2
+    fi
+  done
   # shellcheck disable=SC2046  # standins_flag prints one word or none
   node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/bench.env" || return 2
   {
     echo "# $(basename "$dir")/bench.env with the command line's --set overrides; written by runme.sh"
     grep -v '^[[:space:]]*#' "$dir/bench.env" | grep -v '^[[:space:]]*$'
-    local kv; for kv in "$@"; do echo "$kv"; done
+    # single-quoted: bash sources run.env, and a value with spaces (DATABASES="mongodb postgres mysql")
+    # written bare would run its second word as a command; the client's parser strips the quotes
+    for kv in "$@"; do printf "%s='%s'\n" "${kv%%=*}" "${kv#*=}"; done
   } >"$dir/run.env.tmp"
   # A relative DATASET is relative to the bench folder (DATASET_BASE when DIR is a copy of it: the
   # check's, a sweep point's); run.env holds it absolute, so copies and repetitions find the file.

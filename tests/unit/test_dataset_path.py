@@ -36,3 +36,16 @@ def test_clients_get_the_file_read_only_at_slash_dataset(tmp_path):
     assert "DATASET" not in out  # not passed through as the host path
     assert "DATASET=/dataset/ev.ndjson" in out
     assert bash("dataset_args").stdout == ""
+
+
+def test_set_values_with_spaces_are_quoted_so_bash_reads_them_whole(tmp_path):
+    """--set DATABASES="mongodb postgres mysql": run.env is sourced by bash (the check, the sweep) and
+    read by the client; written bare, bash would run `postgres mysql` as a command."""
+    (tmp_path / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=clustered\nFIELDS=1\nFIELD_BYTES=1\n"
+                                        "CLIENTS=1\nRATE=1\nDOCS=1\n")
+    r = bash(f'write_run_env "{tmp_path}" "DATABASES=mongodb postgres mysql" "DESCRIPTION=a b" && '
+             f'(set -a; . "{tmp_path}/run.env"; echo "[$DATABASES][$DESCRIPTION]")')
+    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "[mongodb postgres mysql][a b]", r.stderr
+    r = bash(f'write_run_env "{tmp_path}" "DESCRIPTION=it\'s"')
+    assert r.returncode == 2 and "--set 'DESCRIPTION=it's': expected KEY=VALUE" in r.stderr
+    assert not (tmp_path / "run.env.tmp").exists()
