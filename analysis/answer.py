@@ -81,6 +81,10 @@ def _documents_line(result, stage):
         return ["", f"- **documents read back**: the same keys and documents on {'all' if len(c['digests']) > 2 else 'both'} "
                 f"({dbs} documents; digest `{sha[:12]}`; keys {c.get('keys')})"]
     cells = "; ".join(f"{db} `{s[:12]}`" for db, s in c["digests"].items())
+    if c.get("order_dependent") and c.get("keys_equal") is not False:
+        keys = "the same keys on all" if c.get("keys_equal") else "keys not compared"
+        return ["", f"- **documents read back**: {keys} ({dbs} documents); the documents differ ({c['differ']}: {cells}), "
+                f"which concurrent updates of one field can cause: each server keeps the update it applied last"]
     return ["", f"- **documents read back DIFFER** ({c['differ']}): {cells} ({dbs} documents): the databases did not "
             f"end with the same data, so their figures are not for the same work"]
 

@@ -4,7 +4,7 @@
 Grafana cannot run everywhere the lab runs (no image without a registry), so the end-to-end
 test checks the dashboards' queries straight against Prometheus with this list instead.
 
-    python3 grafana/dashboard_queries.py --var project=jsonbench --var service=postgres
+    python3 grafana/dashboard_queries.py --var project=jsonbench --var service=postgres --var database=postgres
 
 prints one JSON object per line: {dashboard, panel, kind, instant, expr}
   kind     "target" (a panel query), "annotation", or "variable" (a label_values() variable,

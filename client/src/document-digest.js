@@ -8,7 +8,9 @@
 // value: keys sorted, no whitespace (jsonb re-orders keys and adds spaces; MariaDB re-prints a
 // document JSON_SET changed; MongoDB's _id is the key, not part of the document). The lines
 // `key \t sha256(canonical document)` are sorted before the final sha256, so the digest does not
-// depend on the order a server returns rows in.
+// depend on the order a server returns rows in. keys_sha256 digests the sorted keys alone: after
+// concurrent updates of one field (YCSB's clients choose keys independently) each server holds the
+// last value it applied, so documents may differ legitimately while the keys may not.
 const crypto = require('crypto');
 
 function canonical(v) {
@@ -23,16 +25,20 @@ const sha256 = (text) => crypto.createHash('sha256').update(text).digest('hex');
 
 async function documentsDigest(target, key) {
   const lines = [];
+  const keys = [];
   let bytes = 0;
   for await (const [keyHex, doc] of target.readBack(key)) {
     const text = canonical(doc);
     bytes += Buffer.byteLength(text);
     lines.push(`${keyHex ?? ''}\t${sha256(text)}`);
+    if (keyHex !== null) keys.push(keyHex);
   }
   lines.sort();
+  keys.sort();
   return {
     documents: lines.length,
     sha256: sha256(lines.join('\n')),
+    keys_sha256: key === 'sequence' ? null : sha256(keys.join('\n')),
     canonical_bytes: bytes,
     keys: key === 'sequence' ? 'not compared: KEY=sequence keys are made by each server' : 'compared: 16-byte keys as hex',
     about: 'sha256 over the sorted lines "key<TAB>sha256(document as JSON with sorted keys, no whitespace)"',

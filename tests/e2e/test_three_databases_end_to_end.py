@@ -86,10 +86,17 @@ def test_ycsb_a_same_documents_after_the_load_and_after_the_same_updates(ycsb):
     assert [r["phase"] for r in results["runs"]] == [p for db in DBS for p in (f"{db}-load", db)]
     stages = {c["stage"]: c for c in results["documents_compared"]}
     assert set(stages) == {"load", "run"}
-    for c in stages.values():
-        assert c["equal"] is True and c["documents"] == {db: RECORDS for db in DBS}, c
-    # the updates changed documents, the same way on every database
-    assert stages["load"]["digests"]["mysql"] != stages["run"]["digests"]["mysql"]
+    load, run = stages["load"], stages["run"]
+    assert load["equal"] is True and load["keys_equal"] is True and not load["order_dependent"], load
+    # After the updates: the same keys; the documents equal unless two concurrent updates of one
+    # field reached the servers in different orders (each keeps the one it applied last), which
+    # the report says rather than failing the run.
+    assert run["keys_equal"] is True and run["order_dependent"] is True, run
+    assert load["documents"] == run["documents"] == {db: RECORDS for db in DBS}
+    if run["equal"] is False:
+        assert "which concurrent updates of one field can cause" in (bench / "report.md").read_text()
+    # the updates changed documents
+    assert load["digests"]["mysql"] != run["digests"]["mysql"]
     for db in DBS:
         r = by_phase(results)[db]
         assert set(r["operations"]) == {"read", "update"}

@@ -35,7 +35,7 @@ def keep_regexes(job):
 
 def dashboard_names():
     out = subprocess.run([sys.executable, str(LAB_ROOT / "grafana" / "dashboard_queries.py"),
-                          "--var", "project=jsonbench", "--var", "service=postgres"],
+                          "--var", "project=jsonbench", "--var", "service=postgres", "--var", "database=postgres"],
                          check=True, capture_output=True, text=True).stdout
     names = set()
     for line in out.splitlines():
