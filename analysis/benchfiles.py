@@ -47,9 +47,10 @@ def database_of(phase_id):
 
 def expected_phases(databases, workload=None, queries=None):
     """The phase ids `node client plan` gives for one repetition (runs without plan.json or plan.txt:
-    analysis/plan.py): the insert workload one per database, a workload with a load stage `<db>-load` then `<db>`; events `<db>-load`, tsbs `<db>`,
-    each followed by `<db>-q-<query>` per name of QUERIES (the names as run.env has them; `all`
-    is the set's every name, which only the client knows: then no query phase is expected here)."""
+    analysis/plan.py): the insert workload one per database, a workload with a load stage
+    `<db>-load` then `<db>`; events `<db>-load`, tsbs `<db>`, each followed by `<db>-q-<query>` per
+    name of QUERIES (the names as run.env has them; `all` is the set's every name, which only the
+    client knows: then no query phase is expected here)."""
     if (workload or "insert") == "insert":
         return list(databases)
     names = [] if not queries or queries.strip() in ("none", "all") else queries.split()
