@@ -176,4 +176,25 @@ def per_operation_tables(result):
                      else f"n/a ({w.get('reason')})")
         lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {fmt(p.get('cpu_us'))} | "
                      f"{fmt(p.get('instructions'))} | {fmt(p.get('net_bytes'))} | {wal_total} | {fmt(p.get('wal_bytes'))} |")
-    return lines + [""]
+    return lines + [""] + _further_log_lines(runs)
+
+
+def _further_log_lines(runs):
+    """A table per log a database keeps beside its WAL (its hooks' LOGS: MySQL's binary log), with
+    the runs that have it; nothing for runs without one."""
+    lines = []
+    logs = {name: what for r in runs for name, (what, _) in (databases.hook(r["database"], "LOGS") or {}).items()}
+    for name, what in logs.items():
+        having = [r for r in runs if isinstance(r.get(name), dict)]
+        if not having:
+            continue
+        lines += [f"The {what} beside the WAL/journal above, between the same readings:", "",
+                  f"| phase | per | {what} (phase) | {what} B |", "|---|---|---|---|"]
+        for r in having:
+            p, log = r.get("per_op") or {}, r[name]
+            total = (f"{fmt_bytes(log.get('bytes'))} ({log.get('source')})" if log.get("bytes") is not None
+                     else f"n/a ({log.get('reason')})")
+            per = p.get("op") or ("op of the mix " + _mix_text(p.get("mix"))).strip()
+            lines.append(f"| {phase_id(r)} | {per} | {total} | {fmt(p.get(f'{name}_bytes'))} |")
+        lines.append("")
+    return lines

@@ -2,6 +2,7 @@
 (databases/<name>/database.json and databases/baseline.json, through databases/manifests.py): a
 database's names, processes and colour are written once, in its folder."""
 import functools
+import importlib.util
 import os
 import sys
 
@@ -94,3 +95,32 @@ def of_server_stats_name(server_name):
         if server_name in (m["server_stats_name"], m.get("standin", {}).get("server_stats_name")):
             return n
     return None
+
+
+HOOKS = "analysis.py"
+
+
+@functools.lru_cache(maxsize=None)
+def hooks(name):
+    """databases/<name>/analysis.py as a module (what analysis knows of that database: its WAL-like
+    counters, counter meanings, reconciliation rules, fairness cells), or None for a database without
+    one. Loaded by its folder, so no database is named in analysis/ to find it. What a hooks file may
+    define is listed in docs/contracts.md ("A database's analysis hooks")."""
+    if name not in known_manifests():
+        return None
+    path = os.path.join(manifests.ROOT, name, HOOKS)
+    if not os.path.exists(path):
+        return None
+    spec = importlib.util.spec_from_file_location(f"jsonbench_database_hooks_{name}", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # a broken hooks file is named, not a traceback from inside a figure
+        raise AnalysisError(f"{path}: cannot be loaded: {type(e).__name__}: {e}") from None
+    return module
+
+
+def hook(name, attribute, default=None):
+    """One attribute of a database's hooks (databases/<name>/analysis.py), or `default`."""
+    module = hooks(name)
+    return getattr(module, attribute, default) if module is not None else default

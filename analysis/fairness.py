@@ -7,7 +7,8 @@ PG_DEFAULT_WORK_MEM = "4MB"          # PostgreSQL's default, unchanged by the of
 PG_DEFAULT_CHECKPOINT_TIMEOUT = "300s"
 MONGO_DEFAULT_SYNCDELAY = "60"       # storage.syncPeriodSecs
 MONGO_BLOCKING_STAGE_MB = 100        # internalQueryMaxBlockingSortMemoryUsageBytes, $group's limit
-# a further database's cell: its statements come with its folder's hooks (docs/layout.md step 5)
+# a further database's cell where its folder's hooks (databases/<db>/analysis.py `fairness_cells`)
+# state nothing for a row (docs/layout.md step 5)
 NOT_STATED = "not stated yet (the lab reads no fairness settings of this database)"
 
 
@@ -59,7 +60,7 @@ def statements(settings, run_env):
     timeout = _pg_setting(pcmd, "checkpoint_timeout")
     work_mem = run_env.get("WORK_MEM") or PG_DEFAULT_WORK_MEM
     repl = _flag(mcmd, "--replSet")
-    return _transactions(run_env, pg, m_si, bool((settings or {}).get("mongodb"))) + [
+    rows = _transactions(run_env, pg, m_si, bool((settings or {}).get("mongodb"))) + [
         {"what": "checkpoint interval",
          "mongodb": mongo(syncdelay and f"{syncdelay} s (--syncdelay)", f"{MONGO_DEFAULT_SYNCDELAY} s (default)"),
          "postgres": pg(timeout and f"checkpoint_timeout={timeout}", f"checkpoint_timeout={PG_DEFAULT_CHECKPOINT_TIMEOUT} (default)"),
@@ -92,6 +93,34 @@ def statements(settings, run_env):
          "aligned": False,
          "note": "in gross CPU; per-query CPU net of idle subtracts each side's own idle rate (analysis/idle.py)"},
     ]
+    return rows + _further(settings, run_env, rows)
+
+
+def setting(settings):
+    """`setting(db, name)` for a further database's hooks: the value of a command-line setting the
+    database ran with (mongod's `--name value`, postgres's `-c name=value`), "" when it ran without
+    it (or with its image's own command), None when it did not run in this bench."""
+    def get(name_db, name):
+        if not (settings or {}).get(name_db):
+            return None
+        cmd = _command(settings, name_db)
+        return (_flag(cmd, name) if name.startswith("--") else _pg_setting(cmd, name)) or ""
+    return get
+
+
+def _further(settings, run_env, rows):
+    """Each further database that ran (a settings file, beyond the baseline's pair): its cell of
+    every row from its hooks' `fairness_cells` (NOT_STATED where it states none), and the rows only it
+    brings (`fairness_rows`). Nothing is added to a run of the pair alone."""
+    ran = [db for db, s in (settings or {}).items() if s]
+    extra = []
+    for db in databases.others(ran):
+        cells = (databases.hook(db, "fairness_cells") or (lambda s, e: {}))(settings[db], run_env)
+        for r in rows:
+            r[db] = cells.get(r["what"], NOT_STATED)
+        extra += (databases.hook(db, "fairness_rows") or (lambda s, e, g: []))(settings[db], run_env,
+                                                                             setting(settings))
+    return extra
 
 
 PG_ISOLATION = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
@@ -142,8 +171,8 @@ def report_lines(result):
     rows = result.get("fairness") or []
     if not rows:
         return []
-    # a database beyond the pair ran: its column says that nothing is stated for it yet (its settings
-    # are read by its folder's hooks, docs/layout.md step 5), never a guess
+    # a database beyond the pair ran: its column holds what its folder's hooks read from what ran, or
+    # says that nothing is stated for it (never a guess)
     others = databases.others(r["database"] for r in result.get("runs") or [])
     aligned = "aligned" if not others else "aligned (mongodb, postgres)"
     lines = ["## Fairness: differences stated", "",
@@ -151,6 +180,6 @@ def report_lines(result):
              "|---|---|---|" + "---|" * len(others) + "---|---|"]
     for r in rows:
         lines.append(f"| {r['what']} | {r['mongodb']} | {r['postgres']} | "
-                     + "".join(f"{NOT_STATED} | " for _ in others)
+                     + "".join(f"{r.get(db, NOT_STATED)} | " for db in others)
                      + f"{'yes' if r['aligned'] else 'no'} | {r['note']} |")
     return lines + [""]

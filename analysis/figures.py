@@ -10,7 +10,8 @@ from . import benchfiles, databases
 
 # pooler (POOL=pgbouncer): its CPU and per operation the server + pooler, so a `--sweep POOL=none,pgbouncer`
 # compares the server alone and the server with its pooler
-SECTIONS = ("per_doc", "per_op", "wal", "latency_ms", "ingest", "transactions", "pooler")
+# binlog: MySQL's binary log (absent from the other databases' runs)
+SECTIONS = ("per_doc", "per_op", "wal", "binlog", "latency_ms", "ingest", "transactions", "pooler")
 # A failed or interrupted phase's figures cover part of the work; a suspect one's include work the
 # lab did not send (or two readings of its CPU disagree): experiments leave both out by default and
 # say so (repeat's notes, n of N).
@@ -86,6 +87,7 @@ _NAMES = {
     "wal.bytes": "WAL/journal bytes (PostgreSQL: WAL write position advance)",
     "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
     "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions, user mode (/op)",
+    "binlog.bytes": "binary log bytes (MySQL)", "per_op.binlog_bytes": "binary log (B/op)",
     "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
     "transactions.committed_per_s": "committed transactions/s", "transactions.cpu_us_per_committed": "CPU (µs/committed transaction, gross)",
     "transactions.cpu_us_per_committed_net": "CPU (µs/committed transaction, net of idle)",

@@ -149,6 +149,11 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
     per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)
+    # logs a database keeps beside its WAL (its hooks' LOGS: MySQL's binary log), per operation as
+    # the WAL; a database without one gets no such field
+    logs = wal_mod.further_logs(database, server_stats, phase_id)
+    for name, log in logs.items():
+        per_op[f"{name}_bytes"] = ops_mod.per_op(operations, None, None, None, log["bytes"], mix)["wal_bytes"]
     if phase.get("pooler"):
         per_op["includes_pooler"] = pooler_mod.INCLUDES
     timeline = ops_mod.merge_timeline(clients, (phase.get("window") or {}).get("start"))
@@ -283,6 +288,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "operations": operations,
         "per_op": per_op,
         "wal": wal,
+        **logs,
         "timeline": timeline,
         # WORKLOAD=booking/oltp: the transactions merged over the clients (analysis/transactions.py) with
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included

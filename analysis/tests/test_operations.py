@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from analysis import operations, results, schema
+from analysis import databases, operations, results, schema
 from analysis.tests import ycsb_fixture
 
 
@@ -91,7 +91,7 @@ def test_wal_from_the_server_stats_readings_and_ferretdb_reason(ycsb):
         s = json.load(f)
     pg = by["postgres"]["wal"]
     assert pg == {"bytes": s["end"]["counters"]["wal_bytes"] - s["start"]["counters"]["wal_bytes"],
-                  "source": "pg_current_wal_lsn", "reason": None, "about": wal.ABOUT["postgres"]}
+                  "source": "pg_current_wal_lsn", "reason": None, "about": databases.hook("postgres", "WAL")["about"]}
     # the figure says what it is: the WAL write position, not the insert position nor bytes flushed
     assert pg["about"].startswith("advance of the WAL write position, pg_current_wal_lsn()")
     mg = by["mongodb"]["wal"]
@@ -102,7 +102,7 @@ def test_wal_of_real_mongodb_journal_counter():
     from analysis import wal
     reading = lambda n: {"counters": {"wt_log_bytes_written": n}, "unavailable": {}}  # noqa: E731
     assert wal.wal("mongodb", {"start": reading(1000), "end": reading(5096)}) == {
-        "bytes": 4096, "source": "wiredTiger.log", "reason": None, "about": wal.ABOUT["mongodb"]}
+        "bytes": 4096, "source": "wiredTiger.log", "reason": None, "about": databases.hook("mongodb", "WAL")["about"]}
     assert "restarted" in wal.wal("mongodb", {"start": reading(5096), "end": reading(10)})["reason"]
 
 

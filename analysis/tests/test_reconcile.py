@@ -14,7 +14,7 @@ import shutil
 
 import pytest
 
-from analysis import counters, reconcile, report, results, schema, summary
+from analysis import counters, databases, reconcile, report, results, schema, summary
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "reconcile")
 
@@ -45,7 +45,7 @@ def test_clean_postgres_phase_is_ok_and_counts_the_labs_work_exactly():
     assert r["observed"]["sessions"] == 3
     assert r["observed"]["other_sessions_at_start"] == 0 and r["observed"]["other_sessions_at_end"] == 0
     assert r["deltas"]["wal_bytes"] > 400 * 10000, "10 x 1000 B documents in the WAL"
-    assert r["tolerance_rule"] is reconcile.TOLERANCE["postgres"]
+    assert r["tolerance_rule"] is databases.hook("postgres", "TOLERANCE")
 
 
 def test_a_foreign_select_loop_on_postgres_is_suspect_with_the_reasons():

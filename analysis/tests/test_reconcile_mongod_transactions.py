@@ -1,5 +1,5 @@
-"""mongod's serverStatus.transactions against the clients' attempts (analysis/reconcile.py
-_mongodb_transactions, meanings in analysis/counters.py from the MongoDB 8.0 manual). No mongod
+"""mongod's serverStatus.transactions against the clients' attempts (databases/mongodb/analysis.py
+_mongodb_transactions, and its counter meanings from the MongoDB 8.0 manual). No mongod
 can run here (shared OFFLINE-CI.md): the readings are the FerretDB case's, shaped as mongod 8.0
 answers (tests/test_reconcile.py mongodb_shaped), with a transactions section; the stand-in's own
 readings (no such section) are tested on a real SecantusDB in tests/unit/test_txn_lab_real_servers.py."""

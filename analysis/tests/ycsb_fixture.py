@@ -150,7 +150,7 @@ def _as_mix(db, stats, events):
 def _as_mongod(stats):
     """The FerretDB readings (per-command totals only) as mongod 8.0 reports them: opcounters with
     the same work (insert per document, find as query, update per statement, the rest as command),
-    connections, and the server's name (analysis/counters.py reads counters by server). Its journal
+    connections, and the server's name (counters are read by server: databases/<db>/analysis.py). Its journal
     bytes stay unavailable with FerretDB's reason."""
     for edge in ("start", "end"):
         r = stats[edge]

@@ -61,6 +61,13 @@ def test_insert_runs_every_database_in_the_order_given_with_figures(insert):
     my = by_phase(results)["mysql"]
     assert my["stand_in"] and "MariaDB" in my["stand_in_what"] and "not a MySQL result" in my["stand_in_what"]
     assert my["server_version"].startswith("10.11") and "MariaDB" in my["server_version"]
+    # redo and binary log bytes: the server's own counters at the window edges (D.server-stats.json),
+    # each at least the documents' text (every document goes into both logs whole)
+    stats = json.loads((bench / "mysql.server-stats.json").read_text())
+    delta = {k: stats["end"]["counters"][k] - stats["start"]["counters"][k] for k in ("redo_lsn", "binlog_bytes")}
+    assert my["wal"]["bytes"] == delta["redo_lsn"] and my["binlog"]["bytes"] == delta["binlog_bytes"]
+    assert my["per_op"]["wal_bytes"] > 10_000 and my["per_op"]["binlog_bytes"] > 10_000
+    assert my["reconciliation"]["verdict"] == "ok", my["reconciliation"]
     # its ratio against the baseline's denominator, beside the pair's
     ratio = results["other_ratios"]["mysql/postgres"]["cpu_us"]
     assert ratio == pytest.approx(my["per_doc"]["cpu_us"] / by_phase(results)["postgres"]["per_doc"]["cpu_us"])

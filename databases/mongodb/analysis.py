@@ -1,0 +1,265 @@
+"""What analysis knows of MongoDB (loaded by analysis/databases.py `hooks`; the names it may define:
+docs/contracts.md "A database's analysis hooks").
+
+Still in analysis/ (docs/layout.md step 5, not moved yet): its fairness cells (analysis/fairness.py)
+and THP advice (analysis/thp.py).
+"""
+import re
+
+from analysis.reconcile import (  # the rules' helpers (analysis/reconcile.py; loaded after it)
+    check as _check, commands_delta as _commands_delta, delta as _delta, n as _n, total as _sum)
+
+# runs[].wal: `wt_log_bytes_written` = serverStatus().wiredTiger.log["log bytes written"] in each
+# server-stats reading: WiredTiger's journal. The stand-ins have none (SecantusDB: no `wiredTiger`
+# section; FerretDB: SQLite/PostgreSQL behind it): null with the reader's reason and the server's name.
+WAL = {"counter": "wt_log_bytes_written", "source": "wiredTiger.log",
+       "about": "WiredTiger's journal, serverStatus wiredTiger.log 'log bytes written'"}
+
+
+# --- counter meanings (analysis/counters.py asks `counter_semantics`) ---------------------------
+# Sources, per row:
+# - mongod, opcounters.query and .command: MongoDB 8.0 manual, reference/command/serverStatus
+#   (mongodb/docs content/manual/v8.0/source/reference/command/serverStatus.txt):
+#     "opcounters.query: The total number of queries received since the mongod instance last
+#      started. Starting in MongoDB 7.1, aggregations count as query operations and increment this
+#      value."
+#     "opcounters.command counts all commands except the following: insert, update, delete, aggregate"
+#   (SERVER-66495 "Aggregations should be counted as Query ops, not Command ops", fixed in 7.1).
+#   Before 7.1 an aggregate counted in opcounters.command. count and distinct are commands in every
+#   version. Fixture: analysis/tests/fixtures/counters/mongod-8.0-manual.json.
+# - mongod, opcounters.insert: one per document. The manual's note ("bulk insert ... as a single
+#   operation") is contradicted by the server's code, which the lab follows:
+#   src/mongo/db/ops/write_ops_exec.cpp `globalOpCounters.gotInserts(batch.size())` after a batch.
+# - secantus (SecantusDB 0.7.0b3, the MongoDB stand-in), read with the Node driver against
+#   secantusd-py (fixture analysis/tests/fixtures/counters/secantus-0.7.0b3.json): an insertMany of
+#   2,000 documents counted opcounters.insert 1 (commands, not documents); an aggregate and a
+#   countDocuments counted in opcounters.command, not query; metrics.commands holds no per-command
+#   totals; there is no wiredTiger section and network.bytesIn/Out stay 0. Its serverStatus says
+#   version 8.2.11, which is not a mongod version: the table keys on the name only.
+# - mongod, transactions.totalStarted/.totalCommitted/.totalAborted/.currentOpen (server-stats
+#   counters txn_total_started, ..., txn_current_open): MongoDB 8.0 manual, same page, section
+#   transactions: "For the mongod, the total number of transactions started [committed, aborted] on
+#   this instance since its last startup"; currentOpen: "A transaction is opened when the first
+#   command is run as a part of that transaction, and stays open until the transaction either
+#   commits or aborts" (totalCommitted/totalAborted since 4.0.2, SERVER-35295; currentOpen
+#   SERVER-35294). So one client attempt that reached the server starts one transaction, which ends
+#   committed or aborted; a write conflict aborts it on the server (the driver's later
+#   abortTransaction then finds none to abort). Fixture: analysis/tests/fixtures/counters/
+#   mongod-8.0-manual.json, `transactions`.
+# - secantus: its serverStatus has no `transactions` section at all, also as a replica set that has
+#   just committed and aborted transactions (client/test/integration/server-stats.test.js): every
+#   transaction counter null with that reason.
+
+# mongod versions whose counters the lab has read from the manual: up to the pinned 8.0. A later
+# version may count differently (SERVER-123987 gives aggregates their own opcounter): checked
+# first, then added here.
+MONGOD_CHECKED_UP_TO = (8, 0)
+
+
+def _version(text):
+    m = re.match(r"\s*v?(\d+)\.(\d+)", str(text or ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _mongod(version):
+    v = _version(version)
+    if v is None:
+        return None, f"mongod version {version!r} not understood: its counters cannot be interpreted"
+    if v > MONGOD_CHECKED_UP_TO:
+        return None, (f"no counter semantics recorded for mongod {version}: the table holds versions "
+                      f"up to {'.'.join(map(str, MONGOD_CHECKED_UP_TO))} (databases/mongodb/analysis.py)")
+    since_7_1 = v >= (7, 1)
+    return {
+        "label": f"mongod {version}",
+        "inserts": {"counter": "opcounters.insert", "counts": "documents"},
+        # a find is `query`; an aggregate is `query` from 7.1, `command` before
+        "aggregate_in": "query" if since_7_1 else "command",
+        # the read commands opcounters count under `command`, moved to reads by name
+        # (metrics.commands.<name>.total)
+        "reads_in_command": ("count", "distinct") if since_7_1 else ("aggregate", "count", "distinct"),
+        "by_name": True,
+        "updates": {"counter": "opcounters.update + .delete", "counts": "statements"},
+        "transactions": MONGOD_TRANSACTIONS,
+    }, None
+
+
+# mongod's serverStatus.transactions, the same meaning in every version up to MONGOD_CHECKED_UP_TO
+# (the section exists from 4.0; totalCommitted/totalAborted from 4.0.2)
+MONGOD_TRANSACTIONS = {
+    "started": "transactions.totalStarted: one per transaction begun on the server (its first command)",
+    "committed": "transactions.totalCommitted: one per committed transaction",
+    "aborted": "transactions.totalAborted: one per transaction aborted on the server (a write conflict, "
+               "an abortTransaction, a timeout)",
+    "open": "transactions.currentOpen: transactions begun and neither committed nor aborted",
+}
+
+
+SECANTUS = {
+    "label": "secantus (SecantusDB stand-in)",
+    "inserts": {"counter": None, "reason": "secantus counts insert commands in opcounters.insert, not documents "
+                                           "(an insertMany of 2,000 documents counts 1)"},
+    "aggregate_in": "command",
+    "reads_in_command": ("aggregate", "count", "distinct"),
+    "by_name": False,
+    "by_name_reason": ("secantus counts aggregates under opcounters.command and has no metrics.commands "
+                       "totals to tell them from other commands"),
+    # every update the lab sends is one command with one statement, so commands and statements agree
+    "updates": {"counter": "opcounters.update + .delete", "counts": "commands (one statement each from the lab)"},
+    # read right after a client closed, it still counted that client's connections (4 where the
+    # reading holds 2; 2 again two seconds later)
+    "transactions": None,
+    "transactions_reason": ("secantus (SecantusDB 0.7.0b3) has no serverStatus transactions section, also as a "
+                            "replica set running transactions: the server's own transaction counts are unknown"),
+    "connections_current_reason": ("secantus's connections.current still counts connections a client has just "
+                                   "closed (4 for the reading's own 2 right after a client exited)"),
+}
+
+
+def counter_semantics(server):
+    """(table, None) for mongod (by version) and SecantusDB, else (None, reason)."""
+    name, version = server.get("name"), server.get("version")
+    if name == "mongod":
+        return _mongod(version)
+    if name == "secantus":
+        return SECANTUS, None
+    return None, f"no counter semantics recorded for server {name!r} (databases/mongodb/analysis.py)"
+
+
+# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# What the lab allows beyond the work it can count exactly. Measured on FerretDB 1.24
+# (client/test/integration/server-stats.test.js): a MongoDB driver opens up to 3 connections per
+# client (pool, monitor, RTT) and sends a hello on each plus heartbeats about every 10 s on the
+# monitoring ones.
+TOLERANCE = {
+    "reads_per_s": 1 / 60,  # internal housekeeping at most once a minute
+    "other_writes_fixed": 2,  # session refresh, TTL monitor
+    "other_writes_per_s": 1 / 30,
+    "commands_per_connection": 6,  # hellos, saslStart/Continue, endSessions
+    "commands_per_client_per_s": 0.5,  # heartbeats on the monitoring and RTT connections
+    "connections_per_session": 3,  # the driver's pool (1), monitor, RTT pinger
+    "extra_connections_at_edges": 0,
+}
+
+
+def reconcile(checks, w, start, end, seconds, sem, helpers):
+    _mongodb(checks, w, start, end, seconds, sem)
+
+
+def _mongodb(checks, w, start, end, seconds, sem):
+    """sem: the server's counter semantics (counter_semantics above): which opcounter holds what."""
+    t = TOLERANCE
+    connections = w["client_sessions"] + w["readings"]
+    source = f"opcounters ({sem['label']})"
+    ops = w.get("ops") or {}
+    queries = w.get("queries") or {"ok": 0, "errors": 0}
+    lab_queries = queries["ok"] + queries["errors"]
+    # a booking (databases/mongodb/client/mongodb-booking.js, mongodb-txn.js): one aggregate ($lookup of the
+    # flight's aircraft), two insertOne (seat, payment), one updateOne (the audit upsert) and a
+    # commitTransaction; an aborted attempt sent up to as many, and an abortTransaction
+    txn = w.get("txn")
+    booked, aborted = (txn["committed"], txn["aborted"]) if txn and txn["workload"] == "booking" else (0, 0)
+    booking = bool(txn) and txn["workload"] == "booking"
+    oltp_why = ("WORKLOAD=oltp on MongoDB: its operation types' commands are not modelled per opcounter "
+                "(transactions counted by the client only)") if txn and txn["workload"] == "oltp" else None
+    inserts = _delta(start, end, "opcounters_insert") if sem["inserts"]["counter"] else None
+    reads = _sum(_delta(start, end, "opcounters_query"), _delta(start, end, "opcounters_getmore"))
+    commands = _delta(start, end, "opcounters_command")
+    reads_why = commands_why = None
+    if sem["by_name"]:
+        # the read commands this server counts under `command`, moved to reads by name
+        moved = _commands_delta(start, end, sem["reads_in_command"])
+        if moved is None:
+            reads_why = commands_why = "serverStatus has no metrics.commands: read commands cannot be told apart"
+            reads = commands = None
+        else:
+            reads = None if reads is None else reads + moved
+            commands = None if commands is None else commands - moved
+    elif lab_queries or (booking and sem["aggregate_in"] == "command"):
+        # the lab's own query executions (a booking's aggregate) land in `command` with every other command
+        reads_why = commands_why = sem["by_name_reason"]
+        reads = commands = None
+    if oltp_why:
+        inserts = reads = commands = None
+        reads_why = commands_why = oltp_why
+    read_names = "find/getMore/" + "/".join(("aggregate",) * (sem["aggregate_in"] == "query" or sem["by_name"])
+                                            + (("count", "distinct") if sem["by_name"] else ()))
+    if booking:
+        _check(checks, "inserts", 2 * booked, inserts, 2 * aborted,
+               f"{source}: two inserts (seat, payment) per committed booking (tolerance: aborted attempts')",
+               sem["inserts"].get("reason"), low_too=True)
+    else:
+        _check(checks, "inserts", w["docs_ok"], inserts, w["errors"],
+               f"{source}: one insert per acknowledged document (tolerance: failed inserts)",
+               oltp_why or sem["inserts"].get("reason"), low_too=True)
+    lab_reads = _n(ops, "read") + _n(ops, "rmw") + _n(ops, "scan") + queries["ok"] + booked
+    read_errors = (_n(ops, "read", "errors") + _n(ops, "rmw", "errors") + _n(ops, "scan", "errors")
+                   + queries["errors"])
+    # a scan is one find whose first batch holds all its documents; a getMore or killCursors per
+    # scan at most is tolerated
+    _check(checks, "reads", lab_reads, reads, t["reads_per_s"] * seconds + read_errors + _n(ops, "scan") + aborted,
+           f"{source}: {read_names}: one aggregate per committed booking (tolerance: aborted attempts')" if booking else
+           f"{source}: {read_names}: one find per read, scan and read-modify-write, "
+           "one aggregate or find per query execution (tolerance: refused queries)"
+           if lab_reads else f"{source}: {read_names}: the lab reads nothing in the window",
+           reads_why, low_too=bool(lab_reads))
+    # a tsbs bucket upsert is one update command (upsert: true), whether it creates or appends
+    lab_writes = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket") + booked
+    _check(checks, "other_writes", lab_writes,
+           None if oltp_why else _sum(_delta(start, end, "opcounters_update"), _delta(start, end, "opcounters_delete")),
+           t["other_writes_fixed"] + t["other_writes_per_s"] * seconds + aborted
+           + _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
+           f"{source}: update/delete {sem['updates']['counts']}: one audit upsert per committed booking "
+           "(tolerance: aborted attempts')" if booking else
+           f"{source}: update/delete {sem['updates']['counts']}: one update per update and read-modify-write"
+           if lab_writes else f"{source}: update/delete: the lab only inserts",
+           oltp_why, low_too=bool(lab_writes))
+    # transactions: a commitTransaction per committed booking and per retried commit; an
+    # abortTransaction per aborted attempt at most
+    txn_commands = booked + (txn["commit_retries"] if booking else 0)
+    _check(checks, "commands", w["client_sessions"] * w["statements_per_session"] + w["statements_per_reading"]
+           + txn_commands,
+           commands,
+           w["statements_per_reading"] + t["commands_per_connection"] * connections
+           + t["commands_per_client_per_s"] * (w["clients"] + 1) * seconds + aborted,
+           f"{source}: other commands: each session's set-up (every one of each client's SESSIONS), the readings"
+           + (", a commitTransaction per committed booking and retried commit (tolerance: handshakes, heartbeats, "
+              "an abortTransaction per aborted attempt)" if booking else " (tolerance: handshakes, heartbeats)"),
+           commands_why)
+    if txn:
+        _mongodb_transactions(checks, txn, start, end, sem)
+    _check(checks, "connections_created", t["connections_per_session"] * (w["client_sessions"] + 1),
+           _delta(start, end, "connections_total_created"), t["connections_per_session"],
+           "connections.totalCreated: the driver's connections per client session and the start reading "
+           "(tolerance: the end reading)")
+    for edge, reading in (("start", start), ("end", end)):
+        why = sem.get("connections_current_reason")
+        _check(checks, f"connections_at_{edge}", t["connections_per_session"],
+               None if why else (reading.get("counters") or {}).get("connections_current"),
+               t["extra_connections_at_edges"],
+               f"connections.current at the {edge} reading: only the reading's own", why)
+
+
+def _mongodb_transactions(checks, txn, start, end, sem):
+    """The server's own transaction counts (serverStatus.transactions, counter_semantics above) against
+    the clients' attempts: each attempt that reached the server began one transaction, which
+    committed or aborted there; the lab's readings run none."""
+    meaning = sem.get("transactions")
+    why = None if meaning else sem.get("transactions_reason") or f"no transaction counter semantics for {sem['label']}"
+    unsure = txn["aborted_on_errors"]
+
+    def delta(key):
+        return None if why else _delta(start, end, key)
+    _check(checks, "transactions_started", txn["attempts"], delta("txn_total_started"), unsure,
+           f"{(meaning or {}).get('started', 'transactions.totalStarted')}: one per client attempt "
+           "(tolerance: attempts ended by a non-retryable error, which may not have reached the server)",
+           why, low_too=True)
+    _check(checks, "transactions_committed", txn["committed"], delta("txn_total_committed"), txn["in_doubt"],
+           f"{(meaning or {}).get('committed', 'transactions.totalCommitted')}: one per committed transaction "
+           "(tolerance: in-doubt commits, which the server may have committed)", why, low_too=True)
+    _check(checks, "transactions_aborted", txn["aborted"], delta("txn_total_aborted"), unsure,
+           f"{(meaning or {}).get('aborted', 'transactions.totalAborted')}: one per aborted attempt (tolerance: "
+           "attempts ended by a non-retryable error: not begun, or committed after all)", why, low_too=True)
+    for edge, reading in (("start", start), ("end", end)):
+        _check(checks, f"transactions_open_at_{edge}", 0,
+               None if why else (reading.get("counters") or {}).get("txn_current_open"), 0,
+               f"{(meaning or {}).get('open', 'transactions.currentOpen')}: none at the {edge} reading", why)

@@ -1,0 +1,310 @@
+"""What analysis knows of MySQL and its stand-in MariaDB (loaded by analysis/databases.py `hooks`;
+the names a hooks file may define: docs/contracts.md "A database's analysis hooks").
+
+Every counter is read from `node client server-stats` (databases/mysql/client/mysql-stats.js:
+SHOW GLOBAL STATUS, SHOW BINARY LOGS) at the window edges. What each counts, by server:
+- MySQL 8.4 manual, server-status-variables.html: Com_xxx "the number of times each xxx statement
+  has been executed"; Com_stmt_execute one per COM_STMT_EXECUTE (and EXECUTE), counted "even if ...
+  an error occurred during execution"; Questions "statements sent to the server by clients ... does
+  not count COM_PING, COM_STATISTICS, COM_STMT_PREPARE, COM_STMT_CLOSE, or COM_STMT_RESET";
+  Handler_write / Handler_update "requests to insert / update a row in a table"; Handler_read_key
+  "requests to read a row based on a key"; Connections "connection attempts (successful or not)";
+  Threads_connected "currently open connections"; Innodb_rows_inserted / _updated "rows inserted /
+  updated in InnoDB tables"; Innodb_redo_log_current_lsn "the last written log sequence number".
+- MariaDB 10.11 (mariadb.com/kb server-status-variables, innodb-status-variables): the same Com_*,
+  Questions, Handler_*, Connections, Threads_connected; no Innodb_rows_* at all (the readings hold
+  them null with that reason); Innodb_lsn_current "current log sequence number".
+What the documentation leaves open was measured on the stand-in (MariaDB 10.11.18, Debian 12
+package, through `node client` exactly as the lab runs it; readings kept as fixtures in
+analysis/tests/fixtures/mysql/):
+- a prepared INSERT/SELECT/UPDATE executed with COM_STMT_EXECUTE counts once in Com_stmt_execute
+  AND once in Com_insert/Com_select/Com_update (400 inserts: both deltas 400);
+- COM_QUIT counts in Questions, COM_STMT_PREPARE does not (a connection that prepared and quit
+  adds 1);
+- Handler_write and Handler_update count one per row the workload writes or changes; nothing the
+  readings run writes a row; Handler_read_key counts one per keyed SELECT/UPDATE; the first insert
+  phase after `init` also counted 4 reads of the table's persistent statistics when it opened it;
+- Innodb_lsn_current's delta equals Innodb_os_log_written's (4,265,780 bytes for 400 10 kB
+  documents), and SHOW BINARY LOGS' File_size sum grows by what each commit appends.
+On MySQL 8.4 itself nothing was measured (no registry reaches mysql:8.4.10): the checks that rest
+on a measurement (Questions with COM_QUIT, Handler_* next to the temporary tables SHOW GLOBAL STATUS
+may use) are null there with that reason; the ones the manual decides are kept.
+"""
+import re
+
+# runs[].wal: InnoDB's redo log. The LSN is a byte position in the redo log, so its advance between
+# the readings is the redo written in the window (records and block framing; MariaDB 10.8+ writes
+# the log as one circular file with no per-block headers).
+REDO_SOURCE = {"MariaDB": "Innodb_lsn_current", "MySQL": "Innodb_redo_log_current_lsn"}
+
+
+def WAL(server):
+    source = REDO_SOURCE.get((server or {}).get("product"), "Innodb_redo_log_current_lsn")
+    return {"counter": "redo_lsn", "source": source,
+            "about": (f"InnoDB redo log: advance of the log sequence number, {source} (redo generated; "
+                      "the doublewrite buffer and the binary log are not in it)")}
+
+
+# runs[].binlog (and per_op.binlog_bytes): the binary log, which a MySQL server writes on every commit
+# beside the redo log. `binlog_bytes` = the sum of SHOW BINARY LOGS' File_size: a rotation (a restart,
+# max_binlog_size) adds a file and keeps the sum growing; only a purge (binlog_expire_logs_seconds,
+# PURGE BINARY LOGS) makes it go down, and then the window's bytes are unknown.
+BINLOG = {"counter": "binlog_bytes", "source": "SHOW BINARY LOGS",
+          "about": ("binary log: growth of the sum of SHOW BINARY LOGS File_size (row events of every "
+                    "commit: on the stand-in the whole row, before and after images for an update)"),
+          "down": "binary log files were purged or the server restarted"}
+LOGS = {"binlog": ("binary log", BINLOG)}
+
+
+# --- counter meanings (analysis/counters.py asks `counter_semantics`) --------------------------
+
+MARIADB_CHECKED = (10, 11)  # the stand-in's version, the one the measurements above were taken on
+MYSQL_CHECKED = (8, 4)      # the manual's version read for the meanings above
+# The checks that rest on a measurement, not on the manual (WHY_NOT_MEASURED's keys): null on a
+# server not measured.
+NOT_MEASURED = ("not measured on MySQL {version} (no registry reaches mysql:8.4.10; the meanings here were "
+                "measured on the stand-in MariaDB 10.11): {what}")
+WHY_NOT_MEASURED = {
+    "questions": "whether COM_QUIT counts in Questions",
+    "rows_written": "whether SHOW GLOBAL STATUS's internal temporary tables count in Handler_write",
+    "rows_changed": "whether the readings' internal temporary tables count in Handler_update",
+    "keyed_reads": "how many Handler_read_key the readings (performance_schema) and table opening add",
+    "rows_read_next": "how many Handler_read_next the readings (performance_schema) add",
+}
+
+
+def _version(text):
+    m = re.match(r"\s*(\d+)\.(\d+)", str(text or ""))
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def counter_semantics(server):
+    """(table, None) for a server whose counters are known here, else (None, reason)."""
+    product, version = server.get("product"), server.get("version")
+    v = _version(version)
+    if product == "MariaDB":
+        if v is None or v[:2] != MARIADB_CHECKED:
+            return None, (f"no counter semantics recorded for MariaDB {version}: measured on "
+                          f"{'.'.join(map(str, MARIADB_CHECKED))} only (databases/mysql/analysis.py)")
+        return {"label": f"MariaDB {version} (MySQL stand-in)", "innodb_rows": False, "unmeasured": {}}, None
+    if product == "MySQL":
+        if v is None or v[:2] != MYSQL_CHECKED:
+            return None, (f"no counter semantics recorded for MySQL {version}: the table holds "
+                          f"{'.'.join(map(str, MYSQL_CHECKED))} (databases/mysql/analysis.py)")
+        return {"label": f"MySQL {version}", "innodb_rows": True,
+                "unmeasured": {k: NOT_MEASURED.format(version=version, what=w) for k, w in WHY_NOT_MEASURED.items()}}, None
+    return None, f"server-stats names product {product!r} for mysql: neither MySQL nor MariaDB"
+
+
+# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+
+# What one reading runs (mysql-stats.js READING: SELECT VERSION(); SHOW GLOBAL STATUS; SELECT
+# UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin; SHOW BINARY LOGS): the start reading's statements after
+# its SHOW GLOBAL STATUS and the end reading's before it fall between the two status reads.
+START_READING_SELECTS_AFTER_STATUS = 2  # SELECT UNIX_TIMESTAMP(...), SELECT @@log_bin
+END_READING_SELECTS_BEFORE_STATUS = 1   # SELECT VERSION()
+# Between the two readings the lab runs nothing else against the server (lab/phase.sh: wait-ready,
+# init and settle come before the quiet period; count, explain and settle after the end reading):
+# the connections in the bracket are the clients' (one per client, again per reconnect) and the end
+# reading's; COM_QUITs are the clients' and the start reading's.
+TOLERANCE = {
+    "table_open_statistics_reads": 4,  # Handler_read_key: the table's persistent statistics, read when a
+                                       # phase is the first to open it after init (measured: 4)
+    "threads_at_edges": 0,             # only the reading's own connection
+}
+
+
+def reconcile(checks, w, start, end, seconds, sem, r):
+    """Adds the mysql checks to `checks`. w: reconcile.lab_work; r: analysis/reconcile.py (its
+    `check`, `delta`, `n`, `total` helpers)."""
+    ops = w.get("ops") or {}
+    n, delta, check = r.n, r.delta, r.check
+    unmeasured = sem["unmeasured"]
+    sent = sum(o["ok"] + o["errors"] for o in ops.values())
+    errors = w["errors"]
+    reads, rmw, scans = n(ops, "read"), n(ops, "rmw"), n(ops, "scan")
+    updates = n(ops, "update") + rmw
+    session_statements = w["client_sessions"] * w["statements_per_session"]
+    source = f"({sem['label']})"
+
+    # one COM_STMT_EXECUTE per operation, two per read-modify-write (get, then update)
+    check(checks, "statements_executed", sent + n(ops, "rmw", "errors") + rmw, delta(start, end, "com_stmt_execute"), 0,
+          f"Com_stmt_execute {source}: one per operation sent (a read-modify-write: two), failed ones included "
+          "(the manual: counted even if an error occurred)", low_too=True)
+    check(checks, "inserts", w["docs_ok"], delta(start, end, "com_insert"), n(ops, "insert", "errors"),
+          f"Com_insert {source}: one per acknowledged document (a prepared INSERT's execution counts here too, "
+          "measured on MariaDB 10.11; tolerance: failed inserts)", low_too=True)
+    selects = reads + rmw + scans
+    check(checks, "selects",
+          selects + session_statements + START_READING_SELECTS_AFTER_STATUS + END_READING_SELECTS_BEFORE_STATUS,
+          delta(start, end, "com_select"),
+          n(ops, "read", "errors") + n(ops, "rmw", "errors") + n(ops, "scan", "errors"),
+          f"Com_select {source}: one per read, scan and read-modify-write, each client session's set-up SELECTs "
+          f"({w['statements_per_session']}), the readings' SELECTs between the status reads "
+          f"({START_READING_SELECTS_AFTER_STATUS} + {END_READING_SELECTS_BEFORE_STATUS}) (tolerance: failed reads)",
+          low_too=True)
+    check(checks, "updates", updates, r.total(delta(start, end, "com_update"), delta(start, end, "com_delete")),
+          n(ops, "update", "errors") + n(ops, "rmw", "errors"),
+          f"Com_update + Com_delete {source}: one per update and read-modify-write; the lab deletes nothing"
+          if updates else f"Com_update + Com_delete {source}: the lab only inserts and reads", low_too=bool(updates))
+    quits = w["clients"] + 1  # every client's and the start reading's COM_QUIT
+    check(checks, "questions",
+          sent + rmw + session_statements + w["statements_per_reading"] + quits,
+          None if "questions" in unmeasured else delta(start, end, "questions"),
+          errors + (w["client_sessions"] - w["clients"]),
+          f"Questions {source}: every execution, each client session's set-up statements, the readings' "
+          f"statements between the status reads ({w['statements_per_reading']}), a COM_QUIT per client and the "
+          "start reading (measured: COM_QUIT counts, COM_STMT_PREPARE does not; tolerance: failed operations, "
+          "sessions lost without a COM_QUIT)", unmeasured.get("questions"), low_too=True)
+    check(checks, "rows_written", w["docs_ok"], None if "rows_written" in unmeasured else delta(start, end, "handler_write"),
+          n(ops, "insert", "errors"),
+          f"Handler_write {source}: one per acknowledged document; the readings write no row (tolerance: failed inserts)",
+          unmeasured.get("rows_written"), low_too=True)
+    # Handler_update counts rows an UPDATE changed: a JSON_SET writing the value the field already
+    # holds (YCSB's values are seeded per key and field: a key updated twice gets the same value)
+    # changes no row and is not counted (measured: 76 of 200 in a YCSB-F run after a YCSB-A run).
+    # So fewer is not a short reading: only more is checked.
+    check(checks, "rows_changed", updates, None if "rows_changed" in unmeasured else delta(start, end, "handler_update"),
+          n(ops, "update", "errors") + n(ops, "rmw", "errors"),
+          f"Handler_update {source}: at most one per update and read-modify-write (an update that writes the value "
+          "already there changes no row and is not counted)" if updates else
+          f"Handler_update {source}: the lab changes no row", unmeasured.get("rows_changed"))
+    # a keyed read, the update's row lookup, a scan's first index dive: one read by key each
+    keyed = reads + 2 * rmw + n(ops, "update") + scans
+    check(checks, "keyed_reads", keyed, None if "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
+          TOLERANCE["table_open_statistics_reads"] + errors,
+          f"Handler_read_key {source}: one per read, update and scan, two per read-modify-write (tolerance: the "
+          "table's persistent statistics read when the phase is the first to open it, failed operations)",
+          unmeasured.get("keyed_reads"), low_too=bool(keyed))
+    scan_why = (f"the phase's {scans} scans read a number of rows the clients do not report" if scans else None)
+    check(checks, "rows_read_next", 0,
+          None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"), 0,
+          f"Handler_read_next {source}: only a scan reads the next row; keyed reads and inserts read none",
+          scan_why or unmeasured.get("rows_read_next"))
+    def no_rows(key):
+        return None if sem["innodb_rows"] else (
+            (end.get("unavailable") or {}).get(key) or f"{sem['label']} has no Innodb_rows_* status variables")
+    check(checks, "innodb_rows_inserted", w["docs_ok"],
+          None if no_rows("innodb_rows_inserted") else delta(start, end, "innodb_rows_inserted"),
+          n(ops, "insert", "errors"), f"Innodb_rows_inserted {source}: one per acknowledged document",
+          no_rows("innodb_rows_inserted"), low_too=True)
+    # as Handler_update: a row whose new value equals the old is not updated (not measured on MySQL)
+    check(checks, "innodb_rows_updated", updates,
+          None if no_rows("innodb_rows_updated") else delta(start, end, "innodb_rows_updated"),
+          n(ops, "update", "errors") + n(ops, "rmw", "errors"),
+          f"Innodb_rows_updated {source}: at most one per update and read-modify-write", no_rows("innodb_rows_updated"))
+    check(checks, "connections", w["client_sessions"] + 1, delta(start, end, "connections"), errors,
+          f"Connections {source}: one per client session (a reconnect opens another) and the end reading; the lab "
+          "opens no other connection between the readings (tolerance: failed connection attempts)", low_too=True)
+    for edge, reading in (("start", start), ("end", end)):
+        check(checks, f"threads_connected_at_{edge}", 1, (reading.get("counters") or {}).get("threads_connected"),
+              TOLERANCE["threads_at_edges"], f"Threads_connected at the {edge} reading {source}: only the reading's own")
+
+
+# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_rows`) --------------------
+
+def _option(cmd, name):
+    """mysqld's `--name=value` (dashes and underscores are the same to mysqld)."""
+    want = name.replace("_", "-")
+    for i, a in enumerate(cmd or []):
+        key, _, value = a.partition("=")
+        if key.replace("_", "-") == f"--{want}":
+            return value if _ else (cmd[i + 1] if i + 1 < len(cmd) else "")
+    return None
+
+
+def _cmd(settings):
+    """The service's command line when it is mysqld's (compose.yaml's `mysqld --...`, which the
+    stand-in's entrypoint maps to MariaDB's options), else None: nothing is read from another one."""
+    cmd = (settings or {}).get("command")
+    ok = isinstance(cmd, list) and cmd and str(cmd[0]).rsplit("/", 1)[-1] in ("mysqld", "mariadbd")
+    return [str(a) for a in cmd] if ok else None
+
+
+def _stand_in(settings):
+    return ((settings or {}).get("labels") or {}).get("jsonbench.stand_in")
+
+
+def _said(cmd, name, default):
+    v = _option(cmd, name)
+    return f"{name}={v}" if v is not None else f"{name}={default} (default)"
+
+
+def fairness_cells(settings, run_env):
+    """{what: cell} of mysql for the rows analysis/fairness.py states for every database."""
+    cmd, si = _cmd(settings), _stand_in(settings)
+    if cmd is None:
+        return {}
+    on = " (stand-in: MariaDB 10.11)" if si else ""
+    return {
+        "checkpoint interval": "none: InnoDB's page cleaner flushes continuously (CHECKPOINT_INTERVAL_S does not apply)",
+        "settle between phases": "FLUSH TABLES jsonbench FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE after each load "
+                                 "phase and before each storage read",
+        "replication log": (f"binary log on (--log-bin={_option(cmd, 'log_bin')}), ROW format{on}"
+                            if _option(cmd, "log_bin") is not None else "binary log as the server's default"),
+        "compression at rest": "none (InnoDB ROW_FORMAT=DYNAMIC: documents over ~8 kB stored off-page, uncompressed)",
+        "sort / hash memory": "sort_buffer_size / join_buffer_size defaults (not set by the lab)",
+        "idle CPU": "InnoDB's page cleaner, purge and master threads",
+    }
+
+
+UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def size_bytes(text, unit=""):
+    """'4G', '4GB', '256MB', '4' (with unit 'G'): bytes, binary multiples as mysqld, postgres and
+    mongod (--wiredTigerCacheSizeGB: GiB) read them; None when not a size."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)B?\s*", str(text or ""), re.I)
+    return None if m is None else float(m.group(1)) * UNITS[(m.group(2) or unit).upper()]
+
+
+def fairness_rows(settings, run_env, setting):
+    """Rows only MySQL brings (its README's table): mysql's cell read from its command line
+    (D.settings.json), the others' through `setting(db, name)` (analysis/fairness.py: a database's
+    command-line setting, "" when it ran without it, None when it did not run in this bench)."""
+    cmd, si = _cmd(settings), _stand_in(settings)
+    if cmd is None:
+        return []
+
+    def other(db, name, text, default):
+        v = setting(db, name)
+        return "not run in this bench" if v is None else text.format(v) if v else default
+    durability = (run_env or {}).get("DURABILITY") or "strict"
+    flush, sync = _option(cmd, "innodb_flush_log_at_trx_commit"), _option(cmd, "sync_binlog")
+    pool, pjson, redo = (_option(cmd, k) for k in ("innodb_buffer_pool_size", "binlog_row_value_options",
+                                                    "innodb_redo_log_capacity"))
+    caches = [size_bytes(pool)] + [size_bytes(v, u) for v, u in ((setting("mongodb", "--wiredTigerCacheSizeGB"), "G"),
+                                                                 (setting("postgres", "shared_buffers"), "")) if v]
+    wal = setting("postgres", "max_wal_size")
+    want = ("1", "1") if durability == "strict" else ("2", "0")
+    return [
+        {"what": "cache", "mysql": _said(cmd, "innodb_buffer_pool_size", "128M"),
+         "mongodb": other("mongodb", "--wiredTigerCacheSizeGB", "WiredTiger cache {} GB", "WiredTiger's default cache"),
+         "postgres": other("postgres", "shared_buffers", "shared_buffers={}", "shared_buffers=128MB (default)"),
+         "aligned": None not in caches and len(set(caches)) == 1,
+         "note": "the buffer pool = the others' cache (MYSQL_BUFFER_POOL_SIZE, MONGO_CACHE_GB, PG_SHARED_BUFFERS)"},
+        {"what": "durability", "mysql": f"innodb_flush_log_at_trx_commit={flush}, sync_binlog={sync} (server-wide)",
+         "mongodb": "{w:1, j:true}" if durability == "strict" else "{w:1, j:false}",
+         "postgres": "synchronous_commit=on" if durability == "strict" else "synchronous_commit=off",
+         "aligned": (flush, sync) == want,
+         "note": f"DURABILITY={durability}: MySQL's strict is 1 and 1, relaxed 2 and 0 (the binding refuses a server "
+                 "whose settings do not match); the others set it per session"},
+        {"what": "torn pages", "mysql": _said(cmd, "innodb_doublewrite", "ON"),
+         "mongodb": "copy-on-write checkpoints", "postgres": "full_page_writes=on (default)",
+         "aligned": (_option(cmd, "innodb_doublewrite") or "ON").upper() in ("ON", "1"),
+         "note": "each side's own protection against torn pages, all on"},
+        {"what": "partial update logging",
+         "mysql": ("absent on the stand-in: MariaDB has no binlog_row_value_options (its entrypoint drops "
+                   f"--binlog-row-value-options={pjson}): an update logs the whole row, before and after"
+                   if si and pjson is not None else f"binlog_row_value_options={pjson}" if pjson is not None
+                   else "binlog_row_value_options='' (default: whole documents)"),
+         "mongodb": "n/a (no replication log on a standalone)", "postgres": "n/a (WAL only)", "aligned": False,
+         "note": "MySQL's PARTIAL_JSON logs a JSON_SET's change, not the document: the partial-update story"},
+        {"what": "log before forced checkpoints",
+         "mysql": (f"innodb_redo_log_capacity={redo}" + (" (stand-in: as innodb_log_file_size)" if si else "")
+                   if redo is not None else "innodb_redo_log_capacity=100M (default)"),
+         "mongodb": "n/a (60 s checkpoints)",
+         "postgres": other("postgres", "max_wal_size", "max_wal_size={}", "max_wal_size=1GB (default)"),
+         "aligned": redo is not None and wal is not None and size_bytes(redo) == size_bytes(wal),
+         "note": "how much log may build up before flushing is forced (MYSQL_REDO_LOG_CAPACITY = PG_MAX_WAL_SIZE)"},
+    ]

@@ -1,0 +1,196 @@
+"""What analysis knows of PostgreSQL (loaded by analysis/databases.py `hooks`; the names it may
+define: docs/contracts.md "A database's analysis hooks").
+
+Still in analysis/ (docs/layout.md step 5, not moved yet): its fairness cells (analysis/fairness.py)
+and transaction isolation (analysis/txn_report.py).
+"""
+from analysis.reconcile import (  # the rules' helpers (analysis/reconcile.py; loaded after it)
+    check as _check, delta as _delta, n as _n, total as _sum)
+
+# runs[].wal: `wal_bytes` = pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') in each server-stats
+# reading (databases/postgres/client/postgres-stats.js): the advance of the WAL *write* position (WAL
+# handed to the operating system, not necessarily flushed; records still in the server's WAL
+# buffers, pg_current_wal_insert_lsn, are not in it), full-page images and TOAST included.
+WAL = {"counter": "wal_bytes", "source": "pg_current_wal_lsn",
+       "about": ("advance of the WAL write position, pg_current_wal_lsn() (WAL written to the operating "
+                 "system, not necessarily flushed; not the insert position)")}
+
+
+# --- counter meanings (analysis/counters.py asks `counter_semantics`) ---------------------------
+# pg_stat_database columns (PostgreSQL 15 manual, monitoring-stats); `sessions` from 14.
+# xact_commit/xact_rollback count every transaction of the database, the lab's own readings and
+# each session's start-up included (reconcile below counts those).
+SESSIONS_FROM = (14, 0)
+
+
+def counter_semantics(server):
+    return {"label": f"postgres {server.get('version')}", "sessions_from": SESSIONS_FROM}, None
+
+
+# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# What the lab allows beyond the work it can count exactly. Measured on PostgreSQL 15
+# (client/test/integration/server-stats.test.js): a new session runs one start-up transaction and
+# reads 150-900 catalog rows (more on a server whose relcache init file is not yet written).
+TOLERANCE = {
+    "startup_transactions_per_connection": 1,
+    "transactions_per_s": 0.2,  # autovacuum workers visiting the database
+    "transactions_fixed": 5,
+    "rows_read_per_connection": 1000,  # catalog reads at session start-up
+    "rows_read_per_s": 20,  # autovacuum workers scan pg_class
+    "user_table_reads": 0,  # the lab's inserts never scan or index-fetch a user table in the window
+    "other_backends_at_edges": 0,
+    # the rest of the cluster (databases/postgres/client/postgres-stats.js readClusterStats): other
+    # databases get autovacuum visits (transactions_per_s, rows_read_per_s, as above) and no client
+    "other_databases_sessions": 0,
+    "other_databases_active_ms": 0,  # only client sessions accrue active_time
+}
+
+
+def reconcile(checks, w, start, end, seconds, sem, helpers):
+    _postgres(checks, w, start, end, seconds)
+    _postgres_cluster(checks, start, end, seconds)
+
+
+# What one committed transaction writes on PostgreSQL, as user-table row counts (databases/postgres/
+# client/postgres-booking.js, postgres-oltp.js): a booking inserts a seat and a payment and upserts its
+# audit row (an insert the first time, an update after); oltp's writes per operation type.
+OLTP_ROWS_INSERTED = {"delete-insert": 1}
+OLTP_ROWS_CHANGED = {"index-update": 1, "non-index-update": 1, "delete-insert": 1}
+
+
+def _postgres_txn_rows(w):
+    """Rows written by the transactions: an aborted attempt's rows count too (pg_stat counts the
+    tuples of rolled-back transactions), so each aborted attempt is tolerated up to its rows."""
+    txn, ops = w["txn"], w.get("ops") or {}
+    if txn["workload"] == "booking":
+        return (3 * txn["committed"], 3 * txn["aborted"] + w["errors"],
+                "pg_stat_user_tables n_tup_ins + n_tup_upd: three rows per committed booking (seat, payment, "
+                "the audit upsert: an insert the first time, an update after; tolerance: the aborted attempts' rows)",
+                0, 0, "pg_stat_user_tables n_tup_del: bookings delete nothing")
+    inserted = sum(_n(ops, op) * k for op, k in OLTP_ROWS_INSERTED.items())
+    changed = sum(_n(ops, op) * k for op, k in OLTP_ROWS_CHANGED.items())
+    return (inserted, txn["aborted"] + w["errors"],
+            "pg_stat_user_tables n_tup_ins: one row per committed delete+insert (tolerance: aborted attempts)",
+            changed, 2 * txn["aborted"] + w["errors"],
+            "pg_stat_user_tables n_tup_upd + n_tup_del: one row per committed index/non-index update and "
+            "delete+insert (tolerance: aborted attempts)")
+
+
+def _postgres(checks, w, start, end, seconds):
+    t = TOLERANCE
+    sessions_in = w["client_sessions"] + 1  # the clients' sessions and the start reading's own
+    startup = t["startup_transactions_per_connection"]
+    per_reading = startup + w["statements_per_reading"]
+    ops = w.get("ops") or {}
+    # one transaction per operation (autocommit), two for a read-modify-write (get, then patch)
+    statements = sum(o["ok"] + o["errors"] for o in ops.values()) + _n(ops, "rmw")
+    txn = w.get("txn")
+    # transactions (booking, oltp): one per attempt, committed or rolled back; after a COMMIT that
+    # failed (a serialization failure found at commit) the client's ROLLBACK runs outside a
+    # transaction block and is itself a rolled-back transaction (PostgreSQL's xact.c,
+    # UserAbortTransactionBlock in TBLOCK_STARTED: WARNING, then abort): up to one more per abort
+    extra = 0 if txn is None else txn["aborted"] + txn["in_doubt"]
+    if txn is not None:
+        statements = txn["attempts"]
+    _check(checks, "transactions",
+           w["client_sessions"] * (startup + w["statements_per_session"]) + statements + per_reading,
+           _sum(_delta(start, end, "xact_commit"), _delta(start, end, "xact_rollback")),
+           per_reading + t["transactions_fixed"] + t["transactions_per_s"] * seconds + extra,
+           ("xact_commit + xact_rollback: one per transaction attempt (committed or rolled back), the sessions' "
+            "start-up and set-up statements (every one of each client's SESSIONS), the start reading (tolerance: "
+            "the end reading, autovacuum, a ROLLBACK after each failed COMMIT, in-doubt commits)") if txn else
+           "xact_commit + xact_rollback: one per insert, the sessions' start-up and set-up statements, the "
+           "start reading (tolerance: the end reading, autovacuum)")
+    if txn is not None:
+        _check(checks, "transactions_rolled_back", txn["aborted"], _delta(start, end, "xact_rollback"),
+               txn["aborted"] + txn["in_doubt"],
+               "xact_rollback: one per aborted attempt (tolerance: a ROLLBACK after each failed COMMIT, in-doubt "
+               "commits)", low_too=True)
+        ins, ins_tol, ins_about, chg, chg_tol, chg_about = _postgres_txn_rows(w)
+        written = (_sum(_delta(start, end, "user_n_tup_ins"), _delta(start, end, "user_n_tup_upd"))
+                   if txn["workload"] == "booking" else _delta(start, end, "user_n_tup_ins"))
+        changed = (_delta(start, end, "user_n_tup_del") if txn["workload"] == "booking"
+                   else _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")))
+        _check(checks, "rows_written", ins, written, ins_tol, ins_about, low_too=True)
+        _check(checks, "rows_changed", chg, changed, chg_tol, chg_about, low_too=bool(chg))
+    if txn is None:
+        _postgres_rows(checks, w, start, end)
+    _postgres_reads(checks, w, start, end, seconds, sessions_in)
+
+
+def _postgres_rows(checks, w, start, end):
+    ops = w.get("ops") or {}
+    # user tables only: pg_stat_database's tup_inserted also counts TOAST chunks and catalog rows
+    created = w.get("buckets_created") or 0
+    _check(checks, "rows_written", w["docs_ok"] + created, _delta(start, end, "user_n_tup_ins"), w["errors"],
+           "pg_stat_user_tables n_tup_ins: one row per acknowledged document (tolerance: failed inserts)"
+           + ("; tsbs buckets: one per host-hour ingested" if created else ""),
+           low_too=True)
+    updates = _n(ops, "update") + _n(ops, "rmw") + _n(ops, "bucket") - created
+    _check(checks, "rows_changed", updates,
+           _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")),
+           _n(ops, "update", "errors") + _n(ops, "rmw", "errors") + _n(ops, "bucket", "errors"),
+           "pg_stat_user_tables n_tup_upd + n_tup_del: one row per acknowledged update (and read-modify-write); "
+           "the lab deletes nothing" if updates else "pg_stat_user_tables n_tup_upd + n_tup_del: the lab only inserts",
+           low_too=bool(updates))
+
+
+def _postgres_reads(checks, w, start, end, seconds, sessions_in):
+    t = TOLERANCE
+    ops = w.get("ops") or {}
+    reading = [op for op in ops if op != "insert" and ops[op]["ok"] + ops[op]["errors"]]
+    cannot = (f"the phase's own {', '.join(reading)} operations read rows: these counters cannot tell them "
+              "from foreign reads" if reading else None)
+    _check(checks, "rows_read", 0,
+           None if cannot else _sum(_delta(start, end, "tup_returned"), _delta(start, end, "tup_fetched")),
+           t["rows_read_per_connection"] * (sessions_in + 1) + t["rows_read_per_s"] * seconds,
+           "tup_returned + tup_fetched: the lab's inserts read no rows (tolerance: catalog reads per session "
+           "incl. the readings, autovacuum)", cannot)
+    _check(checks, "user_table_reads", 0,
+           None if cannot else _sum(_delta(start, end, "user_seq_tup_read"), _delta(start, end, "user_idx_tup_fetch"),
+                                    _delta(start, end, "user_seq_scan"), _delta(start, end, "user_idx_scan")),
+           t["user_table_reads"],
+           "pg_stat_user_tables seq_scan + seq_tup_read + idx_scan + idx_tup_fetch: inserts read no user table", cannot)
+    _check(checks, "sessions", sessions_in, _delta(start, end, "sessions"), 1,
+           "pg_stat_database.sessions: one per client session and the start reading (tolerance: the end reading)",
+           (end.get("unavailable") or {}).get("sessions"))
+    for edge, reading in (("start", start), ("end", end)):
+        n = (reading.get("counters") or {}).get("other_client_backends")
+        _check(checks, f"other_sessions_at_{edge}", 0, n, t["other_backends_at_edges"],
+               f"client sessions on the database besides the {edge} reading's own (pg_stat_activity; "
+               "autovacuum workers are not client sessions)",
+               None if n is not None else "reading has no other_client_backends")
+
+
+def _postgres_cluster(checks, start, end, seconds):
+    """Work in the other databases of the same server, and checkpoints nobody in the lab asked for."""
+    t = TOLERANCE
+    older = (None if "cluster_other_databases_sessions" in (end.get("counters") or {})
+             else "the readings have no cluster counters (a client before the whole-cluster reading)")
+
+    def why(key):
+        return older or (end.get("unavailable") or {}).get(key) or (start.get("unavailable") or {}).get(key)
+    for name, key, tol, about in (
+            ("other_databases_sessions", "cluster_other_databases_sessions", t["other_databases_sessions"],
+             "pg_stat_database.sessions of every other database: the lab connects only to its own"),
+            ("other_databases_active_ms", "cluster_other_databases_active_ms", t["other_databases_active_ms"],
+             "pg_stat_database.active_time (ms) of every other database: time client sessions spent running statements")):
+        _check(checks, name, 0, None if older else _delta(start, end, key), tol, about, why(key))
+    # Not judged: the other databases' transactions and rows read (cluster_other_databases_xacts,
+    # _rows_read). Autovacuum workers visit every database each naptime and their catalog scans count
+    # there: clean e2e windows of about 40 s on PostgreSQL 15 saw 28 transactions and 8,117 rows read
+    # in `postgres`/`template1` with no client at all. A client's work there shows in sessions,
+    # active_time and the backends at the edges, which autovacuum never moves.
+    # A requested checkpoint is a CHECKPOINT command, or one the WAL forced: one per
+    # max_wal_size / (1 + checkpoint_completion_target) of WAL (PostgreSQL's CheckPointSegments)
+    c = end.get("counters") or {}
+    wal, size, target = _delta(start, end, "wal_bytes"), c.get("cluster_max_wal_size_bytes"), c.get("cluster_checkpoint_completion_target")
+    forced = int(wal // (size / (1 + target))) if wal is not None and size and target is not None else 0
+    _check(checks, "checkpoints_requested", 0, None if older else _delta(start, end, "cluster_checkpoints_requested"),
+           forced, "pg_stat_bgwriter.checkpoints_req (pg_stat_checkpointer.num_requested from 17): the lab asks for "
+           "none in the window (tolerance: those its WAL may force, one per max_wal_size / (1 + "
+           "checkpoint_completion_target))", why("cluster_checkpoints_requested"))
+    for edge, reading in (("start", start), ("end", end)):
+        n = (reading.get("counters") or {}).get("cluster_other_database_backends")
+        _check(checks, f"other_database_sessions_at_{edge}", 0, None if older else n, t["other_backends_at_edges"],
+               f"client sessions on the other databases at the {edge} reading (pg_stat_activity)", older)
