@@ -85,7 +85,7 @@ def server_processes(name):
     m = known_manifests().get(name)
     if m is None:
         return set()
-    return set(m["processes"]) | set(m.get("standin", {}).get("processes", [])) | {
+    return set(m["processes"]) | set(m.get("standin", {}).get("processes", [])) | set(m.get("own_image", {}).get("processes", [])) | {
         p for s in m.get("earlier_standins", []) for p in s["processes"]}
 
 

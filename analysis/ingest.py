@@ -5,6 +5,9 @@ Events: what the database holds (`count`: documents = events; the bucket model s
 arrays), else the clients' acknowledged operations. Host-hours: distinct (host, UTC hour) pairs of
 the acknowledged events, summed over the clients (each client owns its own hosts, so the sets are
 disjoint). Storage: the database's own total (table + indexes, `storage.total_bytes`) over them.
+A database that partitions by time reports its chunks beside its sizes (count.json `chunks`,
+`compressed_chunks`), and COMPRESS's sizes before the compression (`compress`): read here by
+those fields' names, whichever database wrote them.
 Per-event CPU, WAL and network are `per_op` (one event = one operation)."""
 
 
@@ -41,7 +44,33 @@ def ingest(clients, count, storage_total):
         "rows": (count or {}).get("rows"),
         "storage_bytes_per_event": _div(storage_total, events),
         "storage_bytes_per_host_hour": _div(storage_total, host_hours),
+        # what a database that partitions by time reports beside its sizes (count.json `chunks`,
+        # `compressed_chunks`), and its native compression (count.json `compress`, COMPRESS)
+        "chunks": (count or {}).get("chunks"),
+        "compressed_chunks": (count or {}).get("compressed_chunks"),
+        "chunks_reason": None if (count or {}).get("chunks") is not None else
+        ("no count.json" if count is None else "the database reports no chunks (its count has no `chunks`: it does not partition by time)"),
+        "compression": compression((count or {}).get("compress"), storage_total, events, host_hours),
         "reason": "; ".join(reasons) or None,
+    }
+
+
+def compression(compress, storage_total, events, host_hours):
+    """COMPRESS's figures (count.json `compress`: the setting, the sizes before it) or None when the
+    run did not compress: the storage figures above are then the compressed ones; these are the
+    uncompressed ones beside them, read the same way (after the same flush)."""
+    if not isinstance(compress, dict):
+        return None
+    before = (compress.get("uncompressed") or {}).get("total_bytes")
+    return {
+        "setting": compress.get("setting"),
+        "interval": compress.get("interval"),
+        "uncompressed_total_bytes": before,
+        "compressed_total_bytes": storage_total,
+        "uncompressed_bytes_per_event": _div(before, events),
+        "uncompressed_bytes_per_host_hour": _div(before, host_hours),
+        "ratio": _div(before, storage_total),
+        "statements": compress.get("statements"),
     }
 
 
@@ -67,6 +96,13 @@ def report_lines(result):
         ("storage (B/event)", lambda r: fmt(r["ingest"].get("storage_bytes_per_event"))),
         ("storage per host-hour", lambda r: fmt_bytes(r["ingest"].get("storage_bytes_per_host_hour"))),
     ]
+    if any(r["ingest"].get("chunks") is not None for r in runs):
+        cells.append(("chunks (compressed)", lambda r: "n/a" if r["ingest"].get("chunks") is None else
+                      f"{fmt(r['ingest']['chunks'])} ({fmt(r['ingest'].get('compressed_chunks'))})"))
+    if any(r["ingest"].get("compression") for r in runs):
+        cells.append(("uncompressed per host-hour (COMPRESS)", lambda r: "not compressed" if not r["ingest"].get("compression") else
+                      f"{fmt_bytes(r['ingest']['compression']['uncompressed_bytes_per_host_hour'])} "
+                      f"({r['ingest']['compression']['setting']}: {fmt(r['ingest']['compression']['ratio'])}x smaller)"))
     for name, get in cells:
         rows.append("| " + " | ".join([name] + [get(r) for r in runs]) + " |")
     reasons = [f"{run_label(r)}: {r['ingest']['reason']}" for r in runs if r["ingest"].get("reason")]
@@ -85,3 +121,28 @@ def index_lines(result):
         return ["Secondary indexes during the ingest: none (only the primary key, if the model has one).", ""]
     return [f"Secondary indexes during the ingest on {db} (the query set's, created before it): "
             + "; ".join(f"`{x}`" for x in stmts) for db, stmts in indexes.items()] + [""]
+
+
+def sweep_lines(sides):
+    """A sweep's "Time-series ingest, point by point" table (analysis/sweep_queries.py ingest_sides):
+    one column per point and database; [] when no point ingested time series."""
+    from .labels import fmt, fmt_bytes
+    if not sides:
+        return []
+    labels = list(sides)
+    rows = ["| per event | " + " | ".join(labels) + " |", "|" + "---|" * (len(labels) + 1)]
+    cells = [
+        ("model / events / host-hours", lambda s: f"{s['model']} / {fmt(s['events'])} / {fmt(s['host_hours'])}"),
+        ("CPU (µs/event)", lambda s: fmt(s["cpu_us_per_event"])),
+        ("WAL/journal (B/event)", lambda s: fmt(s["wal_bytes_per_event"]) if s["wal_bytes_per_event"] is not None
+         else f"n/a ({s['wal_reason'] or 'no WAL figure'})"),
+        ("network (B/event)", lambda s: fmt(s["net_bytes_per_event"])),
+        ("latency p50 / p99 (ms)", lambda s: f"{fmt(s['latency_p50_ms'])} / {fmt(s['latency_p99_ms'])}"),
+        ("storage (B/event)", lambda s: fmt(s["storage_bytes_per_event"])),
+        ("storage per host-hour", lambda s: fmt_bytes(s["storage_bytes_per_host_hour"])),
+        ("chunks (compressed)", lambda s: "n/a" if s["chunks"] is None else f"{fmt(s['chunks'])} ({fmt(s['compressed_chunks'])})"),
+    ]
+    for name, get in cells:
+        rows.append("| " + " | ".join([name] + [get(sides[k]) for k in labels]) + " |")
+    return ["Time-series ingest, point by point (results.json `ingest`; each point's report has the rest):", "",
+            "\n".join(rows), ""]

@@ -6,7 +6,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, databases, experiment_schema, figures, repeat, txn_report
+from . import benchfiles, ci, databases, experiment_schema, figures, ingest, repeat, sweep_queries, txn_report
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -99,6 +99,12 @@ def _grid_points(sweep_dir, key):
     return _category_order(sweep_dir, found, grid_value)
 
 
+def _full_grid(pts):
+    """Every combination of the two keys' values is a point (a grid), or only some (a paired sweep)."""
+    parts = [str(v).split(", ") for v, _, _ in pts]
+    return len({p[0] for p in parts}) * len({p[-1] for p in parts}) == len(parts)
+
+
 def point_summary(path):
     """One point as (kind, results, figures {run key: {path: summary}}, ratios) whatever its REPEAT:
     a repeated point's statistics, or a single run's values as n=1 summaries."""
@@ -151,7 +157,8 @@ def build(sweep_dir):
         "bench": f"{bench}/{os.path.basename(sweep_dir)}",
         "description": (f"{description}: " if description else "") + (
             f"sweep of {key} over " + ", ".join(str(v) for v, _, _ in pts) if "+" not in key else
-            f"grid of {' x '.join(keys_of(key))} over " + "; ".join(str(v) for v, _, _ in pts)),
+            f"{'grid of ' + ' x '.join(keys_of(key)) if _full_grid(pts) else 'pairs of ' + ' and '.join(keys_of(key))} over "
+            + "; ".join(str(v) for v, _, _ in pts)),
         "generated_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "key": key,
         "values": [v for v, _, _ in pts],
@@ -165,6 +172,10 @@ def build(sweep_dir):
         "stand_in": sorted(stand_in),
         "series": series,
         "ratios": ratio_series,
+        # the points' query answers compared across them (a design per point: tsbs-timescale)
+        "queries": sweep_queries.build(pts),
+        # each point's time-series ingest side by side (tsbs: model, per event, storage, chunks)
+        "ingest": sweep_queries.ingest_sides(pts),
     }
 
 
@@ -249,15 +260,18 @@ def report(result):
                   "out of the tables and plots.", ""]
     repeated = any(p.get("kind") == "repeat" for p in result["points"])
     folders = "+".join(f"{k}=<value>" for k in keys_of(key))
+    paired = "+" in key and not _full_grid([(v, None, None) for v in result["values"]])
     lines += [(f"One complete bench per value of {key}" if "+" not in key else
-               f"One complete bench per combination of {' and '.join(keys_of(key))}") + f" (folders `{folders}/`); "
+               f"One complete bench per {'pair' if paired else 'combination'} of {' and '.join(keys_of(key))}") + f" (folders `{folders}/`); "
               + ("each value is the mean ± half-width of the 95% confidence interval over the point's repetitions."
                  if repeated else "one run per point (REPEAT=1): no interval; `--set REPEAT=3` gives one."), ""]
     shown = []
     for k in result["series"]:
         shown += [p for p in result["series"][k] if p not in shown]
     main = figures.headline(shown)
-    lines += ["## The answer", ""] + txn_report.sweep_lines(result) + answer_lines(result, main) + ["## Plots", ""]
+    if "DATABASES" in keys_of(key):
+        lines += ["Each point runs the databases its DATABASES names: n/a for a database at another point is the design.", ""]
+    lines += ["## The answer", ""] + txn_report.sweep_lines(result) + ingest.sweep_lines(result.get("ingest")) + answer_lines(result, main) + ["## Plots", ""]
     lines += [f"![{os.path.splitext(os.path.basename(p))[0]}]({p})" for p in result.get("plots") or []] + [""]
     if result.get("absent"):
         lines += ["Not in plots/categories.png (n/a), and why:", ""]
@@ -266,6 +280,7 @@ def report(result):
                   for a in result["absent"]] + [""]
     for p in main:
         lines += [f"## {figures.name(p)} against {key_label(result)}", "", figure_table(result, p), ""]
+    lines += sweep_queries.report_lines(result.get("queries"))
     lines += ["## Points", ""]
     for pt in result["points"]:
         state = "complete" if pt["complete"] else "INCOMPLETE: " + "; ".join(pt["incomplete"])

@@ -137,10 +137,14 @@ def baseline(root=ROOT):
 
 
 def server_processes(name, stand_in=None, root=ROOT):
-    """The server's process names: the official server's (stand_in False), the stand-in's (True),
+    """The server's process names: the official server's (stand_in False), the stand-in's (True; a
+    database without one: its own_image's, the image a user points it at),
     or every name it ever ran under (None: official, stand-in and earlier stand-ins; for reading
     profiles of older runs)."""
     m = load(name, root)
+    if stand_in and "standin" not in m and "own_image" in m:
+        # an image of the user's own (own_image.env), labelled as a stand-in is: its server's names
+        return list(m["own_image"]["processes"])
     if stand_in and "standin" not in m:
         raise ManifestError(f"{os.path.join(root, name, MANIFEST)}: database {name!r} has no stand-in: {m['no_standin']}")
     if stand_in is not None:

@@ -286,7 +286,8 @@ official_images() {
     awk '/^[^ #]/ { in_include = ($1 == "include:") } in_include && $1 == "-" { print $2 }' "$JSONBENCH_ROOT/compose.yaml")
   awk '/^[^ #]/ { in_services = ($1 == "services:") }
        in_services && $1 == "image:" { print $2 }' "${files[@]}" |
-    tr -d "\"'" | grep -v '^jsonbench'
+    # an image a variable may replace (${TIMESCALEDB_IMAGE:-<official>}): the official default
+    tr -d "\"'" | sed -E 's/^\$\{[A-Za-z_][A-Za-z0-9_]*:-(.*)\}$/\1/' | grep -v '^jsonbench'
 }
 
 # 0 when the official images can be used: all present locally, or the registries answer.

@@ -6,7 +6,8 @@
 # Sourced by runme.sh.
 
 # A sweep of one key: SWEEP_KEY=K, points K=<v>. A grid of two keys (two --sweep): SWEEP_KEY=K1+K2,
-# points K1=<v>+K2=<w>, every combination, in the order given (the first key varies slowest).
+# points K1=<v>+K2=<w>, every combination, in the order given (the first key varies slowest). A
+# paired sweep (one --sweep K1+K2=v+w,...): the same key and folders, only the pairs given.
 SWEEP_KEY=""
 SWEEP_POINTS=()   # the point folders' names, in run order
 SWEEP_VALUES=()   # each point's value(s): v, or v+w for a grid (sweep-KEY/values, the order analysis shows)
@@ -43,9 +44,17 @@ sweep_parse() {
     echo "runme.sh: --sweep ${keys[0]} is given twice; a grid needs two different keys (e.g. --sweep ISOLATION=read-committed,serializable --sweep CLIENTS=2,8)" >&2
     return 2
   fi
+  if [[ ${keys[*]} == *+* ]] && [ ${#keys[@]} = 2 ]; then
+    echo "runme.sh: --sweep ${keys[0]} and --sweep ${keys[1]}: a paired sweep (K1+K2=v+w,...) runs alone, its points already set two keys together; give it as the only --sweep" >&2
+    return 2
+  fi
   SWEEP_KEY=$(IFS=+; echo "${keys[*]}")
   SWEEP_POINTS=() SWEEP_VALUES=()
   for v in ${lists[0]}; do
+    # a paired sweep (K1+K2=v+w,...): each point sets both keys, folder K1=v+K2=w as a grid point's
+    if [[ ${keys[0]} == *+* ]]; then
+      SWEEP_POINTS+=("${keys[0]%%+*}=${v%%+*}+${keys[0]#*+}=${v#*+}"); SWEEP_VALUES+=("$v"); continue
+    fi
     if [ ${#keys[@]} = 1 ]; then SWEEP_POINTS+=("${keys[0]}=$v"); SWEEP_VALUES+=("$v"); continue; fi
     for w in ${lists[1]}; do SWEEP_POINTS+=("${keys[0]}=$v+${keys[1]}=$w"); SWEEP_VALUES+=("$v+$w"); done
   done

@@ -114,13 +114,21 @@ const BENCH_SPECS = {
   // A bench that is a sweep or a grid by nature (the OnGres transaction grid: isolation x clients)
   // says so here; runme.sh runs it as if given `--sweep` once per KEY=v1,v2,... (two make a grid).
   SWEEP: {
-    type: 'text', pattern: /^[A-Z_][A-Z0-9_]*=[^\s=]+( [A-Z_][A-Z0-9_]*=[^\s=]+)?$/,
-    patternAbout: 'one or two space-separated KEY=v1,v2,... (two make a grid of every combination), as "ISOLATION=read-committed,serializable CLIENTS=2,8"',
+    type: 'text', pattern: /^([A-Z_][A-Z0-9_]*=[^\s=]+( [A-Z_][A-Z0-9_]*=[^\s=]+)?|[A-Z_][A-Z0-9_]*\+[A-Z_][A-Z0-9_]*=[^\s=]+)$/,
+    patternAbout: 'one or two space-separated KEY=v1,v2,... (two make a grid of every combination), as "ISOLATION=read-committed,serializable CLIENTS=2,8"; '
+      + 'or one paired KEY1+KEY2=v1+w1,v2+w2,... (the pairs given, each point setting both), as "MODEL+DATABASES=event+mongodb,native+timescaledb"',
     about: 'the bench\'s own sweep, run as `--sweep` would (a --sweep on the command line replaces it)',
   },
   // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
   // c of CLIENTS (0-based) ingests the hosts with id % CLIENTS == c.
   MODEL: { type: 'enum', values: MODELS, default: 'event', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'ingest model: a document per event, a bucket document per host and hour filled by in-place updates, or a native time-series collection (MongoDB) / plain table with columns (PostgreSQL)' },
+  // A database's native compression of the TSBS data (its manifest's offers.compress), applied by
+  // the count after the ingest window (outside it) to the chunks older than the interval; none: off.
+  COMPRESS: {
+    type: 'text', default: 'none', pattern: /^(none|after:[0-9]+[smhd])$/, appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs',
+    patternAbout: 'none, or after:<n><s|m|h|d> (e.g. after:12h: compress the data older than 12 hours)',
+    about: 'native compression after the ingest, for databases whose manifest offers it (offers.compress: timescaledb)',
+  },
   HOSTS: { type: 'int', min: 1, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'hosts of the data set' },
   INTERVAL_S: { type: 'number', gt: 0, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds between two events of a host (whole milliseconds)' },
   SPAN_S: { type: 'int', min: 1, default: '3600', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds of data: a host has an event at START + k*INTERVAL_S for every k*INTERVAL_S < SPAN_S' },
@@ -369,6 +377,7 @@ function checkCombination(values, where, given) {
         + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
     }
   }
+  if (values.WORKLOAD === 'tsbs' && values.DATABASES) checkTsbsOffers(values, where);
   if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
@@ -418,7 +427,7 @@ function checkCombination(values, where, given) {
   if (values.WORKLOAD === 'tsbs' && Array.isArray(values.QUERIES) && values.QUERIES.length) {
     // The TSBS query set runs on MODEL=event/bucket, on a data set its windows and hosts fit.
     const tq = require('./queries/tsbs-devops-queries');
-    const r = tq.refusal(tq.dataOf(values), values.QUERIES);
+    const r = tq.refusal(tq.dataOf(values), values.QUERIES, ownQueryModels(values.DATABASES));
     if (r) throw new InputError(`${where(r.key)}: ${r.message}`);
   }
   if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
@@ -429,6 +438,36 @@ function checkCombination(values, where, given) {
         + `batch (16 MiB), so a scan could not be one round trip; allowed: SCAN_MAX <= ${Math.floor((MONGODB_MAX_BSON_BYTES - 16 * 1024) / docBytes)}`);
     }
   }
+}
+
+// What each database's manifest offers for the TSBS data (offers.tsbs_models, offers.compress):
+// a MODEL or a COMPRESS one of DATABASES does not have is refused, naming the database.
+function checkTsbsOffers(values, where) {
+  const manifests = require('./databases').manifests();
+  const dbs = values.DATABASES.filter((db) => manifests[db]);
+  const noModel = dbs.filter((db) => !(manifests[db].offers.tsbs_models || MODELS).includes(values.MODEL));
+  if (noModel.length) {
+    const has = noModel.map((db) => `${db}: ${(manifests[db].offers.tsbs_models || MODELS).join(', ')}`).join('; ');
+    throw new InputError(`${where('MODEL')}: MODEL=${values.MODEL} has no ${noModel.join(', ')} layout (databases/<name>/database.json `
+      + `offers.tsbs_models); allowed: ${has} (a design per database: a paired sweep, e.g. SWEEP="MODEL+DATABASES=event+mongodb,native+timescaledb")`);
+  }
+  if (values.COMPRESS !== 'none') {
+    const without = dbs.filter((db) => !manifests[db].offers.compress);
+    if (without.length) {
+      const with_ = Object.keys(manifests).filter((db) => manifests[db].offers.compress);
+      throw new InputError(`${where('COMPRESS')}: COMPRESS=${values.COMPRESS} is native compression, which ${without.join(', ')} ${without.length > 1 ? 'do' : 'does'} `
+        + `not have (databases/<name>/database.json offers.compress): it is refused rather than ignored, so no run says `
+        + `compressed where nothing was; allowed: COMPRESS=none, or DATABASES of databases that have it (${with_.join(', ') || 'none'})`);
+    }
+  }
+}
+
+// The TSBS models whose query forms every one of the databases brings in its folder (manifest
+// offers.tsbs_query_models: TimescaleDB's native hypertable); [] when one of them brings none.
+function ownQueryModels(databases) {
+  const manifests = require('./databases').manifests();
+  const lists = (databases || []).map((db) => (manifests[db] && manifests[db].offers.tsbs_query_models) || []);
+  return lists.length ? lists.reduce((a, b) => a.filter((m) => b.includes(m))) : [];
 }
 
 // QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).

@@ -58,7 +58,8 @@ const COMMANDS = {
   settle: ['URI', 'WORKLOAD'],
   // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
   // DIGEST=documents: also every document read back and digested (document-digest.js; KEY: how keys compare).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMMITTED', 'IN_DOUBT', 'KEY', 'DIGEST'],
+  // COMPRESS (tsbs): the database's native compression, applied after the ingest window (count.js).
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'COMMITTED', 'IN_DOUBT', 'KEY', 'DIGEST'],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],

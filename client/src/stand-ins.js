@@ -12,13 +12,24 @@ const fs = require('fs');
 const path = require('path');
 const { InputError, parseEnvText } = require('./bench-schema');
 
-function refuseOnStandIns(values, file, text) {
+// The value of a lab setting as compose sees it: the environment first, then the lab's .env (the
+// file runme.sh creates beside compose.yaml); '' when neither sets it.
+function labSetting(name, envFile = path.join(__dirname, '../../.env'), env = process.env) {
+  if (env[name]) return env[name];
+  if (!fs.existsSync(envFile)) return '';
+  const entry = parseEnvText(fs.readFileSync(envFile, 'utf8'), envFile).get(name);
+  return entry ? String(entry.value) : '';
+}
+
+function refuseOnStandIns(values, file, text, setting = labSetting) {
   // A database whose manifest says it has no stand-in (databases/<name>/database.json no_standin:
-  // why, and how to run it with its official image) is refused by name.
+  // why, and how to run it with its official image) is refused by name, unless the user points its
+  // service at an image of their own (own_image.env set: compose labels that container as a stand-in).
   for (const db of values.DATABASES || []) {
-    const manifest = /^[a-z][a-z0-9]*$/.test(db) ? path.join(__dirname, '../../databases', db, 'database.json') : '';
-    const why = manifest && fs.existsSync(manifest) ? JSON.parse(fs.readFileSync(manifest, 'utf8')).no_standin : null;
-    if (!why) continue;
+    const manifestFile = /^[a-z][a-z0-9]*$/.test(db) ? path.join(__dirname, '../../databases', db, 'database.json') : '';
+    const manifest = manifestFile && fs.existsSync(manifestFile) ? JSON.parse(fs.readFileSync(manifestFile, 'utf8')) : {};
+    const why = manifest.no_standin;
+    if (!why || (manifest.own_image && setting(manifest.own_image.env))) continue;
     const entry = parseEnvText(text, file).get('DATABASES');
     throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: DATABASES=${values.DATABASES.join(' ')} cannot run on the stand-ins `
       + `(JSONBENCH_STANDINS=1): ${why}`);
@@ -33,4 +44,4 @@ function refuseOnStandIns(values, file, text) {
   }
 }
 
-module.exports = { refuseOnStandIns };
+module.exports = { refuseOnStandIns, labSetting };

@@ -157,8 +157,8 @@ def test_manifests_say_what_compose_says():
     found = manifests.load_all()
     ports = {m["port_env"]: str(41000 + i) for i, m in enumerate(found.values())}
 
-    def config(*files):
-        env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x", **ports)
+    def config(*files, **more):
+        env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x", **ports, **more)
         args = [a for f in files for a in ("-f", str(LAB_ROOT / f))]
         r = subprocess.run(["docker", "compose", *args, "config", "--format", "json"],
                            capture_output=True, text=True, env=env, cwd=LAB_ROOT)
@@ -172,8 +172,16 @@ def test_manifests_say_what_compose_says():
         assert any(v.get("source") == m["volume"] for v in service["volumes"]), name
         assert [p["published"] for p in service["ports"]] == [ports[m["port_env"]]], name
         s = standins["services"][m["service"]]
-        assert s["image"].split(":")[0] == m["standin"]["image"], name
-        assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
+        if "standin" in m:
+            assert s["image"].split(":")[0] == m["standin"]["image"], name
+            assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
+            continue
+        # no stand-in: the official image, unlabelled; own_image.env names an image of one's own,
+        # which the container then carries with the stand-in label naming it
+        assert s["image"] == service["image"] and s["labels"]["jsonbench.stand_in"] == "", name
+        own = config("compose.yaml", "compose.standins.yaml", **{m["own_image"]["env"]: "me/mine:1"})["services"][m["service"]]
+        assert own["image"] == "me/mine:1", name
+        assert "me/mine:1" in own["labels"]["jsonbench.stand_in"] and "not a result of the official image" in own["labels"]["jsonbench.stand_in"]
 
 
 def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
@@ -193,21 +201,29 @@ def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
     edit(lab / "databases", "postgres", lambda d: d.update(volume="postgres-data"))
     r = subprocess.run(["bash", "-c", script, "_", "remove_databases"], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb mysql postgres",
+    assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb mysql postgres timescaledb",
                                               "docker volume rm p_mongodb-data", "docker volume rm p_mysql-data",
-                                              "docker volume rm p_postgres-data"]
+                                              "docker volume rm p_postgres-data", "docker volume rm p_timescaledb-data"]
 
 
 def test_a_database_not_in_the_lab_yet_is_checked_but_left_out_of_what_the_lab_reads(tmp_path):
-    """TimescaleDB's folder has a binding but is not wired into the lab: its manifest is valid and says
-    why (not_in_lab); names() and the CLI's `names` and `fields` leave it out, `check` still checks it.
-    MySQL's is in the lab (issue 17): listed by both."""
-    assert "not_in_lab" in manifests.load("timescaledb") and "not_in_lab" not in manifests.load("mysql")
+    """A folder whose manifest says not_in_lab (its binding built, its wiring not): valid, and names()
+    and the CLI's `names` and `fields` leave it out while `check` still checks it. MySQL's and
+    TimescaleDB's are in the lab (issues 17, 18): listed by both."""
+    assert "not_in_lab" not in manifests.load("timescaledb") and "not_in_lab" not in manifests.load("mysql")
     assert manifests.load("mysql")["standin"]["processes"] == ["mariadbd"]
-    assert "timescaledb" not in manifests.names() and "timescaledb" in manifests.names(not_in_lab=True)
-    assert "mysql" in manifests.names()
+    assert {"mysql", "timescaledb"} <= set(manifests.names())
     out = subprocess.run(CLI + ["fields", "volume"], capture_output=True, text=True, check=True).stdout.split()
-    assert "timescaledb-data" not in out and {"mongodb-data", "mysql-data", "postgres-data"} <= set(out)
+    assert {"mongodb-data", "mysql-data", "postgres-data", "timescaledb-data"} <= set(out)
+    later = copy_root(tmp_path / "later")
+    (later / "timescaledb").mkdir()
+    shutil.copy(DATABASES / "timescaledb" / "database.json", later / "timescaledb" / "database.json")
+    edit(later, "timescaledb", lambda d: d.update(not_in_lab="its wiring is to come"))
+    assert manifests.names(str(later)) == ["mongodb", "postgres"]
+    assert manifests.names(str(later), not_in_lab=True) == ["mongodb", "postgres", "timescaledb"]
+    out = subprocess.run(CLI + ["--root", str(later), "fields", "volume"], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["mongodb-data", "postgres-data"]
+    assert subprocess.run(CLI + ["--root", str(later), "check"], capture_output=True).returncode == 0
     root = copy_root(tmp_path)
     (root / "mysql").mkdir()
     shutil.copy(DATABASES / "mysql" / "database.json", root / "mysql" / "database.json")

@@ -57,9 +57,18 @@ def test_a_database_is_known_by_its_manifest_alone(tmp_path):
 
 
 def test_a_database_not_yet_in_the_lab_is_refused_like_an_unknown_one(tmp_path):
-    """databases/timescaledb/database.json says not_in_lab (its binding is built, its lab wiring is
-    not): the lab's plan refuses its phases and does not list it, as manifests.names does not."""
+    """A manifest that says not_in_lab (its binding built, its lab wiring not): the lab's plan refuses
+    its phases and does not list it, as manifests.names does not. The shipped four are all listed."""
     line = "phase=timescaledb database=timescaledb stage=run ops=5 rate=1 expected_s=1 clients=1 query=-"
-    code, _, err = parse(line)
-    assert code == 2 and "timescaledb" not in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")
-    assert "mysql" in re.search(r"database=<([a-z|]+)>", err).group(1).split("|")
+    assert parse(line)[:2] == (0, "timescaledb|timescaledb|run|5|1|1|1|")
+    lab = tmp_path / "lab"
+    for name in ("mongodb", "timescaledb"):
+        (lab / "databases" / name).mkdir(parents=True)
+        text = (ROOT / "databases" / name / "database.json").read_text()
+        if name == "timescaledb":
+            text = text.rstrip().rstrip("}") + ', "not_in_lab": "its wiring is to come"}'
+        (lab / "databases" / name / "database.json").write_text(text)
+    code, _, err = parse(line, lab)
+    assert code == 2 and re.search(r"database=<([a-z|]+)>", err).group(1).split("|") == ["mongodb"]
+    _, _, err = parse("phase=x database=nosuch stage=run ops=5 rate=1 expected_s=1 clients=1 query=-")
+    assert {"mongodb", "mysql", "postgres", "timescaledb"} == set(re.search(r"database=<([a-z|]+)>", err).group(1).split("|"))

@@ -5,7 +5,8 @@
 // the cache; PostgreSQL CHECKPOINT, which changes no size but writes the dirty pages, hint bits of
 // this count's own scan included, before the next window). The top-level sizes are the settled
 // ones; `settle.before` keeps the first reading beside them. WORKLOAD=booking: the nothing-lost
-// check too (booking-check.js); a mismatch exits 1 with the offending rows shown.
+// check too (booking-check.js); a mismatch exits 1 with the offending rows shown. COMPRESS (tsbs):
+// the database's native compression after the ingest (compressed() below).
 const { connectTarget } = require('./connect');
 const { storageOf } = require('../workloads/tsbs');
 const { checkBookings } = require('./booking-check');
@@ -36,7 +37,10 @@ async function count(opts) {
       return 0;
     }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
-    const sizes = await readSettled(target, opts.workload === 'tsbs' ? storageOf(opts.model) : undefined);
+    const storage = opts.workload === 'tsbs' ? storageOf(opts.model) : undefined;
+    let sizes = await readSettled(target, storage);
+    // COMPRESS (tsbs): the database's native compression after the ingest window, sizes read again
+    if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);
     // after the sizes: the read-back changes none, and the settle has written the pages it reads
     if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
     const digest = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb')
@@ -46,6 +50,23 @@ async function count(opts) {
   } finally {
     await target.close();
   }
+}
+
+// COMPRESS (tsbs; bench-schema.js allows it only for a database whose manifest offers it): the
+// database's native compression, applied here, after the ingest window and outside it (and again,
+// a no-op on compressed chunks, after each query phase), then the sizes read again the same way.
+// The top-level sizes are the compressed ones (what the queries read); `compress.uncompressed`
+// keeps the settled sizes before it.
+async function compressed(target, storage, setting, uncompressed) {
+  if (typeof target.compress !== 'function') {
+    throw new Error(`COMPRESS=${setting}: the ${target.database} binding has no native compression (its manifest must not offer it)`);
+  }
+  const done = await target.compress(storage, setting);
+  const after = await readSettled(target, storage);
+  return {
+    ...after,
+    compress: { ...done, uncompressed: Object.fromEntries(SIZE_KEYS.map((k) => [k, uncompressed[k]])) },
+  };
 }
 
 async function countBookings(target, server, opts) {

@@ -45,9 +45,11 @@ function modelOf(data) {
 
 // Why a bench's QUERIES cannot run on its data set, or null: checked with the bench file, before
 // anything starts (bench-schema.js checkCombination).
-function refusal(data, names) {
+// ownModels: models whose forms every database of the run brings itself (their manifests'
+// offers.tsbs_query_models, e.g. TimescaleDB's hypertable: MODEL=native), allowed besides MODELS.
+function refusal(data, names, ownModels = []) {
   if (!names.length) return null;
-  if (!MODELS.includes(data.model)) {
+  if (!MODELS.includes(data.model) && !ownModels.includes(data.model)) {
     return { key: 'MODEL', message: `MODEL=${data.model} has no TSBS query forms (queries run on MODEL=event or bucket); allowed: QUERIES=none with MODEL=${data.model}` };
   }
   for (const name of names) {

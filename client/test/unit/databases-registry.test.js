@@ -24,10 +24,10 @@ function rootWith(extra) {
   return root;
 }
 
-test('the shipped databases: the lab runs mongodb, mysql and postgres; timescaledb has a binding but is not in the lab yet', () => {
-  assert.deepEqual(DATABASES, ['mongodb', 'mysql', 'postgres']);
-  assert.deepEqual(labNames(), ['mongodb', 'mysql', 'postgres']);
-  assert.ok(!manifests().mysql.not_in_lab && manifests().timescaledb.not_in_lab);
+test('the shipped databases: the lab runs mongodb, mysql, postgres and timescaledb', () => {
+  assert.deepEqual(DATABASES, ['mongodb', 'mysql', 'postgres', 'timescaledb']);
+  assert.deepEqual(labNames(), ['mongodb', 'mysql', 'postgres', 'timescaledb']);
+  assert.ok(!manifests().mysql.not_in_lab && !manifests().timescaledb.not_in_lab);
   assert.deepEqual(uriSchemes(), { 'mongodb:': 'mongodb', 'mysql:': 'mysql', 'postgres:': 'postgres', 'postgresql:': 'postgres',
     'timescaledb:': 'timescaledb' });
   assert.ok(createTarget('postgres', 'postgres://u@127.0.0.1:1/db') instanceof PostgresTarget);
@@ -40,7 +40,7 @@ test('a new folder is a new database: its manifest, its scheme and its binding',
   const root = rootWith({});
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   fs.writeFileSync(path.join(root, 'nulldb', 'client', 'nulldb.js'), 'class NullTarget {}\nmodule.exports = { NullTarget };\n');
-  assert.deepEqual(labNames(root), ['mongodb', 'mysql', 'nulldb', 'postgres']);
+  assert.deepEqual(labNames(root), ['mongodb', 'mysql', 'nulldb', 'postgres', 'timescaledb']);
   assert.equal(uriSchemes(root)['nulldb:'], 'nulldb');
   assert.equal(bindingOf('nulldb', root).name, 'NullTarget');
 });

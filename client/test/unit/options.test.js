@@ -113,7 +113,7 @@ const BAD_ENV = [
   ['LAYOT=heap\n', /f:11: unknown key LAYOT \(did you mean LAYOUT\?\)/],
   ['RATE=0\n', /f:11: RATE: invalid value "0"; allowed: a number > 0/],
   ['CLIENTS=-1\n', /CLIENTS: invalid value "-1"; allowed: an integer >= 1/],
-  ['DATABASES="mongodb timescaledb"\n', /DATABASES: invalid value "mongodb timescaledb"; allowed: a space-separated/],
+  ['DATABASES="mongodb cassandra"\n', /DATABASES: invalid value "mongodb cassandra"; allowed: a space-separated/],
   ['FIELDS=20000\n', /f: FIELDS=20000, FIELD_BYTES=1000: .* allowed: at most 16777216 bytes/],
   ['KEY_FORMAT=uuid\n', /KEY_FORMAT: invalid value "uuid"; allowed: one of binary, string/],
   ['just words\n', /f:11: expected KEY=VALUE/],

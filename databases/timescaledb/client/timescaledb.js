@@ -57,20 +57,21 @@ class TimescaledbTarget extends PostgresTarget {
     return this.createdIndexes || [];
   }
 
-  // COMPRESS=after:<interval> (not a bench key yet: run by hand or by the tests): the table's
-  // compression settings and the policy. Returns the DDL run.
-  async enableCompression(storage, after) {
-    const ddl = schema.compressionDdl(storage, after);
-    for (const sql of ddl) await this.client.query(sql);
-    return ddl;
-  }
-
-  // Every chunk compressed now (what the policy would do once its interval has passed); returns
-  // how many were compressed.
-  async compressAll() {
-    const { rows } = await this.client.query(`select count(compress_chunk(c, if_not_compressed => true))::int as n
-      from show_chunks('${schema.TABLE}') c`);
-    return rows[0].n;
+  // COMPRESS=after:<n><s|m|h|d> (commands/count.js, after the ingest window): the table's
+  // compression settings (once: they cannot change once a chunk is compressed), then every chunk
+  // older than the interval compressed. Returns what was run and how many chunks it compressed.
+  async compress(storage, compress) {
+    const [settings, chunks] = schema.compressionDdl(storage, compress);
+    const { rows } = await this.client.query(`select compression_enabled from timescaledb_information.hypertables
+      where hypertable_name = '${schema.TABLE}'`);
+    const statements = [];
+    if (!rows[0] || !rows[0].compression_enabled) {
+      await this.client.query(settings);
+      statements.push(settings);
+    }
+    const r = await this.client.query(chunks);
+    statements.push(chunks);
+    return { setting: compress, interval: schema.compressInterval(compress), statements, chunks_compressed_now: r.rows[0].n };
   }
 
   async count(storage) {

@@ -18,7 +18,6 @@ const os = require('os');
 const path = require('path');
 const { fromClient, CLIENT_DIR } = require('../deps');
 const { startTimescaledb, imageAbsent, IMAGE } = require('./timescaledb-container');
-const { TimescaledbTarget } = require('../timescaledb');
 
 const { Client } = fromClient('pg');
 const { startPostgres } = require(path.join(CLIENT_DIR, 'test/helpers/postgres-server'));
@@ -162,19 +161,17 @@ else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries ag
 
   test('native compression of every chunk: the same 13 digests', async () => {
     assert.ok(pgAnswers, 'the uncompressed queries ran first');
-    const target = new TimescaledbTarget(ts.uri);
-    await target.connect();
-    let compressed;
-    try {
-      const storage = storageOf('native');
-      const ddl = await target.enableCompression(storage, '12 hours');
-      assert.match(ddl[0], /compress_segmentby = 'hostname'/);
-      compressed = await target.compressAll();
-    } finally { await target.close(); }
-    assert.equal(compressed, 2);
-    const count = JSON.parse((await cli(['count'], { ...ENV, MODEL: 'native', URI: ts.uri })).stdout);
+    // COMPRESS as the lab passes it to count after the ingest: settings, then every chunk compressed
+    const count = JSON.parse((await cli(['count'], { ...ENV, MODEL: 'native', COMPRESS: 'after:12h', URI: ts.uri })).stdout);
+    assert.match(count.compress.statements[0], /compress_segmentby = 'hostname'/);
+    assert.equal(count.compress.chunks_compressed_now, 2);
     assert.equal(count.documents, EVENTS);
     assert.equal(count.compressed_chunks, 2);
+    assert.ok(count.total_bytes < count.compress.uncompressed.total_bytes, 'compressed smaller than before');
+    // a second count (after a query phase) compresses nothing more and keeps the settings
+    const again = JSON.parse((await cli(['count'], { ...ENV, MODEL: 'native', COMPRESS: 'after:12h', URI: ts.uri })).stdout);
+    assert.equal(again.compress.chunks_compressed_now, 0);
+    assert.equal(again.compress.statements.length, 1);
     figures.compressed_bytes = { table: count.table_bytes, index: count.index_bytes, toast: count.toast_bytes, total: count.total_bytes };
     assertSameAnswers(await runQueries(ts.uri, 'native', dir), pgAnswers, 'compressed');
   });

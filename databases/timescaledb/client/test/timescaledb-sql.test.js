@@ -118,11 +118,17 @@ test('DDL: PostgreSQL\'s native table, a hypertable on time with 12 h chunks and
     'create index jsonbench_hostname_time on jsonbench ("hostname", "time" desc)',
     'create index jsonbench_time on jsonbench ("time" desc)',
   ]);
-  assert.deepEqual(schema.compressionDdl(storage, '12 hours'), [
+  // COMPRESS=after:12h: the settings, then the chunks older than 12 hours compressed at once (no policy job)
+  assert.deepEqual(schema.compressionDdl(storage, 'after:12h'), [
     "alter table jsonbench set (timescaledb.compress, timescaledb.compress_segmentby = 'hostname', timescaledb.compress_orderby = 'time desc')",
-    "select add_compression_policy('jsonbench', interval '12 hours')",
+    "select count(compress_chunk(c, if_not_compressed => true))::int as n from show_chunks('jsonbench', older_than => interval '12 hours') c "
+      + "where c not in (select format('%I.%I', chunk_schema, chunk_name)::regclass from timescaledb_information.chunks "
+      + "where hypertable_name = 'jsonbench' and is_compressed)",
   ]);
-  assert.throws(() => schema.compressionDdl(storage, '1 fortnight'), /COMPRESS=after:1 fortnight: allowed: after:<n> seconds\|minutes\|hours\|days/);
+  assert.deepEqual(['after:30s', 'after:5m', 'after:1d'].map(schema.compressInterval), ['30 seconds', '5 minutes', '1 days']);
+  for (const bad of ['after:1 fortnight', 'after:12 hours', '12h', 'none']) {
+    assert.throws(() => schema.compressionDdl(storage, bad), /allowed: none, or after:<n><s\|m\|h\|d> \(e\.g\. after:12h\)/, bad);
+  }
   assert.throws(() => schema.tableDdl(storageOf('event')), /MODEL=event has no TimescaleDB layout; allowed: WORKLOAD=tsbs MODEL=native/);
 });
 
@@ -151,4 +157,28 @@ test('a stand-in run refuses TimescaleDB before anything starts: the manifest\'s
   });
   // Without timescaledb the same file passes this check.
   refuseOnStandIns({ WORKLOAD: 'tsbs', MODEL: 'native', DATABASES: ['postgres'] }, 'b/bench.env', text);
+  // The refusal names the way out for an image of one's own
+  assert.match(manifest.no_standin, /TIMESCALEDB_IMAGE=<image> in \.env or the environment/);
+});
+
+test('an image of the user\'s own (TIMESCALEDB_IMAGE, from the environment or .env) lets a stand-in run take timescaledb', () => {
+  const fs = require('fs');
+  const os = require('os');
+  const { refuseOnStandIns, labSetting } = fromClient('./src/stand-ins');
+  const values = { WORKLOAD: 'tsbs', MODEL: 'native', DATABASES: ['timescaledb'] };
+  const text = 'DATABASES=timescaledb\n';
+  const asked = [];
+  refuseOnStandIns(values, 'b/bench.env', text, (name) => { asked.push(name); return 'me/timescaledb:mine'; });
+  assert.deepEqual(asked, ['TIMESCALEDB_IMAGE']);
+  assert.throws(() => refuseOnStandIns(values, 'b/bench.env', text, () => ''), /cannot run on the stand-ins/);
+  // labSetting: the environment wins over .env, as in compose; an empty value is no setting
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tsdb-env-'));
+  const env = path.join(dir, '.env');
+  fs.writeFileSync(env, 'POSTGRES_PASSWORD=x\nTIMESCALEDB_IMAGE="local/ts:1"\n');
+  assert.equal(labSetting('TIMESCALEDB_IMAGE', env, {}), 'local/ts:1');
+  assert.equal(labSetting('TIMESCALEDB_IMAGE', env, { TIMESCALEDB_IMAGE: 'env/ts:2' }), 'env/ts:2');
+  assert.equal(labSetting('TIMESCALEDB_IMAGE', path.join(dir, 'none'), {}), '');
+  fs.writeFileSync(env, 'TIMESCALEDB_IMAGE=\n');
+  assert.equal(labSetting('TIMESCALEDB_IMAGE', env, {}), '');
+  fs.rmSync(dir, { recursive: true });
 });
