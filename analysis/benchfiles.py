@@ -46,10 +46,11 @@ def database_of(phase_id):
 
 
 def expected_phases(databases, workload=None, queries=None):
-    """The phase ids `node client plan` gives for one repetition: the insert workload one per
-    database, a workload with a load stage `<db>-load` then `<db>`; events `<db>-load`, tsbs `<db>`,
-    each followed by `<db>-q-<query>` per name of QUERIES (the names as run.env has them; `all`
-    is the set's every name, which only the client knows: then no query phase is expected here)."""
+    """The phase ids `node client plan` gives for one repetition (runs without plan.json or plan.txt:
+    analysis/plan.py): the insert workload one per database, a workload with a load stage
+    `<db>-load` then `<db>`; events `<db>-load`, tsbs `<db>`, each followed by `<db>-q-<query>` per
+    name of QUERIES (the names as run.env has them; `all` is the set's every name, which only the
+    client knows: then no query phase is expected here)."""
     if (workload or "insert") == "insert":
         return list(databases)
     names = [] if not queries or queries.strip() in ("none", "all") else queries.split()
@@ -57,30 +58,15 @@ def expected_phases(databases, workload=None, queries=None):
     return [p for db in databases for p in [db + f for f in first] + [f"{db}{QUERY_INFIX}{n}" for n in names]]
 
 
-def planned_phases(bench_dir):
-    """The phase ids of `plan.txt` (the lab's copy of `node client plan run.env`, docs/contracts.md
-    §1) in run order, or None when the folder has none (runs made before it was written)."""
-    path = os.path.join(bench_dir, "plan.txt")
-    if not os.path.exists(path):
-        return None
-    with open(path, encoding="utf-8") as f:
-        return [w[len("phase="):] for line in f for w in line.split()[:1] if w.startswith("phase=")]
-
-
-def phases_to_expect(bench_dir, databases, workload=None, queries=None):
-    """plan.txt's phases when the lab wrote it (it knows QUERIES=all's names), else expected_phases."""
-    planned = planned_phases(bench_dir)
-    return planned if planned is not None else expected_phases(databases, workload, queries)
-
-
 def phases_in(bench_dir):
-    """Phase ids with a phase file, in the lab's run order (plan.txt's, else per database: load,
-    then run, then the query phases by name)."""
+    """Phase ids with a phase file, in the lab's run order (the plan's: analysis/plan.py; else per
+    database: load, then run, then the query phases by name)."""
+    from . import plan  # plan.py reads run.env through this module
     found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
     # a database the lab's list does not have (its phase files are the truth of what ran) comes after
     # the known ones, its load before its run as theirs
     extra = sorted({database_of(p) for p in found} - set(databases.names()))
-    order = planned_phases(bench_dir) or expected_phases(databases.in_run_order(databases.names()) + extra, "with-load")
+    order = plan.phases(bench_dir) or expected_phases(databases.in_run_order(databases.names()) + extra, "with-load")
     known = [p for p in order if p in found]
     return known + sorted(found - set(known))
 

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import benchfiles
+from . import benchfiles, plan
 from .errors import AnalysisError
 from .profile_samples import perf_samples, server_comms
 
@@ -522,7 +522,7 @@ def evaluate(bench_dir, prometheus=None):
     results = benchfiles.optional_json(path)
     if results is None:
         raise AnalysisError(f"{path} missing: the check's run wrote no results")
-    run_env = benchfiles.run_env(bench_dir) or {}
+    run_env = plan.settings(bench_dir) or {}  # plan.json's settings, else run.env's
     runs = results.get("runs") or []
     table = []
     ctxs = []
@@ -533,8 +533,7 @@ def evaluate(bench_dir, prometheus=None):
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
     for row in ROWS:
         table.append((row.label, {col(c.run): _refused(c.run, row.label, row.check(c)) for c in ctxs}))
-    expected = benchfiles.phases_to_expect(bench_dir, str(run_env.get("DATABASES", "")).split(), run_env.get("WORKLOAD"),
-                                           run_env.get("QUERIES"))
+    expected = plan.expected_phases(bench_dir, run_env)
     for ph in expected:
         if ph not in {col(c.run) for c in ctxs}:
             table.insert(0, ("phase status", {ph: Cell(MISSING, "no run in results.json")}))

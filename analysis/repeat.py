@@ -9,7 +9,7 @@ import datetime
 import os
 import re
 
-from . import benchfiles, ci, databases, experiment_schema, figures, queries
+from . import benchfiles, ci, databases, experiment_schema, figures, plan, queries
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic, write_text_atomic
 from .labels import fmt
@@ -26,14 +26,6 @@ def repetition_dirs(bench_dir):
         if m and os.path.isdir(os.path.join(bench_dir, name)):
             found.append((int(m.group(1)), os.path.join(bench_dir, name)))
     return sorted(found)
-
-
-def planned_repeat(bench_dir):
-    env = benchfiles.run_env(bench_dir) or benchfiles.bench_env(bench_dir)
-    try:
-        return int(env.get("REPEAT") or 1)
-    except ValueError:
-        raise AnalysisError(f"{bench_dir}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
 
 
 def is_experiment(result):
@@ -76,7 +68,7 @@ def build(bench_dir):
     bench_dir = os.path.normpath(bench_dir)
     bench = benchfiles.bench_env(bench_dir)
     run_env = benchfiles.run_env(bench_dir)
-    planned = planned_repeat(bench_dir)
+    planned = plan.repetitions(bench_dir)
     found = dict(repetition_dirs(bench_dir))
     if not found:
         raise AnalysisError(f"{bench_dir}: no repeat-N folder (a REPEAT=N bench run writes repeat-1 .. repeat-N)")

@@ -3,6 +3,7 @@ import datetime
 import os
 
 from . import pooler as pooler_mod
+from . import plan as plan_mod
 from . import benchfiles, cpu_crosscheck, databases, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, transactions as txn_mod, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
@@ -431,9 +432,8 @@ def build(bench_dir, lab_env=None):
     bench_dir = os.path.normpath(bench_dir)
     bench = benchfiles.bench_env(bench_dir)
     run_env = benchfiles.run_env(bench_dir)
-    effective = run_env or bench
-    # run.env always names DATABASES; a folder without it ran the original study's pair
-    planned = (effective.get("DATABASES") or " ".join(databases.baseline())).split()
+    # the run's settings: plan.json's (defaults filled in), else run.env's (analysis/plan.py)
+    effective = plan_mod.settings(bench_dir) or bench
     present = benchfiles.phases_in(bench_dir)
     notes = []
     runs, inserted_before = [], {}
@@ -442,7 +442,7 @@ def build(bench_dir, lab_env=None):
         runs.append(build_run(bench_dir, ph, notes, inserted_before.get(db_of, 0), effective))
         inserted_before[runs[-1]["database"]] = runs[-1]["docs_expected_in_db"] or 0
     incomplete = [f"{ph}: no phase file (phase never ran)"
-                  for ph in benchfiles.phases_to_expect(bench_dir, planned, effective.get("WORKLOAD"), effective.get("QUERIES"))
+                  for ph in plan_mod.expected_phases(bench_dir, effective)
                   if ph not in present]
     incomplete += [f"{r['phase']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] not in ("ok", "suspect")]

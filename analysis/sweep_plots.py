@@ -8,8 +8,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from . import benchfiles, figures  # noqa: E402
-from .fileio import read_env_file  # noqa: E402
+from . import benchfiles, figures, plan  # noqa: E402
 from .plots import COLORS, _save  # noqa: E402
 
 # (file, title, candidate paths: the first one present is plotted; per operation before per document)
@@ -49,8 +48,7 @@ def _toast_x(result, sweep_dir):
         return None
     fields = None
     for pt in result["points"]:
-        path = os.path.join(sweep_dir, pt["folder"], "run.env")
-        cfg = read_env_file(path) if os.path.exists(path) else None
+        cfg = plan.settings(os.path.join(sweep_dir, pt["folder"]))  # plan.json's, else run.env's
         if cfg and cfg.get("FIELDS", "").isdigit():
             fields = int(cfg["FIELDS"])
             break

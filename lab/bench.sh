@@ -4,7 +4,7 @@
 # Files a run writes into a bench folder; removed before the next run of that bench so results of
 # two runs never mix. The definition (bench.env and any override files) is never touched.
 RESULT_FILES='*.out *.plan.json *.perf *.perf.gz *.perf.status *.perfstat.csv *.log *.count.json *.server-stats.json *.phase.json *.metrics.json *.settings.json *.svg
-run.env host.json results.json report.md clients timeseries plots repeat-* sweep-*'
+run.env plan.json plan.txt host.json results.json report.md clients timeseries plots repeat-* sweep-*'
 
 clean_results() {
   local dir=$1 pattern
@@ -72,9 +72,11 @@ write_run_env() {
 }
 
 load_run_env() {
-  # Every key with its default filled in by the client (bash repeats no default), then the plan.
-  load_bench_settings "$1/run.env" || return 2
-  read_plan "$1/run.env" || return 2
+  # The plan as data (plan.json, written once by the client); from it every key with its default
+  # filled in (bash repeats no default), then the phases.
+  write_plan "$1" || return 2
+  load_bench_settings "$1/plan.json" || return 2
+  read_plan "$1/plan.json" || return 2
 }
 
 export_phase() {
@@ -90,7 +92,8 @@ is_txn_workload() { case ${WORKLOAD:-insert} in booking | oltp) return 0 ;; *) r
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
   load_run_env "$BENCH_DIR" || return 1
-  # the phases analysis expects (QUERIES=all's names are the client's to know)
+  # the phases in the older tooling's form (analysis reads plan.json and falls back to plan.txt for
+  # runs made before plan.json; kept until no reader needs it)
   printf '%s\n' "${PLAN[@]}" >"$BENCH_DIR/plan.txt"
   if [ "${WORKLOAD:-insert}" = insert ]; then
     say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"

@@ -125,6 +125,9 @@ run_repeated() {
   local dir=$1 n k rep
   n=$(repeat_of "$dir")
   [ "$n" -gt 1 ] || { run_bench "$dir"; return; }
+  # the folder's own plan (its repetitions, settings, one repetition's phases): analysis reads REPEAT
+  # from it; each repeat-k gets its own from run_bench
+  write_plan "$dir" || return 2
   EXPERIMENT_PENDING+=("repeat|$dir")
   for k in $(seq 1 "$n"); do
     [ "$INTERRUPTED" = 0 ] || break

@@ -1,25 +1,38 @@
 # The phases of a bench and its settings, as the client computes them (docs/contracts.md §1):
-# `node client plan FILE` gives the phases, `node client plan --print-env FILE` every bench key
-# with its default filled in. Bash only reads them. Sourced by runme.sh.
+# `node client plan --json FILE` writes the whole run as data, DIR/plan.json (client/src/plan.schema.json);
+# bash reads its settings and phases from that file (lab/plan-read.py prints them in the words below)
+# and computes nothing itself. Sourced by runme.sh.
 
-# Every bench key, defaults filled in, exported; BENCH_KEYS = their names (all go to the clients:
-# a workload needs e.g. CLIENTS and RECORDS to derive which records each client owns).
+# write_plan DIR: DIR/plan.json from DIR/run.env (the file the lab, analysis and the run's branch read).
+write_plan() {
+  local dir=$1
+  if ! node "$LAB_ROOT/client" plan --json "$dir/run.env" >"$dir/plan.json.tmp"; then
+    rm -f "$dir/plan.json.tmp"
+    echo "runme.sh: node client plan --json $dir/run.env failed" >&2
+    return 2
+  fi
+  mv "$dir/plan.json.tmp" "$dir/plan.json"
+}
+
+# Every bench key of PLAN_JSON, defaults filled in, exported; BENCH_KEYS = their names (all go to
+# the clients: a workload needs e.g. CLIENTS and RECORDS to derive which records each client owns).
 load_bench_settings() {
   local file=$1 env_text
-  env_text=$(node "$LAB_ROOT/client" plan --print-env "$file") ||
-    { echo "runme.sh: node client plan --print-env $file failed" >&2; return 2; }
+  env_text=$(python3 "$LAB_ROOT/lab/plan-read.py" env "$file") ||
+    { echo "runme.sh: lab/plan-read.py env $file failed" >&2; return 2; }
   set -a; eval "$env_text"; set +a
   BENCH_KEYS=$(printf '%s\n' "$env_text" | sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)=.*/\1/p' | tr '\n' ' ')
 }
 
-# PLAN: one line per phase of one repetition, in run order:
+# PLAN: one line per phase of one repetition of PLAN_JSON, in run order:
 #   phase=<id> database=<db> stage=<load|run|query> ops=<per client> rate=<per client> expected_s=<s>
 #   clients=<n> query=<name|->
 read_plan() {
   local file=$1 out
-  out=$(node "$LAB_ROOT/client" plan "$file") || { echo "runme.sh: node client plan $file failed" >&2; return 2; }
+  out=$(python3 "$LAB_ROOT/lab/plan-read.py" phases "$file") ||
+    { echo "runme.sh: lab/plan-read.py phases $file failed" >&2; return 2; }
   mapfile -t PLAN < <(printf '%s\n' "$out" | grep -v '^[[:space:]]*$')
-  [ "${#PLAN[@]}" -gt 0 ] || { echo "runme.sh: node client plan $file printed no phase" >&2; return 2; }
+  [ "${#PLAN[@]}" -gt 0 ] || { echo "runme.sh: $file has no phase" >&2; return 2; }
   local line; for line in "${PLAN[@]}"; do parse_plan_line "$line" || return 2; done
 }
 

@@ -134,15 +134,15 @@ def test_repeat_report_section():
 def test_plan_txt_gives_the_expected_phases_and_their_order(tmp_path):
     """QUERIES=all's names are known only to the client: the lab's plan.txt says which phases a
     bench must have, so a query phase that never ran makes the run incomplete."""
-    from analysis import benchfiles
+    from analysis import benchfiles, plan
     (tmp_path / "plan.txt").write_text(
         "phase=postgres database=postgres stage=run ops=5 rate=1 expected_s=5 clients=1 query=-\n"
         "phase=postgres-q-lastpoint database=postgres stage=query ops=2 rate=0 expected_s=10 clients=1 query=lastpoint\n"
         "phase=postgres-q-high-cpu-1 database=postgres stage=query ops=2 rate=0 expected_s=10 clients=1 query=high-cpu-1\n")
-    assert benchfiles.phases_to_expect(str(tmp_path), ["postgres"], "tsbs", "all") == \
-        ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
+    settings = {"DATABASES": "postgres", "WORKLOAD": "tsbs", "QUERIES": "all"}
+    assert plan.expected_phases(str(tmp_path), settings) == ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
     for ph in ("postgres-q-high-cpu-1", "postgres", "postgres-q-lastpoint"):
         (tmp_path / f"{ph}.phase.json").write_text("{}")
     assert benchfiles.phases_in(str(tmp_path)) == ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
     (tmp_path / "plan.txt").unlink()
-    assert benchfiles.phases_to_expect(str(tmp_path), ["postgres"], "tsbs", "all") == ["postgres"]
+    assert plan.expected_phases(str(tmp_path), settings) == ["postgres"]

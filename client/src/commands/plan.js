@@ -6,7 +6,10 @@
 // `plan --print-env FILE`: every bench key with its default filled in, as
 // KEY='value' lines for bash (`eval`), so the lab never repeats a default.
 // A key that does not apply to the file's workload prints as KEY='' (unset).
+// `plan --json FILE`: the whole run as one document (settings, databases, phases, repetitions),
+// the lab's benchN/plan.json; its schema is client/src/plan.schema.json (docs/contracts.md §1).
 const fs = require('fs');
+const path = require('path');
 const { validateBenchText, InputError, BENCH_SPECS, formatMix } = require('../bench-schema');
 const { loadedBy } = require('../workloads/ycsb');
 const { eventCount } = require('../datasets/tsbs-event-keys');
@@ -86,35 +89,86 @@ function phases(v, benchDir = '.') {
 
 const shellQuote = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
 
-function envText(v) {
-  return Object.keys(BENCH_SPECS).map((name) => {
+const applies = (name, v) => !BENCH_SPECS[name].appliesIf || BENCH_SPECS[name].appliesIf(v);
+
+// {KEY: text} of every bench key as the clients get it in their environment (the bench file's
+// words: lists space-separated, MIX as op=w,...). Keys that do not apply are empty, so bash passes
+// nothing the client would act on.
+function envValues(v) {
+  const out = {};
+  for (const name of Object.keys(BENCH_SPECS)) {
     const value = v[name];
     let text;
-    if (value === null || value === undefined) text = '';
+    if (value === null || value === undefined || !applies(name, v)) text = '';
     else if (name === 'QUERIES' && Array.isArray(value)) text = value.length ? value.join(' ') : 'none';
     else if (Array.isArray(value)) text = value.join(' ');
     else if (name === 'MIX') text = formatMix(value);
     else text = String(value);
-    // Keys that do not apply print empty, so bash passes nothing the client would act on.
-    const spec = BENCH_SPECS[name];
-    if (spec.appliesIf && !spec.appliesIf(v)) text = '';
-    return `${name}=${shellQuote(text)}`;
-  }).join('\n');
+    out[name] = text;
+  }
+  return out;
+}
+
+function envText(v) {
+  return Object.entries(envValues(v)).map(([name, text]) => `${name}=${shellQuote(text)}`).join('\n');
+}
+
+// Bumped when a field changes meaning or goes away (a new field is not a new version).
+const PLAN_SCHEMA_VERSION = 1;
+
+// The manifest fields the lab and analysis use of each database of the run (databases/<name>/database.json).
+function databaseOf(m) {
+  return {
+    name: m.name, label: m.label, service: m.service, volume: m.volume, processes: m.processes,
+    server_stats_name: m.server_stats_name,
+    standin: m.standin ? { label: m.standin.label, processes: m.standin.processes } : null,
+  };
+}
+
+// The whole run as data. Per phase, `environment` is what that phase's clients get beyond
+// settings.environment (the lab adds each client's CLIENT_ID, RESULT, URI and metrics port).
+function planDocument(v, file) {
+  const { manifests } = require('../databases');
+  const all = manifests();
+  const values = {};
+  for (const name of Object.keys(BENCH_SPECS)) values[name] = v[name] === undefined ? null : v[name];
+  // QUERIES is resolved to its names only where it applies; elsewhere it holds its default's word
+  if (!Array.isArray(values.QUERIES)) values.QUERIES = values.QUERIES === 'none' || !values.QUERIES ? [] : values.QUERIES.split(' ');
+  return {
+    schema_version: PLAN_SCHEMA_VERSION,
+    bench_file: path.resolve(file),
+    settings: {
+      values,
+      not_applicable: Object.keys(BENCH_SPECS).filter((name) => !applies(name, v)),
+      environment: envValues(v),
+    },
+    databases: v.DATABASES.map((name) => databaseOf(all[name])),
+    phases: phases(v, path.dirname(file)).map((p) => ({
+      id: p.phase, database: p.database, stage: p.stage, ops: p.ops, rate: p.rate, expected_s: p.expected_s,
+      clients: p.clients, query: p.query === '-' ? null : p.query,
+      environment: { STAGE: p.stage, ...(p.query === '-' ? {} : { QUERY: p.query }) },
+    })),
+    repetitions: v.REPEAT,
+  };
 }
 
 function plan(args) {
-  const printEnv = args[0] === '--print-env';
-  const rest = printEnv ? args.slice(1) : args;
-  if (rest.length !== 1) throw new InputError(`plan: expected [--print-env] FILE, got ${JSON.stringify(args)}`);
+  const mode = ['--print-env', '--json'].includes(args[0]) ? args[0] : null;
+  const rest = mode ? args.slice(1) : args;
+  if (rest.length !== 1) throw new InputError(`plan: expected [--print-env | --json] FILE, got ${JSON.stringify(args)}`);
   const v = readBench(rest[0]);
-  if (printEnv) {
+  if (mode === '--print-env') {
     console.log(envText(v));
     return 0;
   }
-  for (const p of phases(v, require('path').dirname(rest[0]))) {
+  if (mode === '--json') {
+    console.log(JSON.stringify(planDocument(v, rest[0]), null, 2));
+    return 0;
+  }
+  for (const p of phases(v, path.dirname(rest[0]))) {
     console.log(Object.entries(p).map(([k, x]) => `${k}=${x}`).join(' '));
   }
   return 0;
 }
 
-module.exports = { plan, phases, envText };
+module.exports = { plan, phases, envText, envValues, planDocument, PLAN_SCHEMA_VERSION };

@@ -1,0 +1,84 @@
+"""A run's plan, as analysis reads it (docs/contracts.md §1, §4): `plan.json`, the whole run as data
+written by `node client plan --json run.env` into the bench folder (schema client/src/plan.schema.json,
+checked here where it is read). The one reader of a run's settings and phases: runs made before
+plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings), and runs older
+still to the phase ids the settings give (benchfiles.expected_phases)."""
+import json
+import os
+
+import jsonschema
+
+from . import benchfiles, databases
+from .errors import AnalysisError
+from .fileio import read_json
+
+FILE = "plan.json"
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "client", "src", "plan.schema.json")
+
+
+def _schema():
+    with open(SCHEMA_PATH, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def read(bench_dir):
+    """plan.json of the folder, checked against its schema; None when the lab wrote none (older runs)."""
+    path = os.path.join(bench_dir, FILE)
+    if not os.path.exists(path):
+        return None
+    doc = read_json(path)
+    try:
+        jsonschema.Draft202012Validator(_schema()).validate(doc)
+    except jsonschema.ValidationError as e:
+        where = "/".join(str(p) for p in e.absolute_path)
+        raise AnalysisError(f"{path}: does not match client/src/plan.schema.json at '{where}': {e.message}")
+    return doc
+
+
+def _plan_txt_phases(bench_dir):
+    # plan.txt: the lab's copy of `node client plan run.env`, one `phase=<id> ...` line per phase
+    path = os.path.join(bench_dir, "plan.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return [w[len("phase="):] for line in f for w in line.split()[:1] if w.startswith("phase=")]
+
+
+def phases(bench_dir):
+    """The phase ids the lab planned, in run order: plan.json's, else plan.txt's; None when the
+    folder has neither (runs made before the lab wrote them)."""
+    doc = read(bench_dir)
+    return [p["id"] for p in doc["phases"]] if doc else _plan_txt_phases(bench_dir)
+
+
+def settings(bench_dir):
+    """The run's bench keys as text, {KEY: value}: plan.json's, every key with its default filled in
+    and as the clients got it (a key that does not apply is left out), else run.env as written (bench.env
+    plus the --set overrides; defaults not filled in); None when the folder has neither."""
+    doc = read(bench_dir)
+    if doc:
+        return {k: v for k, v in doc["settings"]["environment"].items() if v != ""}
+    return benchfiles.run_env(bench_dir)
+
+
+def expected_phases(bench_dir, bench_settings):
+    """The phases a run must have: the plan's (it knows QUERIES=all's names), else the ids the
+    settings give (bench_settings: settings() or bench.env; without DATABASES, the original study's pair)."""
+    planned = phases(bench_dir)
+    if planned is not None:
+        return planned
+    s = bench_settings or {}
+    dbs = (s.get("DATABASES") or " ".join(databases.baseline())).split()
+    return benchfiles.expected_phases(dbs, s.get("WORKLOAD"), s.get("QUERIES"))
+
+
+def repetitions(bench_dir):
+    """REPEAT of the run: plan.json's, else run.env's or bench.env's (default 1)."""
+    doc = read(bench_dir)
+    if doc:
+        return doc["repetitions"]
+    env = benchfiles.run_env(bench_dir) or benchfiles.bench_env(bench_dir)
+    try:
+        return int(env.get("REPEAT") or 1)
+    except ValueError:
+        raise AnalysisError(f"{bench_dir}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
