@@ -29,6 +29,9 @@ async function readSettled(target, storage, read = () => target.count(storage)) 
 }
 
 async function count(opts) {
+  // refused before connecting: the digest's keys compare by KEY
+  if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
+  const digestDocuments = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb');
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
     if (opts.workload === 'booking') return await countBookings(target, server, opts);
@@ -42,9 +45,7 @@ async function count(opts) {
     // COMPRESS (tsbs): the database's native compression after the ingest window, sizes read again
     if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);
     // after the sizes: the read-back changes none, and the settle has written the pages it reads
-    if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
-    const digest = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb')
-      ? { digest: await documentsDigest(target, opts.key) } : {};
+    const digest = digestDocuments ? { digest: await documentsDigest(target, opts.key) } : {};
     console.log(JSON.stringify({ database: opts.database, server, ...sizes, ...digest }));
     return 0;
   } finally {
