@@ -45,4 +45,18 @@ async function documentsDigest(target, key) {
   };
 }
 
-module.exports = { documentsDigest, canonical };
+// The read-back of a SQL binding: pages of PAGE_ROWS rows in key order, each after the last key of
+// the one before (keyset pagination: no OFFSET rescans, one round trip a page). fetchPage(after, n):
+// rows [id, keyHex | null, document text], `after` null for the first page.
+const PAGE_ROWS = 1000;
+async function* keysetReadBack(fetchPage) {
+  let after = null;
+  for (;;) {
+    const rows = await fetchPage(after, PAGE_ROWS);
+    for (const [, hex, text] of rows) yield [hex, JSON.parse(text)];
+    if (rows.length < PAGE_ROWS) return;
+    after = rows[rows.length - 1][0];
+  }
+}
+
+module.exports = { documentsDigest, canonical, keysetReadBack };

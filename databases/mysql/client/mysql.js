@@ -13,6 +13,7 @@ const { readMysqlStats, READING } = require('./mysql-stats');
 
 const mysql = clientRequire('mysql2/promise');
 const { InputError } = clientRequire('./src/bench-schema');
+const { keysetReadBack } = clientRequire('./src/document-digest');
 
 const DEFAULT_DB = 'jsonbench';
 // Rows come back as the server's JSON text, unparsed (jsonStrings): the client only counts them,
@@ -186,16 +187,12 @@ class MysqlTarget {
 
   // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
   // KEY=sequence: AUTO_INCREMENT values), 1000 rows a round trip in key order (keyset pagination).
-  async* readBack(key) {
-    let after = null;
+  readBack(key) {
     const hex = key === 'sequence' ? 'NULL' : 'LOWER(HEX(id))';
-    for (;;) {
-      const where = after === null ? '' : 'WHERE id > ? ';
-      const [rows] = await this.conn.query(`SELECT id, ${hex}, data FROM ${TABLE} ${where}ORDER BY id LIMIT 1000`, after === null ? [] : [after]);
-      for (const [, h, data] of rows) yield [h, JSON.parse(data)];
-      if (rows.length < 1000) return;
-      after = rows[rows.length - 1][0];
-    }
+    return keysetReadBack(async (after, n) => (await this.conn.query(
+      `SELECT id, ${hex}, data FROM ${TABLE} ${after === null ? '' : 'WHERE id > ? '}ORDER BY id LIMIT ${Number(n)}`,
+      after === null ? [] : [after],
+    ))[0]);
   }
 
   // mysql2 marks errors that end the connection as fatal (network, server gone).

@@ -9,6 +9,7 @@ const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
 const models = require('./postgres-models');
+const { keysetReadBack } = require('../../../client/src/document-digest');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.
@@ -219,19 +220,14 @@ class PostgresTarget {
 
   // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
   // KEY=sequence: identity values), 1000 rows a round trip in key order (keyset pagination).
-  async* readBack(key) {
-    let after = null;
-    for (;;) {
-      const { rows } = await this.client.query({
-        text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, data::text as data from ${TABLE}`
-          + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit 1000`,
-        values: [after],
-        types: RAW_TEXT,
-      });
-      for (const r of rows) yield [r.hex, JSON.parse(r.data)];
-      if (rows.length < 1000) return;
-      after = rows[rows.length - 1].id;
-    }
+  readBack(key) {
+    return keysetReadBack(async (after, n) => (await this.client.query({
+      text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, data::text as data from ${TABLE}`
+        + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit $2`,
+      values: [after, n],
+      rowMode: 'array',
+      types: RAW_TEXT,
+    })).rows);
   }
 
   isConnectionLost(err) {
