@@ -33,13 +33,16 @@ start_monitoring() {
 # The variables each database's compose service reads from the bench (databases/<db>/lab.sh
 # lab_compose_env prints NAME=VALUE lines; an empty value unsets NAME): exported before `up`.
 export_compose_env() {
-  local db line name
+  local db out line name
   for db in $1; do
+    # captured first: a hook that fails (its lab.sh does not load) stops the run, not a silent nothing
+    out=$(database_hook "$db" lab_compose_env) || { echo "runme.sh: databases/$db/lab.sh lab_compose_env failed" >&2; return 1; }
     while IFS= read -r line; do
+      [ -n "$line" ] || continue
       name=${line%%=*}
       [[ $name =~ ^[A-Z][A-Z0-9_]*$ ]] || { echo "runme.sh: databases/$db/lab.sh lab_compose_env printed '$line', not NAME=VALUE" >&2; return 1; }
       if [ -n "${line#*=}" ]; then export "$line"; else unset "$name"; fi
-    done < <(database_hook "$db" lab_compose_env)
+    done <<<"$out"
   done
 }
 

@@ -38,6 +38,9 @@ def test_a_folder_without_lab_uri_or_with_a_bad_line_is_refused(tmp_path):
     assert r.returncode == 1 and "databases/mysql/lab.sh defines no lab_uri" in r.stderr
     r = stack('export_compose_env mysql; echo "rc=$?"', root=tmp_path)
     assert "rc=1" in r.stdout and "lab_compose_env printed 'not a line', not NAME=VALUE" in r.stderr
+    (tmp_path / "databases" / "mysql" / "lab.sh").write_text("lab_compose_env( {\n")  # does not load
+    r = stack('export_compose_env mysql; echo "rc=$?"', root=tmp_path)
+    assert "rc=1" in r.stdout and "databases/mysql/lab.sh lab_compose_env failed" in r.stderr
     # a database without the optional hooks: nothing to do
     r = stack('export_compose_env postgres && database_hook postgres lab_after_ready && echo fine')
     assert r.stdout.strip() == "fine", r.stderr
