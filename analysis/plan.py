@@ -3,36 +3,19 @@ written by `node client plan --json run.env` into the bench folder (schema clien
 checked here where it is read). The one reader of a run's settings and phases: runs made before
 plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings), and runs older
 still to the phase ids the settings give (benchfiles.expected_phases)."""
-import json
 import os
 
-import jsonschema
-
-from . import benchfiles, databases
+from . import benchfiles, client_schemas, databases
 from .errors import AnalysisError
 from .fileio import read_json
 
 FILE = "plan.json"
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "client", "src", "plan.schema.json")
-
-
-def _schema():
-    with open(SCHEMA_PATH, encoding="utf-8") as f:
-        return json.load(f)
-
-
 def read(bench_dir):
     """plan.json of the folder, checked against its schema; None when the lab wrote none (older runs)."""
     path = os.path.join(bench_dir, FILE)
     if not os.path.exists(path):
         return None
-    doc = read_json(path)
-    try:
-        jsonschema.Draft202012Validator(_schema()).validate(doc)
-    except jsonschema.ValidationError as e:
-        where = "/".join(str(p) for p in e.absolute_path)
-        raise AnalysisError(f"{path}: does not match client/src/plan.schema.json at '{where}': {e.message}")
-    return doc
+    return client_schemas.check(read_json(path), "plan", path)
 
 
 def _plan_txt_phases(bench_dir):

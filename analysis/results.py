@@ -73,7 +73,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     phase = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.phase.json")) or {}
     database = phase.get("database") or benchfiles.database_of(phase_id)
     metrics = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.metrics.json"))
-    count = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.count.json"))
+    count = benchfiles.count_json(bench_dir, phase_id)
     clients = benchfiles.client_results(bench_dir, phase_id)
     perf_text = benchfiles.read_text(os.path.join(bench_dir, f"{phase_id}.perfstat.csv"))
     service = phase.get("service") or database
@@ -145,7 +145,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         per_doc.update({k: None for k in ("cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes")})
         per_doc["reason"] = ("the phase ran " + ", ".join(operations) + ": per-document costs are insert costs; "
                              "see per_op (storage_bytes is per document in the database)")
-    server_stats = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.server-stats.json"))
+    server_stats = benchfiles.server_stats_json(bench_dir, phase_id)
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
     per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)

@@ -5,6 +5,7 @@ import json
 
 from analysis import queries, results, schema
 from analysis.report import bench_report
+from analysis.tests.helpers import client_result
 
 
 def query_run(db, name, digests, rows=None, status="ok", reason=None, cpu_s=1.0, latency_p50=10.0, stand_in=False,
@@ -105,12 +106,12 @@ def test_results_json_and_report_from_a_bench_folder(tmp_path):
             "clients": 1, "window": {"start": 100.0, "end": 110.0}, "query": "olap-a"}))
         (bench / f"{ph}.plan.json").write_text(json.dumps({"plan": {}}))
         digest = "d-" + db
-        (bench / "clients" / f"{ph}-client-1.json").write_text(json.dumps({
-            "workload": "events", "stage": "query", "phase": ph, "docs_ok": 1, "docs_target": 1, "errors": 0,
-            "dropped": 0, "operations": {"olap-a": {"ok": 1, "errors": 0, "dropped": 0, "docs": 1}},
-            "query": {"name": "olap-a", "status": "ok", "executions": 1, "answered": 1, "digest": digest,
-                      "normalisation": {"columns": ["repo", "n"]},
-                      "per_execution": [{"k": 0, "digest": digest, "rows": 1}], "answers": [{"k": 0, "rows": rows}]}}))
+        (bench / "clients" / f"{ph}-client-1.json").write_text(json.dumps(client_result(
+            database=db, workload="events", stage="query", phase=ph, docs_ok=1, docs_target=1,
+            operations={"olap-a": {"ok": 1, "errors": 0, "dropped": 0, "docs": 1}},
+            query={"name": "olap-a", "status": "ok", "executions": 1, "answered": 1, "digest": digest,
+                   "normalisation": {"columns": ["repo", "n"]},
+                   "per_execution": [{"k": 0, "digest": digest, "rows": 1}], "answers": [{"k": 0, "rows": rows}]})))
     r = results.build(str(bench))
     schema.validate(r)
     q = r["queries"]["olap-a"]

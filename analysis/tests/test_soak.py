@@ -6,6 +6,7 @@ import json
 import os
 
 from analysis import soak
+from analysis.tests.helpers import client_result
 
 
 def make_bench(tmp_path, rss_end, achieved=20.0, errors=0):
@@ -13,9 +14,8 @@ def make_bench(tmp_path, rss_end, achieved=20.0, errors=0):
     (bench / "clients").mkdir(parents=True)
     (bench / "bench.env").write_text("DESCRIPTION=soak\n")
     (bench / "postgres.phase.json").write_text(json.dumps({"status": "ok"}))
-    (bench / "clients" / "postgres-client-1.json").write_text(json.dumps({
-        "client_id": "1", "achieved_rate": achieved, "target_rate": 20, "docs_ok": 36000, "errors": errors,
-        "dropped": 0, "interrupted": False, "latency_ms": {"p99": 3.0}}))
+    (bench / "clients" / "postgres-client-1.json").write_text(json.dumps(client_result(
+        achieved_rate=achieved, target_rate=20, docs_target=36000, docs_ok=36000, errors=errors, latency_ms={"p99": 3.0})))
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["time", "metric", "service", "container", "value"])

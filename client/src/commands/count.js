@@ -12,6 +12,10 @@ const { storageOf } = require('../workloads/tsbs');
 const { checkBookings } = require('./booking-check');
 const { documentsDigest } = require('../document-digest');
 const { InputError, KEYS } = require('../bench-schema');
+const { checked } = require('../check-schema');
+
+// count's one line of output (the lab's D.count.json), checked against client/src/count.schema.json
+const print = (doc) => console.log(JSON.stringify(checked(doc, 'count', 'count output')));
 
 const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
 
@@ -36,7 +40,7 @@ async function count(opts) {
   try {
     if (opts.workload === 'booking') return await countBookings(target, server, opts);
     if (opts.workload === 'oltp') {
-      console.log(JSON.stringify({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) }));
+      print({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) });
       return 0;
     }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
@@ -46,7 +50,7 @@ async function count(opts) {
     if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);
     // after the sizes: the read-back changes none, and the settle has written the pages it reads
     const digest = digestDocuments ? { digest: await documentsDigest(target, opts.key) } : {};
-    console.log(JSON.stringify({ database: opts.database, server, ...sizes, ...digest }));
+    print({ database: opts.database, server, ...sizes, ...digest });
     return 0;
   } finally {
     await target.close();
@@ -74,9 +78,9 @@ async function countBookings(target, server, opts) {
   const found = await target.verifyBooking();
   const check = checkBookings(found, { committed: opts.committed, inDoubt: opts.inDoubt });
   const sizes = await readSettled(target, undefined, () => target.bookingSizes());
-  console.log(JSON.stringify({
+  print({
     database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
-  }));
+  });
   if (!check.ok) console.error(`nothing-lost check FAILED on ${opts.database}: ${check.problems.join('; ')}`);
   return check.ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@ const { validateBenchText, InputError, BENCH_SPECS, formatMix } = require('../be
 const { loadedBy } = require('../workloads/ycsb');
 const { eventCount } = require('../datasets/tsbs-event-keys');
 const { hostsOfClient } = require('../datasets/tsbs-devops');
+const { checked } = require('../check-schema');
 
 // Back-to-back inserts (LOAD_RATE=0) are timed at this per insert for
 // expected_s: an upper estimate for a healthy database (the lab may exceed it).
@@ -162,7 +163,7 @@ function plan(args) {
     return 0;
   }
   if (mode === '--json') {
-    console.log(JSON.stringify(planDocument(v, rest[0]), null, 2));
+    console.log(JSON.stringify(checked(planDocument(v, rest[0]), 'plan', 'plan --json'), null, 2));
     return 0;
   }
   for (const p of phases(v, path.dirname(rest[0]))) {

@@ -8,6 +8,7 @@ const { Metrics } = require('../metrics');
 const { Runner, STOP_GRACE_MS } = require('../runner');
 const { writeFileAtomic } = require('../atomic-write');
 const { InputError } = require('../bench-schema');
+const { schemaProblem } = require('../check-schema');
 
 async function startMetrics(opts) {
   if (!opts.metricsPort) return null;
@@ -58,6 +59,7 @@ async function run(opts) {
   });
 
   let finished = false;
+  let resultProblem = null;
   const finish = (why) => {
     if (finished) return null;
     finished = true;
@@ -65,6 +67,10 @@ async function run(opts) {
     if (why) result.stop_reason = why;
     if (workload.result) result.query = workload.result();
     if (opts.result) writeFileAtomic(opts.result, `${JSON.stringify(result, null, 2)}\n`);
+    // Checked after it is written (nothing gathered is lost): a mismatch fails the client, so the
+    // lab fails the phase and analysis, which checks it too, is not the first to find out.
+    resultProblem = schemaProblem(result, 'result');
+    if (resultProblem) console.error(`[client-${opts.clientId}] ${opts.result || 'result'}: ${resultProblem}`);
     log(`[client-${opts.clientId}] ${label} done: ${result.docs_ok}/${result.docs_target} ok, ${result.errors} errors, `
       + `${result.dropped} dropped in ${result.elapsed_s.toFixed(2)} s - Throughput: ${result.achieved_rate.toFixed(2)} ${runner.unit()}/sec`
       + ` (target ${result.target_rate === 0 ? 'back-to-back' : result.target_rate}${result.target_sustained ? '' : ', target not sustained'})${result.interrupted ? ' - interrupted' : ''}`
@@ -92,7 +98,7 @@ async function run(opts) {
   if (metrics) await metrics.close();
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  if (!result) return 1; // the grace timer already wrote it
+  if (!result || resultProblem) return 1; // the grace timer already wrote it, or it is not what analysis reads
   // A query the server refuses is an answer (status unsupported in the result), not a failure.
   if (result.query && result.query.status === 'unsupported' && !result.interrupted) return 0;
   return result.docs_ok === result.docs_target && !result.interrupted ? 0 : 1;
