@@ -185,8 +185,8 @@ finish_phase() {
   PHASE_ACTIVE=0
   local - db=$PHASE_DB ph=$PHASE_ID out="$BENCH_DIR/$PHASE_ID.out" end cpu1
   # facts filled in below by collect_client_outputs and count_phase (bash's dynamic scope)
-  local codes="" missing="" count_outcome=failed count_problems=null interrupted=false
-  [ "$INTERRUPTED" = 0 ] || interrupted=true
+  local codes="" missing="" count_outcome=failed count_problems=null signalled=false
+  [ "$INTERRUPTED" = 0 ] || signalled=true
   set +e
   end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
   cgroup_processes_watch_stop
@@ -253,7 +253,7 @@ finish_phase() {
     "facts.database.state=$db_state" "facts.database.exit_code#=$db_exit" \
     "facts.database.restarted_for_check!=$restarted" \
     "facts.count.outcome=$count_outcome" "facts.count.problems:=$count_problems" \
-    "facts.interrupted!=$interrupted" \
+    "facts.interrupted!=$signalled" \
     >"$BENCH_DIR/$ph.phase.json.tmp" && mv "$BENCH_DIR/$ph.phase.json.tmp" "$BENCH_DIR/$ph.phase.json"
   # the verdict, decided by analysis from those facts (also written into D.phase.json)
   local verdict=""
