@@ -62,8 +62,8 @@ on_signal() {
 cleanup() {
   local code=$?
   set +e
-  [ "$code" = 0 ] || [ "$INTERRUPTED" = 1 ] || [ "${PHASE_ACTIVE:-0}" = 0 ] ||
-    { PHASE_STATUS=failed; PHASE_REASON="runme.sh stopped on an error (exit code $code)"; }
+  # an error with a phase open: a fact of that phase (analysis decides its status from it)
+  [ "$code" = 0 ] || [ "$INTERRUPTED" = 1 ] || [ "${PHASE_ACTIVE:-0}" = 0 ] || PHASE_LAB_ERROR=$code
   finish_phase
   [ "$STACK_UP" = 0 ] || experiment_summarise_all
   perf_record_cancel 2>/dev/null || true

@@ -79,6 +79,14 @@ def main(argv=None):
     tt.add_argument("--phase", required=True)
     tt.add_argument("--clients", type=int, required=True, help="client result files the phase should have")
 
+    ps = sub.add_parser("phase-status", help="decide a phase's status from the facts the lab recorded in D.phase.json; "
+                        "write status and reason into it; print the verdict (`ok` or `failed (reason)`)")
+    ps.add_argument("--phase-file", required=True)
+
+    nl = sub.add_parser("nothing-lost", help="a failed nothing-lost check in `node client count`'s output: print its "
+                        "problems as a JSON list, then as one line; exit 1 when the output holds no failed check")
+    nl.add_argument("--count-output", required=True, help="the file count wrote (its last line is the JSON)")
+
     args = p.parse_args(argv)
     try:
         return run(args)
@@ -159,6 +167,16 @@ def run(args):
         if reason:
             print(f"analysis txn-totals: {args.phase}: {reason}", file=sys.stderr)
         print(words)
+    elif args.command == "phase-status":
+        from . import phase_status
+        print(phase_status.complete(args.phase_file))
+    elif args.command == "nothing-lost":
+        from . import phase_status
+        problems = phase_status.nothing_lost_problems(args.count_output)
+        if problems is None:
+            return 1
+        print(json.dumps(problems))
+        print(phase_status.problems_text(problems))
     return 0
 
 

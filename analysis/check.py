@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from . import benchfiles, plan
+from . import benchfiles, phase_status, plan
 from .errors import AnalysisError
 from .profile_samples import perf_samples, server_comms
 
@@ -529,7 +529,7 @@ def evaluate(bench_dir, prometheus=None):
     # one column per phase (the database for the insert workload; `<db>-load` and `<db>` otherwise)
     col = lambda run: run.get("phase") or run.get("database")  # noqa: E731
     for run in runs:
-        phase = benchfiles.optional_json(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
+        phase = phase_status.read(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
     for row in ROWS:
         table.append((row.label, {col(c.run): _refused(c.run, row.label, row.check(c)) for c in ctxs}))

@@ -5,7 +5,7 @@ import io
 import os
 from collections import defaultdict
 
-from . import disk_devices
+from . import disk_devices, phase_status
 from .errors import AnalysisError
 from .fileio import read_json, write_gzip_atomic, write_json_atomic
 from .prom import Prometheus
@@ -127,7 +127,9 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
     """phase_id: the phase's file prefix (`mongodb-load`, ...); the database's own by default."""
     phase_id = phase_id or database
     phase_path = os.path.join(bench_dir, f"{phase_id}.phase.json")
-    phase = read_json(phase_path)
+    phase = phase_status.read(phase_path)  # checked against lab/phase.schema.json
+    if phase is None:
+        raise AnalysisError(f"{phase_path}: file not found")
     window = phase.get("window") or {}
     try:
         start, end = float(window["start"]), float(window["end"])

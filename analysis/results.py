@@ -4,6 +4,7 @@ import os
 
 from . import pooler as pooler_mod
 from . import plan as plan_mod
+from . import phase_status
 from . import benchfiles, cpu_crosscheck, databases, fairness, hdr, profile_samples, ingest as ingest_mod, monitoring, operations as ops_mod, perfstat, queries as queries_mod, reconcile, transactions as txn_mod, wal as wal_mod
 from .fileio import read_env_file, write_json_atomic
 
@@ -70,7 +71,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     `<db>-load` / `<db>` for a workload with a load stage); docs_before: documents the database's
     earlier phases of this bench inserted (its load phase), expected in its count too; config: the
     run's bench keys (run.env), for what a workload's count must hold (oltp: TABLE_ROWS rows)."""
-    phase = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.phase.json")) or {}
+    phase = phase_status.read(os.path.join(bench_dir, f"{phase_id}.phase.json")) or {}
     database = phase.get("database") or benchfiles.database_of(phase_id)
     metrics = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.metrics.json"))
     count = benchfiles.count_json(bench_dir, phase_id)

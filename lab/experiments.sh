@@ -19,11 +19,7 @@ repeat_of() { (set -a; . "$1/run.env"; echo "${REPEAT:-1}"); }
 bench_sweep_of() { (SWEEP=""; set -a; . "$1/bench.env" >/dev/null 2>&1; echo "${SWEEP:-}"); }
 
 # The bench keys as JSON {KEY: {type, allowed, values (enum)}}, read from the client's schema (one place for them).
-bench_key_specs() {
-  node -e 'const s = require(process.argv[1]); const o = {};
-    for (const [k, v] of Object.entries(s.BENCH_SPECS)) o[k] = { type: v.type, allowed: s.describeAllowed(v), values: v.values };
-    console.log(JSON.stringify(o));' "$LAB_ROOT/client/src/bench-schema.js"
-}
+bench_key_specs() { node "$LAB_ROOT/client" bench-specs; }
 
 # sweep_parse "KEY=v1,v2,..." ["KEY2=w1,w2,..."]: checks each key and its values' form
 # (analysis/sweep_args.py, with the host's python3: this runs before anything is installed or

@@ -120,7 +120,7 @@ perf_record_start() {
 # was written, and reason then says why. Consumes D.perf.status. Args: D.perf path, or "" plus a
 # reason when no recording was started.
 perf_profile_json() {
-  local out=$1 why=${2:-} samples=null file=null line
+  local out=$1 why=${2:-} samples="" file="" line
   if [ -n "$out" ]; then
     if [ -r "$out.status" ]; then
       while IFS= read -r line; do
@@ -133,11 +133,10 @@ perf_profile_json() {
     else
       why=${why:-"the recording left no status (not started or killed)"}
     fi
-    [ ! -s "$out" ] || file=$(json_string_or_null "$(basename "$out")")
+    [ ! -s "$out" ] || file=$(basename "$out")
   fi
-  local hz=null; [ -z "$out" ] || hz=$PERF_RECORD_HZ
-  printf '{"file": %s, "samples": %s, "frequency_hz": %s, "reason": %s}' \
-    "$file" "$samples" "$hz" "$(json_string_or_null "$why")"
+  local hz=""; [ -z "$out" ] || hz=$PERF_RECORD_HZ
+  python3 "$LAB_ROOT/lab/json-object.py" "file?=$file" "samples#=$samples" "frequency_hz#=$hz" "reason?=$why"
 }
 
 perf_record_wait() {

@@ -31,10 +31,11 @@ stop_clients() {
   docker stop -t 30 "${CLIENT_IDS[@]}" >/dev/null 2>&1 || true
 }
 
-# Waits for the clients, printing progress; gives up (stopping them) far past the expected time.
+# Waits for the clients, printing progress; gives up (stopping them) far past the expected time:
+# PHASE_WAIT_LIMIT_S and PHASE_WAIT_TIMED_OUT record it (facts for the phase's status).
 wait_clients() {
-  local started=$1 expected=$2 elapsed next=0 limit db_down_said=""
-  limit=$(( expected * 2 + 120 ))
+  local started=$1 expected=$2 elapsed next=0 db_down_said=""
+  PHASE_WAIT_LIMIT_S=$(( expected * 2 + 120 ))
   while [ "$(clients_running)" -gt 0 ]; do
     [ "$INTERRUPTED" = 0 ] || { stop_clients; return; }
     # A phase's work ends when its clients have written their result files (each does so when its
@@ -52,8 +53,8 @@ wait_clients() {
       say "$PHASE_ID: ${elapsed}s elapsed, about $(( expected > elapsed ? expected - elapsed : 0 ))s remaining, $(clients_running) clients running"
       next=$(( elapsed + PROGRESS_EVERY_S ))
     fi
-    if [ "$elapsed" -gt "$limit" ]; then
-      PHASE_STATUS=failed; PHASE_REASON="clients still running after ${limit}s (expected ${expected}s): stopped"
+    if [ "$elapsed" -gt "$PHASE_WAIT_LIMIT_S" ]; then
+      PHASE_WAIT_TIMED_OUT=true
       stop_clients; return
     fi
     nap 1
@@ -95,33 +96,36 @@ wait_clients_exit() {
   [ "$(clients_running)" = 0 ] || stop_clients
 }
 
+# The started clients' logs into OUT, and two facts into finish_phase's locals (bash's dynamic
+# scope): `codes`, each client's exit code in client order (null: docker could not say), and
+# `missing`, the clients that left no result file.
 collect_client_outputs() {
   local out=$1 i id code
   for i in "${!CLIENT_IDS[@]}"; do
     id=${CLIENT_IDS[$i]}
     docker logs "$id" 2>&1 | sed "s/^/client-$((i + 1))  | /" >>"$out"
-    code=$(docker inspect -f '{{.State.ExitCode}}' "$id" 2>/dev/null || echo unknown)
-    if [ "$code" != 0 ] && [ "$PHASE_STATUS" = ok ]; then
-      PHASE_STATUS=failed; PHASE_REASON="client-$((i + 1)) exited with code $code"
-    fi
-    [ -s "$BENCH_DIR/clients/$PHASE_ID-client-$((i + 1)).json" ] ||
-      PHASE_MISSING_CLIENTS+="${PHASE_MISSING_CLIENTS:+ }$((i + 1))"
+    code=$(docker inspect -f '{{.State.ExitCode}}' "$id" 2>/dev/null) && [[ $code =~ ^-?[0-9]+$ ]] || code=null
+    codes+="${codes:+ }$code"
+    [ -s "$BENCH_DIR/clients/$PHASE_ID-client-$((i + 1)).json" ] || missing+="${missing:+ }$((i + 1))"
   done
   docker rm -f "${CLIENT_IDS[@]}" >/dev/null 2>&1 || true
   CLIENT_IDS=()
 }
 
 # The phase's state lives in PHASE_* globals so that finish_phase can also run from the EXIT trap
-# after an interrupt: whatever was gathered is then written out, marked interrupted.
-# run_phase DB [PHASE STAGE EXPECTED_S] (from a line of `node client plan`; the client derives its
+# after an interrupt or an error: whatever was gathered is then written out. The facts gathered
+# before finish_phase are globals for the same reason (PHASE_EXPECTED_S, PHASE_WAIT_*, and
+# PHASE_LAB_ERROR, set by runme.sh's cleanup); the status is analysis's (`analysis phase-status`).
+# run_phase DB PHASE STAGE EXPECTED_S (from a line of the plan; the client derives its
 # operations and rate from the bench keys and STAGE): every file of the phase is named after PHASE
 # (the insert workload's phase id is the database: mongodb.out, ...).
 run_phase() {
-  local db=$1 expected i
+  local db=$1 expected
   # The plan line's clients and query (a query phase: one client running P_QUERY).
   PHASE_CLIENTS=${P_CLIENTS:-$CLIENTS} PHASE_QUERY=""
   [ "${3:-run}" != query ] || PHASE_QUERY=$P_QUERY
-  PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_STATUS=ok PHASE_REASON="" PHASE_STATS0="" PHASE_MISSING_CLIENTS="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_DB=$db PHASE_ID=${2:-$1} PHASE_STAGE=${3:-run} PHASE_STATS0="" PHASE_EVENTS="" PHASE_HW=false
+  PHASE_EXPECTED_S="" PHASE_WAIT_LIMIT_S="" PHASE_WAIT_TIMED_OUT=false PHASE_LAB_ERROR=""
   PHASE_QUIET_START="" PHASE_QUIET_END="" PHASE_CLIENTS_START=""
   PHASE_PROFILE_WHY="interrupted before the recording started"
   PHASE_CID=$(container_of "$db"); PHASE_PID=$(docker inspect -f '{{.State.Pid}}' "$PHASE_CID")
@@ -159,7 +163,7 @@ run_phase() {
   mkdir -p "$BENCH_DIR/clients"
   PHASE_CLIENTS_START=$(now)
   start_clients "$db"
-  expected=$(python3 -c "import math; print(math.ceil(${4:-$DOCS / $RATE}))")
+  expected=$(ceil_seconds "$4"); PHASE_EXPECTED_S=$expected
   PHASE_PROFILE_WHY="PERF_RECORD_S=0: no profile asked for"
   [ -z "$PHASE_PERF_REASON" ] || PHASE_PROFILE_WHY="perf off: $PHASE_PERF_REASON"
   if [ -z "$PHASE_PERF_REASON" ] && [ "$PERF_RECORD_S" -gt 0 ]; then
@@ -172,12 +176,17 @@ run_phase() {
   finish_phase
 }
 
-# Closes the window and writes everything the phase leaves behind. Tolerates failures: after an
-# interrupt any command may fail, and what can be kept must still be kept.
+# Closes the window and writes everything the phase leaves behind: D.phase.json records the facts
+# (lab/phase.schema.json `facts`), and `analysis phase-status` decides from them the status and the
+# reason it writes into the file and prints (`ok`, `failed (<reason>)`). Tolerates failures: after
+# an interrupt any command may fail, and what can be kept must still be kept.
 finish_phase() {
   [ "${PHASE_ACTIVE:-0}" = 1 ] || return 0
   PHASE_ACTIVE=0
   local - db=$PHASE_DB ph=$PHASE_ID out="$BENCH_DIR/$PHASE_ID.out" end cpu1
+  # facts filled in below by collect_client_outputs and count_phase (bash's dynamic scope)
+  local codes="" missing="" count_outcome=failed count_problems=null signalled=false
+  [ "$INTERRUPTED" = 0 ] || signalled=true
   set +e
   end=$(now); cpu1=$(container_cgroup_cpu_seconds "$PHASE_PID")
   cgroup_processes_watch_stop
@@ -189,16 +198,14 @@ finish_phase() {
   [ "$INTERRUPTED" = 0 ] || stop_clients
   wait_clients_exit 60
   collect_client_outputs "$out"
-  database_fault_reason
+  local db_state db_exit
+  read -r db_state db_exit < <(database_state)
   # A transaction phase whose database stopped is started again, after the window, so that count's
   # nothing-lost check still runs: every transaction a client saw committed must have survived.
-  local restarted=0
+  local restarted=false
   if [ "$INTERRUPTED" = 0 ] && is_txn_workload && ! database_running; then
-    if restart_for_check "$db" "$out"; then restarted=1; PHASE_REASON+="; restarted after the window for the nothing-lost check"; fi
+    ! restart_for_check "$db" "$out" || restarted=true
   fi
-  [ "$INTERRUPTED" = 0 ] || { PHASE_STATUS=interrupted; PHASE_REASON="interrupted by a signal"; }
-  [ -z "$PHASE_MISSING_CLIENTS" ] || [ "$PHASE_STATUS" != ok ] ||
-    { PHASE_STATUS=failed; PHASE_REASON="no result file from client(s) $PHASE_MISSING_CLIENTS"; }
   if [ -s "$BENCH_DIR/$ph.perfstat.csv" ]; then
     { echo "perf stat ($PHASE_EVENTS) on cgroup $PHASE_CG:"; cat "$BENCH_DIR/$ph.perfstat.csv"; } >>"$out"
   fi
@@ -208,10 +215,10 @@ finish_phase() {
   # A restarted server's counters begin again: its reading would not bracket the window (no end).
   pool_close_servers "$db" "$out"  # POOL=pgbouncer: the pool's server connections closed (lab/pool.sh)
   local stats1=null
-  if [ "$restarted" = 1 ]; then echo "server-stats: no end reading: the database was restarted after it stopped in the window" >>"$out"
+  if [ "$restarted" = true ]; then echo "server-stats: no end reading: the database was restarted after it stopped in the window" >>"$out"
   else stats1=$(server_stats "$db"); fi
-  [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" start:="${PHASE_STATS0:-null}" \
-    end:="$stats1" >"$BENCH_DIR/$ph.server-stats.json"
+  [ "$INTERRUPTED" = 1 ] || python3 "$LAB_ROOT/lab/json-object.py" "start:=${PHASE_STATS0:-null}" \
+    "end:=$stats1" >"$BENCH_DIR/$ph.server-stats.json"
   # A query phase's plan: execution 0 once more under EXPLAIN, outside the window (not counted).
   if [ -n "$PHASE_QUERY" ] && [ "$INTERRUPTED" = 0 ]; then
     client_oneshot "$db" explain >"$BENCH_DIR/$ph.plan.json" 2>>"$out" || say "$ph: explain failed (see $ph.out)"
@@ -225,30 +232,47 @@ finish_phase() {
   # the database's log since it started: a run phase's log holds its load phase's too
   docker logs "$PHASE_CID" >"$BENCH_DIR/$ph.log" 2>&1
 
+  # Every value passed typed (lab/json-object.py), none spliced into JSON text. The idle intervals:
+  # the quiet period, and the window's first guard up to the clients' start (null where the phase
+  # did not get there), for analysis's idle rate.
   python3 "$LAB_ROOT/lab/json-object.py" database="$db" phase="$ph" stage="$PHASE_STAGE" service="$db" project="$PROJECT" \
-    container_id="$PHASE_CID" image="$PHASE_IMAGE" stand_in:="$(json_string_or_null "$PHASE_STAND_IN")" \
-    cgroup="$PHASE_CG" window:="{\"start\": $PHASE_START, \"end\": $end}" \
-    idle:="$(idle_json)" settled_after:="$(json_string_or_null "$settled")" \
-    cgroup_cpu_seconds:="{\"start\": $PHASE_CPU0, \"end\": $cpu1}" \
-    status="$PHASE_STATUS" reason="$PHASE_REASON" clients:="$PHASE_CLIENTS" query:="$(json_string_or_null "$PHASE_QUERY")" \
-    missing_clients:="[$(echo "$PHASE_MISSING_CLIENTS" | sed 's/ /, /g')]" \
-    perf:="{\"events\": $(json_list "$PHASE_EVENTS"), \"hardware_counters\": $PHASE_HW, \"reason\": $(json_string_or_null "$PHASE_PERF_REASON"), \"profile\": $profile}" \
-    cgroup_processes:="$(cgroup_processes_summary)" \
-    pooler:="$(pool_phase_json "$db")" \
+    container_id="$PHASE_CID" image="$PHASE_IMAGE" "stand_in?=$PHASE_STAND_IN" \
+    cgroup="$PHASE_CG" "window.start#=$PHASE_START" "window.end#=$end" \
+    "idle.quiet.start#=${PHASE_QUIET_START:-}" "idle.quiet.end#=${PHASE_QUIET_END:-}" \
+    "idle.guard.start#=${PHASE_START:-}" "idle.guard.end#=${PHASE_CLIENTS_START:-}" \
+    "settled_after?=$settled" \
+    "cgroup_cpu_seconds.start#=$PHASE_CPU0" "cgroup_cpu_seconds.end#=$cpu1" \
+    "clients#=$PHASE_CLIENTS" "query?=$PHASE_QUERY" "missing_clients[#]=$missing" \
+    "perf.events[]=$PHASE_EVENTS" "perf.hardware_counters!=$PHASE_HW" "perf.reason?=$PHASE_PERF_REASON" \
+    "perf.profile:=$profile" \
+    "cgroup_processes:=$(cgroup_processes_summary)" \
+    "pooler:=$(pool_phase_json "$db")" \
+    "facts.client_exit_codes[#]=$codes" \
+    "facts.wait.expected_s#=$PHASE_EXPECTED_S" "facts.wait.limit_s#=$PHASE_WAIT_LIMIT_S" \
+    "facts.wait.timed_out!=$PHASE_WAIT_TIMED_OUT" "facts.lab_error_exit_code#=$PHASE_LAB_ERROR" \
+    "facts.database.state=$db_state" "facts.database.exit_code#=$db_exit" \
+    "facts.database.restarted_for_check!=$restarted" \
+    "facts.count.outcome=$count_outcome" "facts.count.problems:=$count_problems" \
+    "facts.interrupted!=$signalled" \
     >"$BENCH_DIR/$ph.phase.json.tmp" && mv "$BENCH_DIR/$ph.phase.json.tmp" "$BENCH_DIR/$ph.phase.json"
+  # the verdict, decided by analysis from those facts (also written into D.phase.json)
+  local verdict=""
+  [ ! -s "$BENCH_DIR/$ph.phase.json" ] || verdict=$(analysis phase-status --phase-file "$BENCH_DIR/$ph.phase.json")
+  [ -n "$verdict" ] || verdict="failed (no status: $ph.phase.json was not written or its facts were refused, see above)"
 
   say "$ph: exporting the window's metrics from Prometheus"
   export_phase "$db" "$ph"
-  [ "$PHASE_STATUS" = ok ] || RUN_FAILED=1
-  say "$ph: phase $PHASE_STATUS${PHASE_REASON:+ ($PHASE_REASON)}"
+  [ "${verdict%% *}" = ok ] || RUN_FAILED=1
+  say "$ph: phase $verdict"
 }
 
 # `node client count` into D.count.json. A transaction phase's count also checks that nothing was
 # lost against the clients' committed and in-doubt transactions, summed by `analysis txn-totals`
 # (all of the phase's result files, else the check runs without them: stderr says why); its exit 1
-# (a failed check) keeps D.count.json with the `booking_check` rows and fails the phase.
+# (a failed check) keeps D.count.json with the `booking_check` rows. The outcome goes into
+# finish_phase's locals `count_outcome` (ok, failed, check_failed) and `count_problems` (a JSON list).
 count_phase() {
-  local db=$1 ph=$2 out=$3 totals="" code=0 kv lost
+  local db=$1 ph=$2 out=$3 totals="" code=0 kv said
   if is_txn_workload; then
     totals=$(analysis txn-totals --bench-dir "$BENCH_DIR" --phase "$ph" --clients "$PHASE_CLIENTS" 2>>"$out") || totals=""
     [[ $totals =~ ^(COMMITTED=[0-9]+\ IN_DOUBT=[0-9]+)?$ ]] || { say "$ph: txn-totals printed '$totals': not passed to count"; totals=""; }
@@ -260,32 +284,27 @@ count_phase() {
   ) >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out" || code=$?
   if [ "$code" = 0 ]; then
     mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
-  elif [ "$code" = 1 ] && is_txn_workload && lost=$(booking_check_problems "$BENCH_DIR/$ph.count.json.tmp"); then
+    count_outcome=ok
+  # a failed check: `analysis nothing-lost` prints its problems as a JSON list, then as one line
+  elif [ "$code" = 1 ] && is_txn_workload && said=$(analysis nothing-lost --count-output "$BENCH_DIR/$ph.count.json.tmp" 2>>"$out"); then
     mv "$BENCH_DIR/$ph.count.json.tmp" "$BENCH_DIR/$ph.count.json"
-    if [ "$PHASE_STATUS" = ok ]; then PHASE_STATUS=failed; PHASE_REASON="nothing-lost check failed: $lost"; fi
-    say "$ph: nothing-lost check FAILED: $lost"
+    count_outcome=check_failed count_problems=$(head -1 <<<"$said")
+    say "$ph: nothing-lost check FAILED: $(tail -n +2 <<<"$said")"
   else
     rm -f "$BENCH_DIR/$ph.count.json.tmp"; say "$ph: count failed (see $ph.out)"
+    count_outcome=failed
   fi
 }
 
-# The problems of a failed nothing-lost check in count's output (exit 1 otherwise: not a check's failure).
-booking_check_problems() {
-  python3 -c 'import json,sys
-c = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1]).get("booking_check") or {}
-sys.exit(1) if c.get("ok", True) else print("; ".join(c.get("problems") or ["(no problem listed)"]))' "$1" 2>/dev/null
-}
-
-# A database that stopped or restarted during its phase fails the phase, whatever the clients say.
-database_fault_reason() {
+# The database container after the window, as two words: running (since the phase began), stopped
+# <exit code>, restarted (started again during the phase), gone; the second word null but for stopped.
+database_state() {
   local running started code
   read -r running started code < <(docker inspect -f '{{.State.Running}} {{.State.StartedAt}} {{.State.ExitCode}}' \
-    "$PHASE_CID" 2>/dev/null) || { PHASE_STATUS=failed; PHASE_REASON="the database container disappeared during the phase"; return; }
-  if [ "$running" != true ]; then
-    PHASE_STATUS=failed; PHASE_REASON="the database container stopped during the phase (exit code $code)"
-  elif [ "$started" != "$PHASE_DB_STARTED_AT" ]; then
-    PHASE_STATUS=failed; PHASE_REASON="the database container restarted during the phase"
-  fi
+    "$PHASE_CID" 2>/dev/null) || { echo "gone null"; return; }
+  if [ "$running" != true ]; then echo "stopped $code"
+  elif [ "$started" != "$PHASE_DB_STARTED_AT" ]; then echo "restarted null"
+  else echo "running null"; fi
 }
 
 database_running() { [ "$(docker inspect -f '{{.State.Running}}' "$PHASE_CID" 2>/dev/null)" = true ]; }
@@ -315,20 +334,17 @@ settle_database() {
   fi
 }
 
-# The database's idle intervals of this phase (the quiet period, and the window's first guard up to
-# the clients' start), for analysis's idle rate; null values where the phase did not get there.
-idle_json() {
-  python3 -c 'import json,sys
-v = [float(x) if x else None for x in sys.argv[1:]]
-print(json.dumps({"quiet": {"start": v[0], "end": v[1]}, "guard": {"start": v[2], "end": v[3]}}))' \
-    "${PHASE_QUIET_START:-}" "${PHASE_QUIET_END:-}" "${PHASE_START:-}" "${PHASE_CLIENTS_START:-}"
+# The plan's expected seconds (digits with an optional fraction: lab/plan.sh parse_plan_line checks
+# them) rounded up to whole seconds, the unit of the wait's arithmetic.
+ceil_seconds() {
+  local whole=${1%%.*} fraction=""
+  [[ $1 != *.* ]] || fraction=${1#*.}
+  [ -z "${fraction//0/}" ] || whole=$((10#$whole + 1))
+  echo $((10#$whole))
 }
 
 # `node client server-stats` as one JSON line, or null (the reason goes to D.out).
 server_stats() { client_oneshot "$1" server-stats 2>>"$BENCH_DIR/${PHASE_ID:-$1}.out" | grep -m1 '^{' || echo null; }
-
-json_string_or_null() { if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }
-json_list() { python3 -c 'import json,sys; print(json.dumps([e for e in sys.argv[1].split(",") if e]))' "$1"; }
 
 # What runs in the database container during the window, read from the host every second
 # (lab/cgroup-processes.py; never docker exec, which would itself run in the container).

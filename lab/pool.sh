@@ -35,8 +35,10 @@ pool_start() {
     echo "runme.sh: POOL=pgbouncer: pgbouncer did not become ready (see the pool-ready error above and: docker logs \$(docker compose ps -q pgbouncer))" >&2
     return 1
   }
-  local label; label=$(label_of "$(container_of pgbouncer)" jsonbench.stand_in)
-  say "POOL=pgbouncer: $(printf '%s' "$POOL_READY_JSON" | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r.get("product"), r.get("version"))'), pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE${label:+ (STAND-IN: $label)}"
+  local label product version
+  label=$(label_of "$(container_of pgbouncer)" jsonbench.stand_in)
+  { read -r product; read -r version; } < <(printf '%s' "$POOL_READY_JSON" | python3 "$LAB_ROOT/lab/json-get.py" product version) || true
+  say "POOL=pgbouncer: ${product:-None} ${version:-None}, pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE${label:+ (STAND-IN: $label)}"
 }
 
 # The pgbouncer container stopped and removed with the databases' (no volume).
@@ -55,21 +57,16 @@ pool_close_servers() {
 # phase.json `pooler`: null without a pool, else what ran between the clients and the server.
 pool_phase_json() {
   pool_for "$1" || { echo null; return 0; }
-  local cid image label
+  local cid image label product="" version="" statements=named
   cid=$(container_of pgbouncer)
   image=$(docker inspect -f '{{.Config.Image}}' "$cid" 2>/dev/null)
   label=$(label_of "$cid" jsonbench.stand_in)
-  python3 - "$POOL_READY_JSON" "$POOL_MODE" "$POOL_SIZE" "$cid" "$image" "$label" <<'PY'
-import json, sys
-ready, mode, size, cid, image, label = sys.argv[1:]
-r = json.loads(ready) if ready.startswith("{") else {}
-print(json.dumps({
-    "service": "pgbouncer", "product": r.get("product"), "version": r.get("version"),
-    "mode": mode, "size": int(size), "container_id": cid or None, "image": image or None,
-    "stand_in": label or None,
-    # client/src/targets/pg-unnamed.js: the same choice on both paths
-    "statements": "unnamed" if mode == "transaction" else "named",
-    "readings": "direct to PostgreSQL: readiness, init, server-stats, count and the nothing-lost check, settle",
-}))
-PY
+  [[ $POOL_READY_JSON != "{"* ]] ||
+    { read -r product; read -r version; } < <(printf '%s' "$POOL_READY_JSON" | python3 "$LAB_ROOT/lab/json-get.py" product version) || true
+  # client/src/targets/pg-unnamed.js: the same choice on both paths
+  [ "$POOL_MODE" != transaction ] || statements=unnamed
+  python3 "$LAB_ROOT/lab/json-object.py" service=pgbouncer "product?=$product" "version?=$version" \
+    mode="$POOL_MODE" "size#=$POOL_SIZE" "container_id?=$cid" "image?=$image" "stand_in?=$label" \
+    statements="$statements" \
+    readings="direct to PostgreSQL: readiness, init, server-stats, count and the nothing-lost check, settle"
 }

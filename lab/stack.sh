@@ -18,7 +18,7 @@ compose() {
 }
 
 project_name() {
-  compose config --format json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["name"])'
+  compose config --format json 2>/dev/null | python3 "$LAB_ROOT/lab/json-get.py" name
 }
 
 monitoring_services() {

@@ -24,12 +24,13 @@ async function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'validate-bench') return require('./commands/validate-bench').validateBench(rest);
   if (command === 'plan') return require('./commands/plan').plan(rest);
+  if (command === 'bench-specs') return require('./commands/bench-specs').benchSpecs(rest);
   if (!command || command === '--help' || command === 'help') {
     console.log(usage());
     return command ? 0 : 2;
   }
   if (!COMMANDS[command]) {
-    throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench', 'plan'].join(', ')}`);
+    throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench', 'plan', 'bench-specs'].join(', ')}`);
   }
   const opts = parseOptions(command, rest);
   return HANDLERS[command]()(opts);

@@ -151,6 +151,7 @@ function usage() {
   }
   lines.push('  validate-bench FILE');
   lines.push('  plan [--print-env] FILE   (phases of one repetition / every bench key with defaults filled in)');
+  lines.push('  bench-specs   (the bench keys as JSON: type, what is allowed, an enum key\'s values)');
   return lines.join('\n');
 }
 

@@ -36,7 +36,7 @@ def record(cg, out, seconds=2, after_wait=""):
     """after_wait: shell run as soon as the recording ends (before the profile is converted)."""
     script = f"""
 . "{LAB_ROOT}/lab/perf.sh"
-json_string_or_null() {{ if [ -n "$1" ]; then python3 -c 'import json,sys; print(json.dumps(sys.argv[1]))' "$1"; else echo null; fi; }}
+LAB_ROOT="{LAB_ROOT}"
 perf_record_start "{cg}" 0 {seconds} "{out}"
 perf_record_wait
 {after_wait}

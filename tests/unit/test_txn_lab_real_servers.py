@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from analysis import phase_status
+
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
 START_SERVER = """
@@ -71,22 +73,30 @@ def run_clients(env, result_of, clients=2):
 
 
 def count_phase(bench_dir, uri, clients=2):
-    """Runs count_phase as the lab does; returns (PHASE_STATUS, PHASE_REASON, D.out)."""
+    """Runs count_phase as the lab does (finish_phase's locals it fills in, then the status analysis
+    decides from them as from a D.phase.json's facts); returns (status, reason, D.out)."""
     script = f"""
 set -u
 LAB_ROOT={ROOT}
 . "$LAB_ROOT/lab/phase.sh"; . "$LAB_ROOT/lab/bench.sh"
 analysis() {{ (cd "$LAB_ROOT" && {PYTHON} -m analysis "$@"); }}
 client_oneshot() {{ shift; URI="$PG_URI" node "$LAB_ROOT/client" "$@"; }}
-BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} PHASE_STATUS=ok PHASE_REASON="" BENCH_NAME=test
+BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} BENCH_NAME=test
 export WORKLOAD=booking
+count_outcome=unset count_problems=null
 count_phase postgres postgres "$BENCH_DIR/postgres.out"
-echo "$PHASE_STATUS|$PHASE_REASON"
+echo "$count_outcome"
+echo "$count_problems"
 """
     r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=180,
                        env={"PATH": os.environ["PATH"], "PG_URI": uri})
     assert r.returncode == 0, r.stderr
-    status, _, reason = r.stdout.strip().splitlines()[-1].partition("|")
+    outcome, problems = r.stdout.strip().splitlines()[-2:]
+    facts = {"client_exit_codes": [0] * clients, "wait": {"expected_s": 1, "limit_s": 122, "timed_out": False},
+             "lab_error_exit_code": None,
+             "database": {"state": "running", "exit_code": None, "restarted_for_check": False},
+             "count": {"outcome": outcome, "problems": json.loads(problems)}, "interrupted": False}
+    status, reason = phase_status.decide(facts, [])
     return status, reason, (bench_dir / "postgres.out").read_text()
 
 

@@ -1,0 +1,136 @@
+"""A phase's status, decided from the facts the lab recorded (docs/contracts.md §4 `D.phase.json`).
+
+The lab (lab/phase.sh finish_phase) only records what happened: the clients' exit codes, which
+result files are missing, whether its wait for the clients timed out, the database container's
+state after the window, the count's outcome, a signal, an error of runme.sh. `decide` turns those
+facts into `status` (ok, failed, interrupted) and `reason`; `analysis phase-status` writes them into
+the file and prints the verdict the lab shows. The file's schema is lab/phase.schema.json, checked
+here where the lab's file is completed and where analysis reads one (`read`)."""
+import json
+import os
+
+import jsonschema
+
+from .errors import AnalysisError
+from .fileio import read_json, write_json_atomic
+
+SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lab", "phase.schema.json")
+SCHEMA_NAME = "lab/phase.schema.json"
+
+_SCHEMA = []
+
+
+def _schema():
+    if not _SCHEMA:
+        with open(SCHEMA_PATH, encoding="utf-8") as f:
+            _SCHEMA.append(json.load(f))
+    return _SCHEMA[0]
+
+
+def check(doc, path, schema=None):
+    """Raises AnalysisError naming the file and the key when doc does not match (the whole schema, or
+    the part given)."""
+    validator = jsonschema.Draft202012Validator(schema or _schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        raise AnalysisError(f"{path}: does not match {SCHEMA_NAME} at '{where}': {error.message}")
+
+
+def read(path):
+    """D.phase.json checked against its schema; None when the file does not exist (a phase that never
+    got that far)."""
+    if not os.path.exists(path):
+        return None
+    doc = read_json(path)
+    check(doc, path)
+    return doc
+
+
+# The rules, in the order the lab applied them when it decided in bash: a later rule may override an
+# earlier one's verdict where it says so; the reasons are the lab's words (results.json, report.md).
+def decide(facts, missing_clients):
+    """(status, reason) of a phase from its facts (schema `$defs/facts`) and its missing result files."""
+    status, reason = "ok", ""
+    wait = facts["wait"]
+    if wait["timed_out"]:
+        status, reason = "failed", f"clients still running after {wait['limit_s']}s (expected {wait['expected_s']}s): stopped"
+    # runme.sh stopped on an error with the phase open (its EXIT trap finishes the phase)
+    if facts["lab_error_exit_code"] is not None:
+        status, reason = "failed", f"runme.sh stopped on an error (exit code {facts['lab_error_exit_code']})"
+    if status == "ok":
+        for i, code in enumerate(facts["client_exit_codes"], start=1):
+            if code != 0:
+                status, reason = "failed", f"client-{i} exited with code {'unknown' if code is None else code}"
+                break
+    # a database that stopped or restarted fails the phase whatever the clients say
+    db = facts["database"]
+    if db["state"] == "gone":
+        status, reason = "failed", "the database container disappeared during the phase"
+    elif db["state"] == "stopped":
+        status, reason = "failed", f"the database container stopped during the phase (exit code {db['exit_code']})"
+    elif db["state"] == "restarted":
+        status, reason = "failed", "the database container restarted during the phase"
+    if db["restarted_for_check"]:
+        reason += "; restarted after the window for the nothing-lost check"
+    if facts["interrupted"]:
+        status, reason = "interrupted", "interrupted by a signal"
+    if missing_clients and status == "ok":
+        status, reason = "failed", "no result file from client(s) " + " ".join(str(c) for c in missing_clients)
+    count = facts["count"]
+    if count["outcome"] == "check_failed" and status == "ok":
+        status, reason = "failed", "nothing-lost check failed: " + problems_text(count["problems"])
+    return status, reason
+
+
+def problems_text(problems):
+    """A failed nothing-lost check's problems as the lab says them."""
+    return "; ".join(problems or ["(no problem listed)"])
+
+
+def verdict(status, reason):
+    """The words the lab prints after `<phase>: phase ` (and reads the status from)."""
+    return status + (f" ({reason})" if reason else "")
+
+
+def _with_verdict(doc, status, reason):
+    # where the lab wrote them when it decided in bash (after cgroup_cpu_seconds): the same key order
+    out = {k: v for k, v in doc.items() if k not in ("status", "reason")}
+    keys = list(out)
+    at = keys.index("cgroup_cpu_seconds") + 1 if "cgroup_cpu_seconds" in keys else len(keys)
+    items = list(out.items())
+    return dict(items[:at] + [("status", status), ("reason", reason)] + items[at:])
+
+
+def complete(path):
+    """Decides the status of the lab's D.phase.json from its facts, writes `status` and `reason` into
+    it (the file checked against the schema first and after) and returns the verdict."""
+    if not os.path.exists(path):
+        raise AnalysisError(f"{path}: no such phase file")
+    doc = read_json(path)
+    if not isinstance(doc, dict) or "facts" not in doc:
+        raise AnalysisError(f"{path}: no 'facts' to decide the status from ({SCHEMA_NAME})")
+    schema = _schema()
+    part = {"$defs": schema["$defs"], "type": "object", "required": ["facts", "missing_clients"],
+            "properties": {"facts": schema["properties"]["facts"],
+                           "missing_clients": schema["properties"]["missing_clients"]}}
+    check(doc, path, part)
+    status, reason = decide(doc["facts"], doc["missing_clients"])
+    doc = _with_verdict(doc, status, reason)
+    check(doc, path)
+    write_json_atomic(path, doc)
+    return verdict(doc["status"], doc["reason"])
+
+
+def nothing_lost_problems(count_output_path):
+    """The problems of a failed nothing-lost check in `node client count`'s output (its last line,
+    `booking_check`), or None when the output holds no failed check (count failed otherwise)."""
+    try:
+        with open(count_output_path, encoding="utf-8") as f:
+            lines = f.read().strip().splitlines()
+        check_ = json.loads(lines[-1]).get("booking_check") or {}
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    if check_.get("ok", True):
+        return None
+    return list(check_.get("problems") or [])
