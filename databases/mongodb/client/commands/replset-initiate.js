@@ -12,7 +12,6 @@
 // fixed single-node set 'secantus' without --standalone. Real mongod has the command.
 // Prints one JSON line: {set, initiated, seconds, note?}. Exit 2 when the set is not ready in time.
 const { clientRequire } = require('../../../../client/src/client-require');
-const { MongoClient } = clientRequire('mongodb');
 const { ConnectError } = require('../../../../client/src/commands/connect');
 const { redact } = require('../../../../client/src/uri');
 const { service } = require('../../database.json');
@@ -39,6 +38,8 @@ async function initiate(admin) {
 }
 
 async function replsetInitiate(opts) {
+  // required here, not at load: the client's registry reads this file's name and keys for every command
+  const { MongoClient } = clientRequire('mongodb');
   const started = Date.now();
   const client = new MongoClient(opts.uri, { serverSelectionTimeoutMS: opts.readyTimeoutS * 1000 });
   try {
