@@ -8,14 +8,17 @@ table per point, and its own report opens with `sweep_lines`: every point's figu
 from . import databases
 from .labels import fmt
 
-ISOLATION_NAMES = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
+# a database whose folder states no `transaction_isolation` (docs/contracts.md "A database's analysis
+# hooks"): what ISOLATION asked for is named, what the database made of it is not guessed
+NOT_STATED = "ISOLATION={} (what it means on this database: not stated yet)"
 
 
 def _isolation(run):
+    """The isolation the run's transactions ran at, in its database's words (its folder's
+    `transaction_isolation` of the ISOLATION it ran with)."""
     iso = (run.get("transactions") or {}).get("isolation")
-    if run.get("database") == "mongodb":  # MongoDB's transactions have no isolation level to set
-        return "snapshot read concern, majority write concern"
-    return ISOLATION_NAMES.get(iso, str(iso))
+    said = databases.hook(run.get("database"), "transaction_isolation")
+    return said(iso) if said else NOT_STATED.format(iso)
 
 
 def _pair(ms, a="p50", b="p99"):

@@ -105,7 +105,9 @@ run_bench() {
   refresh_databases "$DATABASES" || { say "the databases did not become ready"; return 1; }
   local db line phase
   for db in $DATABASES; do
-    compose config --format json | python3 "$LAB_ROOT/lab/service-settings.py" "$db" >"$BENCH_DIR/$db.settings.json"
+    # the settings of the database's compose service (its manifest's `service`), as they ran
+    compose config --format json | python3 "$LAB_ROOT/lab/service-settings.py" "$(database_fields service "$db")" \
+      >"$BENCH_DIR/$db.settings.json" || { say "$db: its service's settings could not be read"; return 1; }
     client_oneshot "$db" init >>"$BENCH_DIR/$db.out" 2>&1 || { say "$db: init failed (see $db.out)"; return 1; }
     # A transaction workload's data is loaded by init (no load phase): settled at once, outside any
     # window (VACUUM (ANALYZE) of its tables + CHECKPOINT / {fsync: 1}), as after a load phase.

@@ -4,6 +4,8 @@ limits within the host's memory. Exit 2 with a message naming the file, the key,
 what is allowed; stdlib only, so it runs before any install."""
 import argparse
 import errno
+import importlib.util
+import json
 import os
 import re
 import socket
@@ -85,43 +87,39 @@ def check_memory(env, env_file, overrides, databases):
     return []
 
 
-# MongoDB 8.0's TCMalloc and Linux >= 6.19 (SERVER-121912): the kernel's rseq rework breaks the
-# per-CPU caches TCMalloc builds on rseq (malloc can return one pointer twice). Newer revisions of
-# the mongodb-community-server image refuse to start: their docker-entrypoint.py runs
-# enforce_kernel_compatibility() whenever the executable is mongod (the lab's prelude
-# `docker-entrypoint.py mongod --version` included) and prints the message below, then exits 1 (no
-# bypass in the revision read); newer mongod builds refuse too (src/mongo/db/startup_check_rseq.cpp).
-# Revisions before the check (the pinned 8.0.12-ubi9) start, and crash later when glibc hands rseq
-# to TCMalloc (GLIBC_TUNABLES=glibc.pthread.rseq=0, the lab's default for per-CPU caches). The
-# documented workaround keeps rseq in glibc: glibc.pthread.rseq=1, TCMalloc without per-CPU caches.
-KERNEL_CUTOFF = (6, 19)
-ENTRYPOINT_MESSAGE = ("ERROR: Detected Linux kernel {release}. MongoDB 8.0+ utilizes the tcmalloc allocator which has a "
-                      "known issue with the v6.19 and newer Linux kernel. This container will not start by default on v6.19+.")
-MONGOD_MESSAGE = ("MongoDB cannot start: Linux kernel versions 6.19 and newer has a known incompatibility with this "
-                  "version of MongoDB. See https://jira.mongodb.org/browse/SERVER-121912 for more information.")
+# A database's own checks of this host (an official image that refuses this kernel): its folder's
+# preflight.py `check_host(release, env, env_file, overrides, standins)` -> (errors, notes), loaded by
+# folder so no database is named here (docs/contracts.md §2a).
+DATABASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "databases")
+HOOK = "preflight.py"
 
 
-def kernel_version(release):
-    m = re.match(r"^(\d+)\.(\d+)", release)
-    return (int(m.group(1)), int(m.group(2))) if m else None
+def database_checks(root=DATABASES_DIR):
+    """[(name, check_host)] of every database the lab runs (a manifest without `not_in_lab`) whose
+    folder has preflight.py, by name. Manifests are read with json alone: the schema check
+    (databases/manifests.py) needs the venv, which this runs before."""
+    out = []
+    for name in sorted(os.listdir(root)):
+        path, manifest = os.path.join(root, name, HOOK), os.path.join(root, name, "database.json")
+        if not (os.path.isfile(path) and os.path.isfile(manifest)):
+            continue
+        with open(manifest) as f:
+            if "not_in_lab" in json.load(f):
+                continue
+        spec = importlib.util.spec_from_file_location(f"jsonbench_preflight_{name}", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        out.append((name, module.check_host))
+    return out
 
 
-def check_kernel(release, env, env_file, overrides, standins):
-    """(errors, notes) for MongoDB's official image on this kernel; nothing for the stand-ins."""
-    version = kernel_version(release)
-    if standins or version is None or version < KERNEL_CUTOFF:
-        return [], []
-    tunables = overrides.get("MONGO_GLIBC_TUNABLES", env.get("MONGO_GLIBC_TUNABLES", "glibc.pthread.rseq=0"))
-    upstream = (f"upstream's words on this kernel: the image's entrypoint (newer revisions): \"{ENTRYPOINT_MESSAGE.format(release=release)}\" "
-                f"mongod (newer builds): \"{MONGOD_MESSAGE}\"")
-    if "glibc.pthread.rseq=1" in tunables.split(":"):
-        return [], [f"{env_file}: MONGO_GLIBC_TUNABLES={tunables} on Linux {release}: MongoDB's TCMalloc runs without "
-                    f"per-CPU caches (SERVER-121912 workaround; the original study had them). {upstream}"]
-    return [f"{env_file}: Linux {release} (>= 6.19) with MONGO_GLIBC_TUNABLES={tunables!r}: MongoDB 8.0 will not run "
-            f"here. {upstream}. Fix: set MONGO_GLIBC_TUNABLES=glibc.pthread.rseq=1 in {env_file} (TCMalloc then runs "
-            f"without per-CPU caches, SERVER-121912) and keep the pinned image (mongodb-community-server:8.0.12-ubi9, "
-            f"whose entrypoint predates the check; a newer revision's entrypoint refuses this kernel whatever is set); "
-            f"or run on a kernel before 6.19"], []
+def check_databases(release, env, env_file, overrides, standins, root=DATABASES_DIR):
+    errors, notes = [], []
+    for _name, check_host in database_checks(root):
+        e, n = check_host(release, env, env_file, overrides, standins)
+        errors += e
+        notes += n
+    return errors, notes
 
 
 # cAdvisor 0.60 with Docker's containerd image store loads each container from containerd's socket
@@ -147,15 +145,15 @@ def main():
     p.add_argument("--env-file", required=True)
     p.add_argument("--own-ports", default="", help="ports published by this lab's running containers")
     p.add_argument("--databases", type=int, default=2)
-    p.add_argument("--stand-ins", action="store_true", help="the stand-in images run (no mongod, the cAdvisor library build)")
+    p.add_argument("--stand-ins", action="store_true", help="the stand-in images run (no official database image, the cAdvisor library build)")
     a = p.parse_args()
     env = parse_env(a.env_file)
     # Values set in the environment win over .env, as in compose.
     overrides = {k: v for k, v in os.environ.items() if k in env}
     own = {int(x) for x in a.own_ports.split() if x.isdigit()}
     errors = check_ports(env, a.env_file, own, overrides) + check_memory(env, a.env_file, overrides, a.databases)
-    kernel_errors, notes = check_kernel(os.uname().release, env, a.env_file, overrides, a.stand_ins)
-    errors += kernel_errors
+    database_errors, notes = check_databases(os.uname().release, env, a.env_file, overrides, a.stand_ins)
+    errors += database_errors
     notes += check_containerd(env, a.env_file, overrides, a.stand_ins)
     for n in notes:
         print(f"runme.sh: WARNING: {n}", file=sys.stderr)

@@ -1,11 +1,15 @@
 """Prints, as JSON, what the lab sets on one compose service beyond its image's defaults: image,
 command, entrypoint, environment (secrets redacted), memory limit, shm size, labels. Reads `docker compose
-config --format json` on stdin, so results record the configuration that actually ran."""
+config --format json` on stdin, so results record the configuration that actually ran.
+
+Usage: service-settings.py SERVICE (lab/bench.sh passes a database's manifest `service`). It knows
+no database: what a database's settings mean is read by its folder's analysis hooks
+(databases/<db>/analysis.py `fairness_cells`, `setting`), and a database's own flags travel in its
+compose service's command or entrypoint (MongoDB's topology: databases/<db>/lab.sh `lab_compose_env`)."""
 import json
 import sys
 
 SECRET_WORDS = ("PASSWORD", "SECRET", "TOKEN")
-
 
 
 def is_secret(name):
@@ -30,12 +34,15 @@ def redact_command(command):
 
 
 config = json.load(sys.stdin)
+if len(sys.argv) != 2 or sys.argv[1] not in config.get("services", {}):
+    sys.exit(f"service-settings.py: no compose service {sys.argv[1:]!r} (allowed: "
+             f"{', '.join(sorted(config.get('services', {})))})")
 service = config["services"][sys.argv[1]]
 env = service.get("environment") or {}
 settings = {
     "image": service.get("image"),
     "command": redact_command(service.get("command")),
-    # The mongodb service's entrypoint carries the topology flags (TOPOLOGY=replset: --replSet rs0).
+    # a service's entrypoint may carry bench settings (its lab.sh `lab_compose_env`: e.g. topology flags)
     "entrypoint": redact_command(service.get("entrypoint")),
     "environment": {k: ("<redacted>" if is_secret(k) else v)
                     for k, v in sorted(env.items())},

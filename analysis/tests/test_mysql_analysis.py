@@ -37,7 +37,8 @@ def as_mysql_84(stats):
 
 # --- hooks ----------------------------------------------------------------------------------
 
-ALLOWED_HOOKS = {"WAL", "LOGS", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells", "fairness_rows"}
+ALLOWED_HOOKS = {"WAL", "LOGS", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells", "fairness_rows",
+                 "fairness_terms", "setting", "transaction_isolation", "THP"}
 
 
 def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_folder():
@@ -51,9 +52,12 @@ def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_f
         called = {k for k in public if k in ALLOWED_HOOKS or k.islower() and callable(getattr(module, k))
                   and getattr(getattr(module, k), "__module__", None) == module.__name__}
         found[name] = called & ALLOWED_HOOKS
-    assert found["postgres"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile"}
-    assert found["mongodb"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile"}
-    assert found["mysql"] == ALLOWED_HOOKS
+    pair = {"WAL", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells", "fairness_terms", "setting",
+            "transaction_isolation"}
+    assert found["postgres"] == pair
+    assert found["mongodb"] == pair | {"THP"}
+    assert found["mysql"] == {"WAL", "LOGS", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells",
+                              "fairness_rows"}
     # TimescaleDB's WAL is PostgreSQL's counter (its hooks take it from PostgreSQL's); nothing else yet
     assert found["timescaledb"] == {"WAL"} and databases.hook("timescaledb", "WAL") == databases.hook("postgres", "WAL")
     assert databases.hooks("no-such-database") is None

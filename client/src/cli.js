@@ -6,6 +6,7 @@
 const { parseOptions, usage, COMMANDS } = require('./options');
 const { InputError } = require('./bench-schema');
 const { ConnectError } = require('./commands/connect');
+const { commands: databaseCommands } = require('./databases');
 
 const HANDLERS = {
   init: () => require('./commands/init').init,
@@ -15,7 +16,6 @@ const HANDLERS = {
   'wait-ready': () => require('./commands/wait-ready').waitReady,
   explain: () => require('./commands/explain').explain,
   settle: () => require('./commands/settle').settle,
-  'replset-initiate': () => require('./commands/replset-initiate').replsetInitiate,
   'pool-ready': () => require('./commands/pool-admin').poolReady,
   'pool-close': () => require('./commands/pool-admin').poolClose,
 };
@@ -33,7 +33,8 @@ async function main(argv) {
     throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench', 'plan', 'bench-specs'].join(', ')}`);
   }
   const opts = parseOptions(command, rest);
-  return HANDLERS[command]()(opts);
+  // the client's own command, else a database's (databases/<name>/client/commands/, databases.js)
+  return (HANDLERS[command] ? HANDLERS[command]() : databaseCommands()[command].run)(opts);
 }
 
 if (require.main === module) {

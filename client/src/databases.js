@@ -65,4 +65,29 @@ function bindingOf(name, root = ROOT) {
   return Target;
 }
 
-module.exports = { manifests, labNames, uriSchemes, bindingOf, ROOT };
+// A database's own client commands (MongoDB's replset-initiate): databases/<name>/client/commands/*.js,
+// each exporting {command, keys, run}: the command's name, the keys it takes (options.js) and its
+// handler. {command: {database, file, keys, run}}; a name claimed twice (or by the client's own
+// commands, `taken`) is an error naming both files.
+function commands(root = ROOT, taken = []) {
+  const found = {};
+  for (const name of Object.keys(manifests(root))) {
+    const dir = path.join(root, name, 'client', 'commands');
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.js')).sort()) {
+      const file = path.join(dir, f);
+      const { command, keys, run } = require(file);
+      if (typeof command !== 'string' || !Array.isArray(keys) || typeof run !== 'function') {
+        throw new Error(`${file}: exports no {command, keys, run} (a database's client command)`);
+      }
+      if (found[command] || taken.includes(command)) {
+        throw new Error(`${file}: command ${JSON.stringify(command)} is already `
+          + `${found[command] ? found[command].file : "the client's own"} (allowed: a name no other command has)`);
+      }
+      found[command] = { database: name, file, keys, run };
+    }
+  }
+  return found;
+}
+
+module.exports = { manifests, labNames, uriSchemes, bindingOf, commands, ROOT };

@@ -6,6 +6,7 @@ const {
   BENCH_SPECS, STAGES, InputError, parseValue, closest, checkDocumentSize, describeAllowed, checkCombination, shapeOf,
 } = require('./bench-schema');
 const { databaseOf } = require('./uri');
+const { commands: databaseCommands } = require('./databases');
 
 const CLIENT_SPECS = {
   URI: { type: 'text', required: true, about: 'database URI' },
@@ -66,9 +67,10 @@ const COMMANDS = {
   // POOL=pgbouncer: PgBouncer's admin console (URI: its `pgbouncer` database), commands/pool-admin.js.
   'pool-ready': ['URI', 'READY_TIMEOUT_S'],
   'pool-close': ['URI', 'POOL_DB'],
-  // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
-  'replset-initiate': ['URI', 'READY_TIMEOUT_S'],
 };
+// A database's own commands (databases/<name>/client/commands/: MongoDB's replset-initiate) and the
+// keys each takes, from its folder.
+for (const [name, c] of Object.entries(databaseCommands(undefined, Object.keys(COMMANDS)))) COMMANDS[name] = c.keys;
 
 // Keys a command reads only for an option: count needs KEY only with DIGEST=documents.
 const OPTIONAL_IN = { count: ['KEY'] };

@@ -1,8 +1,6 @@
 """What analysis knows of MongoDB (loaded by analysis/databases.py `hooks`; the names it may define:
-docs/contracts.md "A database's analysis hooks").
-
-Still in analysis/ (docs/layout.md step 5, not moved yet): its fairness cells (analysis/fairness.py)
-and THP advice (analysis/thp.py).
+docs/contracts.md "A database's analysis hooks"): its journal counter, counter meanings,
+reconciliation rules, fairness cells and terms, transaction isolation and transparent-huge-pages advice.
 """
 import re
 
@@ -263,3 +261,101 @@ def _mongodb_transactions(checks, txn, start, end, sem):
         _check(checks, f"transactions_open_at_{edge}", 0,
                None if why else (reading.get("counters") or {}).get("txn_current_open"), 0,
                f"{(meaning or {}).get('open', 'transactions.currentOpen')}: none at the {edge} reading", why)
+
+
+# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
+# What mongod does where the lab does not align it (README.md's fairness table says why):
+DEFAULT_SYNCDELAY = "60"       # storage.syncPeriodSecs
+BLOCKING_STAGE_MB = 100        # internalQueryMaxBlockingSortMemoryUsageBytes, $group's limit
+
+
+def _command(settings):
+    cmd = (settings or {}).get("command")
+    return [str(a) for a in cmd] if isinstance(cmd, list) else None
+
+
+def _flag(cmd, name):
+    """mongod's `--name value` / `--name=value`."""
+    for i, a in enumerate(cmd or []):
+        if a == name and i + 1 < len(cmd):
+            return cmd[i + 1]
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def _stand_in(settings):
+    return ((settings or {}).get("labels") or {}).get("jsonbench.stand_in")
+
+
+def setting(settings, name):
+    """A command-line setting mongod ran with (`--name value`), None without it."""
+    return _flag(_command(settings), name)
+
+
+def fairness_cells(settings, run_env):
+    """{what: cell} of mongodb (`settings` None: it did not run in this bench). What mongod would do
+    is not said of a stand-in: its label is named instead."""
+    cmd, si = _command(settings), _stand_in(settings)
+
+    def mongod(value, default):
+        if si:
+            return f"stand-in ({si}): mongod's behaviour does not apply"
+        if cmd is None:
+            return "not run in this bench"
+        return value if value is not None else default
+    syncdelay, repl = _flag(cmd, "--syncdelay"), _flag(cmd, "--replSet")
+    cells = {
+        "checkpoint interval": mongod(syncdelay and f"{syncdelay} s (--syncdelay)", f"{DEFAULT_SYNCDELAY} s (default)"),
+        "settle between phases": mongod(None, "{fsync: 1} after each load phase, before each query phase and before "
+                                              "each storage read"),
+        "replication log": mongod(repl and f"replica set {repl}: oplog written", "standalone: no oplog"),
+        "compression at rest": mongod(None, "WiredTiger: snappy on every collection block, prefix compression of indexes"),
+        "sort / hash memory": mongod(None, f"{BLOCKING_STAGE_MB} MB per blocking stage, spilling beyond"),
+        "idle CPU": mongod(None, "always-on FTDC (1 s diagnostic sampling) and WiredTiger's threads"),
+    }
+    # transactions (WORKLOAD=booking/oltp): MongoDB's have no isolation level to set
+    on_stand_in = f" (as the stand-in {si} implements it)" if si else ""
+
+    def txn(text):
+        return text + on_stand_in if settings else "not run in this bench"
+    cells.update({
+        "transaction isolation": txn(transaction_isolation(None) + ", on a one-member replica set"),
+        "retries": txn(f"TransientTransactionError: the whole transaction; UnknownTransactionCommitResult: the "
+                       f"commit; RETRY={run_env['RETRY']}, MAX_ATTEMPTS={run_env['MAX_ATTEMPTS']}"),
+        "sessions per client": txn(f"SESSIONS={run_env['SESSIONS']} connections, one session each"),
+    })
+    return cells
+
+
+def fairness_terms(settings, run_env):
+    """{what: term}: a row is aligned when the baseline's pair state the same term (None: not
+    comparable). Read from the command line whatever the server (a stand-in's says nothing)."""
+    cmd, si = _command(settings), _stand_in(settings)
+    syncdelay, repl = _flag(cmd, "--syncdelay"), _flag(cmd, "--replSet")
+    return {
+        "checkpoint interval": syncdelay and f"every {syncdelay} s",
+        "settle between phases": None if si else "flushed after each load phase and before each storage read",
+        "replication log": repl and "a replica's log written",
+        "compression at rest": "WiredTiger block compression",
+        "sort / hash memory": f"{BLOCKING_STAGE_MB}MB",
+        "idle CPU": "FTDC and WiredTiger's threads",
+        "transaction isolation": "snapshot",
+        "retries": f"the whole transaction, RETRY={run_env['RETRY']}, MAX_ATTEMPTS={run_env['MAX_ATTEMPTS']}",
+        "sessions per client": f"SESSIONS={run_env['SESSIONS']}",
+    }
+
+
+def transaction_isolation(iso):
+    """The isolation a transaction ran at, whatever ISOLATION says: MongoDB's transactions have no
+    isolation level to set (analysis/txn_report.py, fairness above)."""
+    return "snapshot read concern, majority write concern"
+
+
+# --- transparent huge pages (analysis/thp.py asks `THP`) ------------------------------------------
+# MongoDB 8.0's TCMalloc (per-CPU caches) wants THP enabled before mongod starts; its "TCMalloc
+# Performance Optimization for a Self-Managed Deployment" page sets enabled=always,
+# defrag=defer+madvise, khugepaged/max_ptes_none=0 and vm.overcommit_memory=1. host.json records
+# `mongodb_8_0_recommends` and `matches_mongodb_8_0` (the key below, by contract).
+THP = {"key": "mongodb_8_0", "who": "MongoDB 8.0",
+       "recommends": {"enabled": "always", "defrag": "defer+madvise", "max_ptes_none": 0, "overcommit_memory": 1}}

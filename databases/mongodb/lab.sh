@@ -18,7 +18,7 @@ lab_compose_env() {
 
 # lab_after_ready: TOPOLOGY=replset: the one-member set is initiated from outside (before the
 # first window) and the lab waits until the node is the writable primary
-# (client/src/commands/replset-initiate.js; on a restarted member already initiated it only waits).
+# (databases/mongodb/client/commands/replset-initiate.js; on a restarted member already initiated it only waits).
 lab_after_ready() {
   [ "${TOPOLOGY:-standalone}" = replset ] || return 0
   client_oneshot mongodb replset-initiate >&2 || {

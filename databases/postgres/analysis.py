@@ -1,8 +1,6 @@
 """What analysis knows of PostgreSQL (loaded by analysis/databases.py `hooks`; the names it may
-define: docs/contracts.md "A database's analysis hooks").
-
-Still in analysis/ (docs/layout.md step 5, not moved yet): its fairness cells (analysis/fairness.py)
-and transaction isolation (analysis/txn_report.py).
+define: docs/contracts.md "A database's analysis hooks"): its WAL counter, counter meanings, reconciliation
+rules, fairness cells and terms, and transaction isolation.
 """
 from analysis.reconcile import (  # the rules' helpers (analysis/reconcile.py; loaded after it)
     check as _check, delta as _delta, n as _n, total as _sum)
@@ -194,3 +192,73 @@ def _postgres_cluster(checks, start, end, seconds):
         n = (reading.get("counters") or {}).get("cluster_other_database_backends")
         _check(checks, f"other_database_sessions_at_{edge}", 0, None if older else n, t["other_backends_at_edges"],
                f"client sessions on the other databases at the {edge} reading (pg_stat_activity)", older)
+
+
+# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
+# What postgres does where the lab does not align it (README.md's fairness table says why):
+DEFAULT_WORK_MEM = "4MB"          # PostgreSQL's default, unchanged by the official image
+DEFAULT_CHECKPOINT_TIMEOUT = "300s"
+# the ISOLATION bench key's values as PostgreSQL names them (SET TRANSACTION ISOLATION LEVEL)
+ISOLATION_NAMES = {"read-committed": "READ COMMITTED", "repeatable-read": "REPEATABLE READ", "serializable": "SERIALIZABLE"}
+
+
+def _command(settings):
+    cmd = (settings or {}).get("command")
+    return [str(a) for a in cmd] if isinstance(cmd, list) else None
+
+
+def setting(settings, name):
+    """A command-line setting postgres ran with (`-c name=value`), None without it."""
+    for a in _command(settings) or []:
+        if a.startswith(name + "="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def fairness_cells(settings, run_env):
+    """{what: cell} of postgres (`settings` None: it did not run in this bench; what does not depend
+    on its command line is stated all the same)."""
+    cmd = _command(settings)
+
+    def pg(value, default):
+        return "not run in this bench" if cmd is None else (value if value is not None else default)
+    timeout, wal_level, work_mem = setting(settings, "checkpoint_timeout"), setting(settings, "wal_level"), run_env.get("WORK_MEM") or DEFAULT_WORK_MEM
+    iso = run_env["ISOLATION"]
+    return {
+        "checkpoint interval": pg(timeout and f"checkpoint_timeout={timeout}",
+                                  f"checkpoint_timeout={DEFAULT_CHECKPOINT_TIMEOUT} (default)"),
+        "settle between phases": "VACUUM (ANALYZE) + CHECKPOINT after each load phase and before each query phase; "
+                                 "CHECKPOINT before each storage read",
+        "replication log": pg(wal_level and f"wal_level={wal_level}", "wal_level=replica (default)"),
+        "compression at rest": "TOAST (pglz) only for rows over ~2 kB; heap and index pages uncompressed",
+        "sort / hash memory": f"work_mem={work_mem} per sort/hash node"
+                              + (" (default)" if work_mem == DEFAULT_WORK_MEM else " (WORK_MEM)"),
+        "idle CPU": "background writer, checkpointer, WAL writer, autovacuum launcher",
+        "transaction isolation": pg(None, f"{transaction_isolation(iso)} (ISOLATION={iso})"),
+        "retries": pg(None, f"40001 serialization_failure and 40P01 deadlock_detected: the whole transaction; "
+                            f"RETRY={run_env['RETRY']}, MAX_ATTEMPTS={run_env['MAX_ATTEMPTS']}"),
+        "sessions per client": pg(None, f"SESSIONS={run_env['SESSIONS']} connections"),
+    }
+
+
+def fairness_terms(settings, run_env):
+    """{what: term}: a row is aligned when the baseline's pair state the same term (None: not
+    comparable). PostgreSQL's REPEATABLE READ is snapshot isolation."""
+    timeout = setting(settings, "checkpoint_timeout")
+    iso = run_env["ISOLATION"]
+    return {
+        "checkpoint interval": timeout and f"every {timeout.rstrip('s')} s",
+        "settle between phases": "flushed after each load phase and before each storage read",
+        "replication log": "a replica's log written",
+        "compression at rest": "TOAST of rows over ~2 kB only",
+        "sort / hash memory": run_env.get("WORK_MEM") or DEFAULT_WORK_MEM,
+        "idle CPU": "background writer, checkpointer, WAL writer, autovacuum launcher",
+        "transaction isolation": "snapshot" if iso == "repeatable-read" else transaction_isolation(iso),
+        "retries": f"the whole transaction, RETRY={run_env['RETRY']}, MAX_ATTEMPTS={run_env['MAX_ATTEMPTS']}",
+        "sessions per client": f"SESSIONS={run_env['SESSIONS']}",
+    }
+
+
+def transaction_isolation(iso):
+    """The isolation a transaction ran at: the ISOLATION bench key's level, by PostgreSQL's name."""
+    return ISOLATION_NAMES.get(iso, str(iso))

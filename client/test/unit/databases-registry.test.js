@@ -6,7 +6,8 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { manifests, labNames, uriSchemes, bindingOf, ROOT } = require('../../src/databases');
+const { manifests, labNames, uriSchemes, bindingOf, commands, ROOT } = require('../../src/databases');
+const { COMMANDS, parseOptions } = require('../../src/options');
 const { DATABASES } = require('../../src/bench-schema');
 const { createTarget } = require('../../src/targets');
 const { PostgresTarget } = require('../../../databases/postgres/client/postgres');
@@ -53,6 +54,33 @@ test('a scheme two databases claim, a binding without its target class and an un
   fs.writeFileSync(path.join(root, 'nulldb', 'client', 'nulldb.js'), 'module.exports = { helper() {} };\n');
   assert.throws(() => bindingOf('nulldb', root), /nulldb\.js: exports no class whose name ends in "Target"/);
   assert.throws(() => bindingOf('redis', root), /database "redis" has no manifest .*known: mongodb, mysql, nulldb, postgres/);
+});
+
+test("a database's own client commands come from its folder: MongoDB's replset-initiate", () => {
+  const found = commands();
+  assert.deepEqual(Object.keys(found), ['replset-initiate']);
+  assert.equal(found['replset-initiate'].database, 'mongodb');
+  assert.equal(found['replset-initiate'].file, path.join(ROOT, 'mongodb', 'client', 'commands', 'replset-initiate.js'));
+  // options.js takes its keys from there: node client replset-initiate --uri ... --ready-timeout-s ...
+  assert.deepEqual(COMMANDS['replset-initiate'], ['URI', 'READY_TIMEOUT_S']);
+  assert.equal(parseOptions('replset-initiate', ['--ready-timeout-s', '7'], { URI: 'mongodb://u:p@mongodb:27017/' }).readyTimeoutS, 7);
+});
+
+test("a database's command is refused, naming its file, without {command, keys, run} or with a name already taken", (t) => {
+  const root = rootWith({});
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const dir = path.join(root, 'nulldb', 'client', 'commands');
+  fs.mkdirSync(dir);
+  const file = path.join(dir, 'ping.js');
+  fs.writeFileSync(file, "module.exports = { command: 'ping', keys: ['URI'], run: async () => 0 };\n");
+  assert.deepEqual(Object.keys(commands(root)), ['ping']);
+  assert.equal(commands(root).ping.database, 'nulldb');
+  assert.throws(() => commands(root, ['ping']), (e) => e.message.startsWith(file) && /"ping" is already the client's own/.test(e.message));
+  fs.writeFileSync(path.join(dir, 'pong.js'), "module.exports = { command: 'ping', keys: [], run: async () => 0 };\n");
+  assert.throws(() => commands(root), (e) => e.message.startsWith(path.join(dir, 'pong.js')) && e.message.includes(`is already ${file}`));
+  fs.rmSync(path.join(dir, 'pong.js'));  // (a file once required stays in require's cache: a new name)
+  fs.writeFileSync(path.join(dir, 'helper.js'), 'module.exports = { helper() {} };\n');
+  assert.throws(() => commands(root), /helper\.js: exports no \{command, keys, run\}/);
 });
 
 test('a manifest whose name is not its folder\'s is refused, naming the file and the key', (t) => {

@@ -1,19 +1,23 @@
 'use strict';
-// `replset-initiate`: TOPOLOGY=replset. The lab starts mongod with `--replSet rs0` and initiates the
-// one-member set from outside, through this command, before the first window (nothing but the
-// server runs in the measured container), then waits until the node is the writable primary.
-// The member's host is the compose service name, the address the lab's clients dial; the lab's URI
-// carries directConnection=true (an uninitiated member is no primary a driver could select).
+// `replset-initiate`: TOPOLOGY=replset, MongoDB's own client command (found by its folder:
+// client/src/databases.js `commands`; run by databases/mongodb/lab.sh `lab_after_ready`). The lab
+// starts mongod with `--replSet rs0` and initiates the one-member set from outside, through this
+// command, before the first window (nothing but the server runs in the measured container), then
+// waits until the node is the writable primary.
+// The member's host is the compose service (the manifest's `service`), the address the lab's clients
+// dial; the lab's URI carries directConnection=true (an uninitiated member is no primary a driver
+// could select).
 // A server that has no replSetInitiate (CommandNotFound) but already answers hello as the primary
 // of a set is accepted as it is, and the output says so: SecantusDB, the stand-in, advertises a
 // fixed single-node set 'secantus' without --standalone. Real mongod has the command.
 // Prints one JSON line: {set, initiated, seconds, note?}. Exit 2 when the set is not ready in time.
-const { MongoClient } = require('mongodb');
-const { ConnectError } = require('./connect');
-const { redact } = require('../uri');
+const { clientRequire } = require('../../../../client/src/client-require');
+const { ConnectError } = require('../../../../client/src/commands/connect');
+const { redact } = require('../../../../client/src/uri');
+const { service } = require('../../database.json');
 
 const SET = 'rs0';
-const MEMBER = 'mongodb:27017';
+const MEMBER = `${service}:27017`; // mongod's port on the lab network
 const ALREADY_INITIALIZED = 23;
 const COMMAND_NOT_FOUND = 59;
 const POLL_MS = 500;
@@ -34,6 +38,8 @@ async function initiate(admin) {
 }
 
 async function replsetInitiate(opts) {
+  // required here, not at load: the client's registry reads this file's name and keys for every command
+  const { MongoClient } = clientRequire('mongodb');
   const started = Date.now();
   const client = new MongoClient(opts.uri, { serverSelectionTimeoutMS: opts.readyTimeoutS * 1000 });
   try {
@@ -59,4 +65,11 @@ async function replsetInitiate(opts) {
   }
 }
 
-module.exports = { replsetInitiate };
+// What the client's registry reads (client/src/databases.js `commands`): the command's name, the
+// keys it takes (client/src/options.js) and its handler.
+module.exports = {
+  command: 'replset-initiate',
+  // TOPOLOGY=replset: replSetInitiate of the one-member set rs0, then wait until it is primary.
+  keys: ['URI', 'READY_TIMEOUT_S'],
+  run: replsetInitiate,
+};
