@@ -122,6 +122,8 @@ function planDocument(v, file) {
       environment: { STAGE: p.stage, ...(p.query === '-' ? {} : { QUERY: p.query }) },
     })),
     repetitions: v.REPEAT,
+    // what analysis needs of the workload (its file's `analysis`): analysis compares no workload names
+    workload: { name: v.WORKLOAD, ...workloadOf(v).analysis },
   };
 }
 
