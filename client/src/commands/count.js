@@ -8,7 +8,7 @@
 // check too (booking-check.js); a mismatch exits 1 with the offending rows shown. COMPRESS (tsbs):
 // the database's native compression after the ingest (compressed() below).
 const { connectTarget } = require('./connect');
-const { storageOf } = require('../workloads/tsbs');
+const { workload } = require('../workloads/registry');
 const { checkBookings } = require('./booking-check');
 const { documentsDigest } = require('../document-digest');
 const { InputError, KEYS } = require('../bench-schema');
@@ -31,7 +31,9 @@ async function readSettled(target, storage, read = () => target.count(storage)) 
 async function count(opts) {
   // refused before connecting: the digest's keys compare by KEY
   if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
-  const digestDocuments = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb');
+  const w = workload(opts.workload || 'insert');
+  // the read-back digests generated documents (DIGEST applies to those workloads only)
+  const digestDocuments = opts.digest === 'documents' && w.documents;
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
     if (opts.workload === 'booking') return await countBookings(target, server, opts);
@@ -40,7 +42,7 @@ async function count(opts) {
       return 0;
     }
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
-    const storage = opts.workload === 'tsbs' ? storageOf(opts.model) : undefined;
+    const storage = w.storage ? w.storage(opts) : undefined;
     let sizes = await readSettled(target, storage);
     // COMPRESS (tsbs): the database's native compression after the ingest window, sizes read again
     if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);

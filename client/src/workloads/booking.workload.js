@@ -28,6 +28,9 @@ module.exports = {
   phases: (v, database) => [phase(database, 'run', v.OPS, v.RATE, v.CLIENTS)],
   checkSize: (v, n) => [`OPS=${n}`],
   create: ({ target, opts }) => new (require('./booking').BookingWorkload)({ target, opts }),
+  // init's data (the aircraft, the FLIGHTS flights) and the tables settle vacuums on PostgreSQL
+  initData: (target, opts) => target.initBooking(opts),
+  tables: () => Object.keys(require('./booking-data').tables),
   describe: (opts, out) => ({ ...out, shape: null }),
   // Each operation a transaction; the count holds one seat per committed booking (count's
   // nothing-lost check also allows the in-doubt ones).

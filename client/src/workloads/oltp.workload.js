@@ -25,6 +25,9 @@ module.exports = {
   phases: (v, database) => [phase(database, 'run', v.OPS, v.RATE, v.CLIENTS)],
   checkSize: (v, n) => [`OPS=${n}`],
   create: ({ target, opts }) => new (require('./oltp').OltpWorkload)({ target, opts }),
+  // init's data (TABLE_ROWS rows) and the table settle vacuums on PostgreSQL
+  initData: (target, opts) => target.initOltp(opts),
+  tables: () => [require('./oltp-data').TABLE],
   describe: (opts, out) => ({ ...out, shape: null }),
   // Each operation a transaction; a delete+insert keeps its id, so the count always holds TABLE_ROWS rows.
   analysis: { insert_ops: ['insert'], ingest: false, transactions: true, count_expected: { basis: 'setting', setting: 'TABLE_ROWS' } },

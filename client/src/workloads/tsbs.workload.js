@@ -102,6 +102,8 @@ module.exports = {
     return [`SPAN_S=${Math.max(1, Math.ceil(span))}`];
   },
   create: ({ target, opts }) => new (require('./tsbs').TsbsIngest)({ target, opts }),
+  // the ingest model's table/collection, which init creates and count reads (bucket: events summed)
+  storage: (opts) => require('./tsbs').storageOf(opts.model),
   // which ingest model ran (the rest of its figures come at the end: workload.resultFields)
   describe: (opts, out) => ({ ...out, model: opts.model, shape: null }),
   okSummary: (values, standIns) => `tsbs MODEL=${values.MODEL}, ${values.HOSTS} hosts every ${values.INTERVAL_S} s `
