@@ -12,12 +12,15 @@ module.exports = {
   stages: ['run'],
   contextKeys: ['SHAPE'],
   keys: {
-    ...shared.DOCUMENT_KEYS,
+    FIELDS: shared.FIELDS,
+    FIELD_BYTES: shared.FIELD_BYTES,
+    RATE: shared.RATE,
     DOCS: {
       type: 'int', min: 1, requiredWhereApplies: true,
       appliesAbout: 'WORKLOAD=insert (ycsb uses OPS and RECORDS, tsbs HOSTS/INTERVAL_S/SPAN_S, events EVENTS or DATASET)',
       about: 'documents per client (insert workload)',
     },
+    ...shared.DOCUMENT_KEYS,
   },
   phases: (v, database) => [phase(database, 'run', v.DOCS, v.RATE, v.CLIENTS)],
   // DOCS is per client, RATE per client: n documents are CHECK_SECONDS at the bench's own rate.
