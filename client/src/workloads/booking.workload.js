@@ -31,6 +31,19 @@ module.exports = {
   // init's data (the aircraft, the FLIGHTS flights) and the tables settle vacuums on PostgreSQL
   initData: (target, opts) => target.initBooking(opts),
   tables: () => Object.keys(require('./booking-data').tables),
+  // count: the nothing-lost check (every committed booking's seat and payment there, commands/booking-check.js)
+  // and the five tables' sizes; exit 1 when it fails
+  async count({ target, server, opts, readSettled }) {
+    const { checkBookings } = require('../commands/booking-check');
+    const found = await target.verifyBooking();
+    const check = checkBookings(found, { committed: opts.committed, inDoubt: opts.inDoubt });
+    const sizes = await readSettled(target, undefined, () => target.bookingSizes());
+    console.log(JSON.stringify({
+      database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
+    }));
+    if (!check.ok) console.error(`nothing-lost check FAILED on ${opts.database}: ${check.problems.join('; ')}`);
+    return check.ok ? 0 : 1;
+  },
   describe: (opts, out) => ({ ...out, shape: null }),
   // Each operation a transaction; the count holds one seat per committed booking (count's
   // nothing-lost check also allows the in-doubt ones).

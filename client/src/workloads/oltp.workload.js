@@ -28,6 +28,11 @@ module.exports = {
   // init's data (TABLE_ROWS rows) and the table settle vacuums on PostgreSQL
   initData: (target, opts) => target.initOltp(opts),
   tables: () => [require('./oltp-data').TABLE],
+  // count: the sbtest rows (always TABLE_ROWS: a delete+insert keeps its id) and their sizes
+  async count({ target, server, opts, readSettled }) {
+    console.log(JSON.stringify({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) }));
+    return 0;
+  },
   describe: (opts, out) => ({ ...out, shape: null }),
   // Each operation a transaction; a delete+insert keeps its id, so the count always holds TABLE_ROWS rows.
   analysis: { insert_ops: ['insert'], ingest: false, transactions: true, count_expected: { basis: 'setting', setting: 'TABLE_ROWS' } },
