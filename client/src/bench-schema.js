@@ -263,7 +263,7 @@ function checkCombination(values, where, given) {
         + `DEPTH=${values.DEPTH} FANOUT=${values.FANOUT} (FANOUT^DEPTH); allowed: FIELDS >= ${leaves}, or a smaller DEPTH/FANOUT`);
     }
   }
-  if (workload.queries) values.QUERIES = checkQueries(values, where);
+  if (workload.querySet) values.QUERIES = checkQueries(values, where);
   // the workload's own rules (its file's check)
   if (workload.check) workload.check(values, where);
 }

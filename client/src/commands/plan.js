@@ -40,7 +40,7 @@ function phases(v, benchDir = '.') {
   const out = [];
   for (const database of v.DATABASES) {
     out.push(...workload.phases(v, database, benchDir).map(line));
-    for (const query of workload.queries ? v.QUERIES : []) {
+    for (const query of workload.querySet ? v.QUERIES : []) {
       out.push({
         phase: `${database}-q-${query}`, database, stage: 'query', ops: v.QUERY_RUNS, rate: v.QUERY_RATE,
         expected_s: expected(v.QUERY_RUNS, v.QUERY_RATE, UNPACED_S_PER_QUERY), clients: 1, query,
@@ -56,7 +56,7 @@ function checkSizes(v, seconds) {
   // per client: RATE per client (a workload without RATE, events, sizes itself)
   const n = Math.ceil((v.RATE || 0) * seconds);
   const words = workload.checkSize(v, n);
-  if (workload.queries && v.QUERIES.length) words.push(`QUERIES=${v.QUERIES[0]}`, `QUERY_RUNS=${CHECK_QUERY_RUNS}`);
+  if (workload.querySet && v.QUERIES.length) words.push(`QUERIES=${v.QUERIES[0]}`, `QUERY_RUNS=${CHECK_QUERY_RUNS}`);
   return words;
 }
 

@@ -10,7 +10,6 @@ module.exports = {
   name: 'booking',
   order: 5,
   documents: false,
-  queries: false,
   stages: ['run'],
   stagesWhy: 'init loads its data',
   sequenceKeys: 'a booking\'s seat and payment share a key derived from (SEED, client, index), so the nothing-lost check can match them on both databases',

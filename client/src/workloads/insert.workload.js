@@ -8,7 +8,6 @@ module.exports = {
   name: 'insert',
   order: 1,
   documents: true,
-  queries: false,
   stages: ['run'],
   contextKeys: ['SHAPE'],
   keys: {

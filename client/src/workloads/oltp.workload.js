@@ -9,7 +9,6 @@ module.exports = {
   name: 'oltp',
   order: 6,
   documents: false,
-  queries: false,
   stages: ['run'],
   stagesWhy: 'init loads its data',
   contextKeys: [],

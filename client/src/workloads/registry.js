@@ -5,7 +5,9 @@
 //   name, order            WORKLOAD's value; its place in WORKLOAD's allowed values (insert first)
 //   keys                   its bench keys: { KEY: spec } (a key several workloads read is one object of
 //                          shared-keys.js; two files defining a key differently are refused here)
-//   documents, queries     generated documents of FIELDS x FIELD_BYTES; a query set (query phases)
+//   documents              generated documents of FIELDS x FIELD_BYTES (DIGEST, the document size check)
+//   querySet               its query set, if any: { module, names, generatedOnly } (client/src/queries/):
+//                          one query phase per QUERIES name after its load or run phase
 //   stages, stagesWhy      the only client stages it has (absent: any); why, for the refusal
 //   sequenceKeys           why KEY=sequence is refused with it (absent: allowed)
 //   contextKeys            the keys a "does not apply" message quotes beside WORKLOAD

@@ -2,6 +2,7 @@
 // WORKLOAD=tsbs: the TSBS devops cpu data (docs/datasets.md), ingested at RATE events/s per client in
 // the measured run phase (`<db>`); client c of CLIENTS (0-based) ingests the hosts with
 // id % CLIENTS == c. Then one query phase per query type of QUERIES on the data it left.
+const path = require('path');
 const shared = require('./shared-keys');
 const { InputError } = require('../input-error');
 const { phase } = require('./plan-helpers');
@@ -58,7 +59,14 @@ module.exports = {
   name: 'tsbs',
   order: 3,
   documents: false,
-  queries: true,
+  // TSBS devops query types (client/src/datasets/tsbs-query-params.js gives their parameters); the
+  // names are the contract with QUERIES and the phase ids (<db>-q-<name>): they never change once shipped
+  querySet: {
+    module: path.join(__dirname, '..', 'queries', 'tsbs-devops-queries'),
+    names: ['single-groupby-1-1-1', 'single-groupby-1-1-12', 'single-groupby-1-8-1', 'single-groupby-5-1-1',
+      'single-groupby-5-1-12', 'single-groupby-5-8-1', 'double-groupby-1', 'double-groupby-5', 'double-groupby-all',
+      'high-cpu-1', 'high-cpu-all', 'groupby-orderby-limit', 'lastpoint'],
+  },
   sequenceKeys: 'an event\'s key is derived from (SEED, client, index) so both databases hold the same keys (MODEL=bucket keys buckets by host and hour, MODEL=native has none)',
   contextKeys: [],
   keys: {

@@ -13,7 +13,6 @@ module.exports = {
   name: 'ycsb',
   order: 2,
   documents: true,
-  queries: false,
   sequenceKeys: 'reads and updates need keys the client can regenerate, and sequence keys are made by the database',
   contextKeys: ['DIST', 'MIX', 'SHAPE'],
   keys: {

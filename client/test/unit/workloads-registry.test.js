@@ -21,7 +21,7 @@ const tmp = (prefix) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 // A workload file that needs nothing but itself: one run phase of TICKS operations per client.
 const DEMO = `'use strict';
 module.exports = {
-  name: 'demo', order: 7, documents: false, queries: false, contextKeys: [],
+  name: 'demo', order: 7, documents: false, contextKeys: [],
   keys: {
     RATE: require('./shared-keys').RATE,
     TICKS: { type: 'int', min: 1, default: '7', about: 'operations per client' },
