@@ -1,7 +1,8 @@
 'use strict';
-// The one place that knows the bench parameters: names, allowed values and
-// defaults. bench.env validation and the client's command-line flags both
-// read these specs, so a value the lab accepts is a value the client accepts.
+// The bench parameters: names, allowed values and defaults, those every workload reads here and each
+// workload's own from its file (workloads/<name>.workload.js, through workloads/registry.js).
+// bench.env validation and the client's command-line flags both read these specs, so a value the
+// lab accepts is a value the client accepts.
 const { maxDocumentBytes, MONGODB_MAX_BSON_BYTES } = require('./doc-size');
 const { leafCount } = require('./shape');
 
