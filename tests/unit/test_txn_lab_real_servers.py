@@ -80,6 +80,7 @@ analysis() {{ (cd "$LAB_ROOT" && {PYTHON} -m analysis "$@"); }}
 client_oneshot() {{ shift; URI="$PG_URI" node "$LAB_ROOT/client" "$@"; }}
 BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} PHASE_STATUS=ok PHASE_REASON="" BENCH_NAME=test
 export WORKLOAD=booking
+WORKLOAD_TRANSACTIONS=true  # what load_run_env reads from the plan (its workload `transactions`)
 count_phase postgres postgres "$BENCH_DIR/postgres.out"
 echo "$PHASE_STATUS|$PHASE_REASON"
 """
