@@ -446,6 +446,15 @@ def _refused(run, label, cell):
 class Row:
     label: str
     check: Callable[[Ctx], Cell]
+    # the workload fact (plan.json `workload`, analysis/plan.py workload_facts) the row needs, and
+    # what a workload without it lacks: its phases are not checked on this row
+    fact: Optional[str] = None
+    lacks: str = ""
+
+    def cell(self, ctx, facts):
+        if self.fact and not facts.get(self.fact):
+            return Cell(NOT_CHECKED, f"not checked (WORKLOAD={ctx.run.get('workload') or 'insert'} {self.lacks})")
+        return self.check(ctx)
 
 
 def check_transactions(ctx):
@@ -510,8 +519,8 @@ ROWS = [
     Row("WAL/journal bytes", check_wal(None)),
     Row("WAL/journal bytes per operation", check_wal(None, "per_op.wal_bytes", lambda v: f"{v:,.0f} B")),
     Row("timeline per second", check_timeline),
-    Row("storage per event / host-hour (tsbs)", check_ingest),
-    Row("transactions committed, retries, CPU each", check_transactions),
+    Row("storage per event / host-hour (tsbs)", check_ingest, "ingest", "has no ingest figures"),
+    Row("transactions committed, retries, CPU each", check_transactions, "transactions", "runs no transactions"),
     Row("query answers digested", check_query),
 ]
 
@@ -531,8 +540,10 @@ def evaluate(bench_dir, prometheus=None):
     for run in runs:
         phase = phase_status.read(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
         ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
+    # what each phase's workload has (ingest figures, transactions): the plan's, else the old facts
+    facts = [plan.workload_facts(bench_dir, c.run.get("workload")) for c in ctxs]
     for row in ROWS:
-        table.append((row.label, {col(c.run): _refused(c.run, row.label, row.check(c)) for c in ctxs}))
+        table.append((row.label, {col(c.run): _refused(c.run, row.label, row.cell(c, f)) for c, f in zip(ctxs, facts)}))
     expected = plan.expected_phases(bench_dir, run_env)
     for ph in expected:
         if ph not in {col(c.run) for c in ctxs}:

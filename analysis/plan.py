@@ -2,7 +2,9 @@
 written by `node client plan --json run.env` into the bench folder (schema client/src/plan.schema.json,
 checked here where it is read). The one reader of a run's settings and phases: runs made before
 plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings), and runs older
-still to the phase ids the settings give (benchfiles.expected_phases)."""
+still to the phase ids the settings give (benchfiles.expected_phases). What analysis needs to know of
+the workload (workload_facts) is the plan's `workload`, declared by the workload's file
+(client/src/workloads/<name>.workload.js): analysis compares no workload names."""
 import os
 
 from . import benchfiles, client_schemas, databases
@@ -65,3 +67,28 @@ def repetitions(bench_dir):
         return int(env.get("REPEAT") or 1)
     except ValueError:
         raise AnalysisError(f"{bench_dir}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
+
+
+# The facts of the six workloads as they were when plan.json did not carry them (before its
+# `workload`; client/src/workloads/<name>.workload.js `analysis` declares them since): the one
+# fallback, for runs made before. Not a list to extend: a new workload's facts come from its plan.
+_INSERTS = {"insert_ops": ["insert"], "ingest": False, "transactions": False, "count_expected": {"basis": "inserted"}}
+_FACTS_BEFORE_PLAN = {
+    "insert": _INSERTS,
+    "ycsb": _INSERTS,
+    "events": _INSERTS,
+    "tsbs": {**_INSERTS, "insert_ops": ["insert", "bucket"], "ingest": True},
+    "booking": {**_INSERTS, "transactions": True, "count_expected": {"basis": "committed"}},
+    "oltp": {**_INSERTS, "transactions": True, "count_expected": {"basis": "setting", "setting": "TABLE_ROWS"}},
+}
+
+
+def workload_facts(bench_dir, name=None):
+    """What analysis needs of the run's workload (plan.schema.json `workload`): insert_ops, ingest,
+    transactions, count_expected; the plan's (a run has one workload), else, for runs made before
+    the plan carried them, the facts the six workloads had by name (name: the workload the phase's
+    clients ran, results' `workload`; one unknown to them gets an insert's)."""
+    w = (read(bench_dir) or {}).get("workload")
+    if w:
+        return {k: v for k, v in w.items() if k != "name"}
+    return _FACTS_BEFORE_PLAN.get(name or "insert", _INSERTS)

@@ -122,15 +122,16 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     net_total = None if None in network.values() else network["rx_bytes"] + network["tx_bytes"]
     first = clients[0][1] if clients else {}
     workload = first.get("workload") or "insert"
+    # what analysis needs of the workload: the plan's (its file's `analysis`), else the old facts
+    facts = plan_mod.workload_facts(bench_dir, workload)
     stage = phase.get("stage") or first.get("stage") or "run"
     operations, ops_note = ops_mod.merge(clients)
-    # what the phase added to the database's count: inserted documents; tsbs's bucket upserts
-    # each add one event (count = events held, analysis/ingest.py)
-    inserted = sum((operations.get(op) or {}).get("ok") or 0 for op in ("insert", "bucket"))
+    # what the phase added to the database's count: its operations that each add one document (tsbs:
+    # a bucket upsert adds one event, count = events held, analysis/ingest.py)
+    inserted = sum((operations.get(op) or {}).get("ok") or 0 for op in facts["insert_ops"])
     # per_doc is an insert cost: the phase's figures over its documents, only where it did nothing
     # but inserts (the insert workload, a load phase); storage per document holds for every phase.
-    # tsbs: a bucket upsert ingests one event, as an insert does in the other models (docs = events)
-    inserts_only = set(operations) <= ({"insert", "bucket"} if workload == "tsbs" else {"insert"})
+    inserts_only = set(operations) <= set(facts["insert_ops"])
     per_doc = {
         "docs": divisor,
         "basis": "docs_in_db" if docs_in_db else "docs_ok",
@@ -159,15 +160,16 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         per_op["includes_pooler"] = pooler_mod.INCLUDES
     timeline = ops_mod.merge_timeline(clients, (phase.get("window") or {}).get("start"))
     docs_expected = docs_before + (inserted if operations else (docs_ok or 0))
-    # transactions (booking, oltp): the clients' counts merged; what the count must hold: one seat per
-    # committed booking (count's nothing-lost check also allows the in-doubt ones), oltp's TABLE_ROWS
-    # rows (a delete+insert keeps its id: the row count never changes)
-    txn = txn_mod.merge(clients) if workload in txn_mod.WORKLOADS else None
+    # transactions (booking, oltp): the clients' counts merged; what the count must hold: one row per
+    # committed transaction (booking's seats: count's nothing-lost check also allows the in-doubt
+    # ones), or the number a bench key gives (oltp's TABLE_ROWS: a delete+insert keeps its id)
+    txn = txn_mod.merge(clients) if facts["transactions"] else None
     check = txn_mod.booking_check(count)
-    if workload == "booking" and txn is not None:
+    expect = facts["count_expected"]
+    if expect["basis"] == "committed" and txn is not None:
         docs_expected = docs_before + txn["committed"]
-    elif workload == "oltp" and str((config or {}).get("TABLE_ROWS") or "").isdigit():
-        docs_expected = int(config["TABLE_ROWS"])
+    elif expect["basis"] == "setting" and str((config or {}).get(expect["setting"]) or "").isdigit():
+        docs_expected = int(config[expect["setting"]])
 
     window = phase.get("window") or {}
     start, end = window.get("start"), window.get("end")
@@ -278,8 +280,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "disk": disk,
         "network": network,
         "storage": storage,
-        # WORKLOAD=tsbs: the model, events and host-hours ingested, storage per event and per host-hour
-        "ingest": ingest_mod.ingest(clients, count, storage["total_bytes"]) if workload == "tsbs" else None,
+        # an ingest (the plan's workload `ingest`: tsbs): the model, events and host-hours ingested,
+        # storage per event and per host-hour
+        "ingest": ingest_mod.ingest(clients, count, storage["total_bytes"]) if facts["ingest"] else None,
         # DIGEST=documents: count's digest of every key and document read back after the phase
         # (client/src/document-digest.js); null when not asked for
         "documents_digest": (count or {}).get("digest"),

@@ -10,7 +10,6 @@ bucket exactly as latency_us is (analysis/hdr.py): percentiles come from the mer
 """
 from . import hdr
 
-WORKLOADS = ("booking", "oltp")
 COUNTS = ("committed", "attempts", "retries", "gave_up", "in_doubt", "commit_retries")
 # the figures that are counts or histograms; every other field is a setting, the same on every client
 NOT_SETTINGS = set(COUNTS) | {"aborts", "last_attempt_ms", "last_attempt_us"}

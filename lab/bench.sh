@@ -77,6 +77,8 @@ load_run_env() {
   write_plan "$1" || return 2
   load_bench_settings "$1/plan.json" || return 2
   read_plan "$1/plan.json" || return 2
+  # whether each operation is a transaction: a fact the workload's file declares (plan.json `workload`)
+  WORKLOAD_TRANSACTIONS=$(python3 "$LAB_ROOT/lab/plan-read.py" fact transactions "$1/plan.json") || return 2
 }
 
 export_phase() {
@@ -86,8 +88,9 @@ export_phase() {
   fi
 }
 
-# booking, oltp: transactions, with their nothing-lost accounting (lab/phase.sh count_phase)
-is_txn_workload() { case ${WORKLOAD:-insert} in booking | oltp) return 0 ;; *) return 1 ;; esac; }
+# a transaction workload (booking, oltp: the plan's workload `transactions`), with its nothing-lost
+# accounting (lab/phase.sh count_phase)
+is_txn_workload() { [ "${WORKLOAD_TRANSACTIONS:-false}" = true ]; }
 
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")

@@ -11,7 +11,7 @@ CHECK_SETS=()  # the run's --set overrides, applied to the check too
 # the table; returns 1 if a figure is missing without a reason. Leaves no temporary folder and no
 # database container or volume; never writes into DIR.
 check_bench() {
-  local src=$1 name bench rate rc=0 keys; shift
+  local src=$1 name bench rc=0 keys; shift
   name="$(basename "$src")-check"
   CHECK_TMP=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-check.XXXXXX")
   bench="$CHECK_TMP/$name"
@@ -19,12 +19,11 @@ check_bench() {
   cp "$src/bench.env" "$bench/bench.env"
   local DATASET_BASE=$src  # a relative DATASET is relative to the bench folder, not this copy
   write_run_env "$bench" "$@" || { remove_check; return 2; }
-  local workload dataset; read -r rate workload dataset < <(set -a; . "$bench/run.env"; echo "${RATE:-0} ${WORKLOAD:-insert} ${DATASET:-}")
-  # DOCS (inserts) or OPS (a workload with a run stage) is per client, RATE per client:
-  # CHECK_SECONDS of load at the bench's own rate (events, without RATE: see check_size).
-  local n; n=$(python3 -c "import math; print(math.ceil($rate * $CHECK_SECONDS))")
-  # shellcheck disable=SC2046
-  write_run_env "$bench" "$@" $(check_size "$workload" "$n" "$bench/run.env" "$dataset") \
+  # CHECK_SECONDS of load at the bench's own rate, sized by the workload's file (DOCS, OPS, tsbs's
+  # SPAN_S, events' small set; a query set's first query type, 10 executions): `plan --check-size`
+  local sizes; sizes=$(node "$LAB_ROOT/client" plan --check-size "$CHECK_SECONDS" "$bench/run.env") || { remove_check; return 2; }
+  # shellcheck disable=SC2086  # sizes: KEY=VALUE words without spaces
+  write_run_env "$bench" "$@" $sizes \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
@@ -36,34 +35,6 @@ check_bench() {
   unset $keys ${BENCH_KEYS:-}
   remove_check
   return "$rc"
-}
-
-# The check runs the bench's first query type only, 10 executions: it proves every figure of a query
-# phase is there without the minutes all of them take.
-check_queries() { [ "$1" = none ] || echo "QUERIES=${1%% *} QUERY_RUNS=10"; }
-
-# check_size WORKLOAD N RUN_ENV DATASET: the KEY=VALUE words that give client 1 about N operations:
-# DOCS (insert), OPS (ycsb), or for tsbs the SPAN_S in which client 1's hosts (ceil(HOSTS/CLIENTS))
-# produce N events (HOSTS, CLIENTS, INTERVAL_S as the client reads them, defaults filled in); with
-# queries at least 12 h (the longest TSBS window) with INTERVAL_S stretched to keep N events.
-# events (no RATE): a small generated set (a DATASET is what it is). Query phases: the first query
-# type, 10 executions (enough for the database's CPU to count).
-check_size() {
-  case $1 in
-    insert) echo "DOCS=$2" ;;
-    tsbs) (eval "$(node "$LAB_ROOT/client" plan --print-env "$3" | grep -E '^(HOSTS|CLIENTS|INTERVAL_S|QUERIES)=')"
-           python3 -c "
-import math
-h = math.ceil($HOSTS / $CLIENTS); ticks = max(1, math.ceil($2 / h)); span = ticks * $INTERVAL_S
-if '$QUERIES' != 'none' and span < 43200:
-    print('SPAN_S=43200 INTERVAL_S=%g' % (math.ceil(43200 * 1000 / ticks) / 1000))
-else:
-    print('SPAN_S=%d' % max(1, math.ceil(span)))"
-           check_queries "$QUERIES") ;;
-    events) [ -n "$4" ] || echo "EVENTS=5000"
-            (eval "$(node "$LAB_ROOT/client" plan --print-env "$3" | grep -E '^QUERIES=')"; check_queries "$QUERIES") ;;
-    *) echo "OPS=$2" ;;
-  esac
 }
 
 # Before anything starts: DIR's bench.env and the --set overrides, validated without writing into DIR.

@@ -5,6 +5,8 @@ computes it a second time:
   plan-read.py env FILE      every bench key as KEY='value' (shell-quoted; `eval` in bash)
   plan-read.py phases FILE   one line per phase: phase=<id> database=<db> stage=<stage> ops=<n>
                              rate=<n> expected_s=<n> clients=<n> query=<name|->
+  plan-read.py fact NAME FILE  a fact of the workload (plan.json `workload`, declared by its file):
+                             true/false for a yes-or-no one (transactions, ingest), else its JSON
 Standard library only (the host's python3, as lab/service-settings.py); lab/plan.sh checks each
 word (parse_plan_line) and analysis checks the file against its schema."""
 import json
@@ -30,16 +32,23 @@ def phase_lines(plan):
             f"query={p['query'] or '-'}" for p in plan["phases"]]
 
 
+def fact_lines(plan, name):
+    value = plan["workload"][name]
+    return [json.dumps(value)]  # JSON: booleans print as true/false
+
+
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("env", "phases"):
-        print("usage: plan-read.py env|phases PLAN_JSON", file=sys.stderr)
+    fact = len(argv) == 4 and argv[1] == "fact"
+    if not fact and (len(argv) != 3 or argv[1] not in ("env", "phases")):
+        print("usage: plan-read.py env|phases PLAN_JSON | plan-read.py fact NAME PLAN_JSON", file=sys.stderr)
         return 2
+    path = argv[-1]
     try:
-        with open(argv[2], encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             plan = json.load(f)
-        lines = env_lines(plan) if argv[1] == "env" else phase_lines(plan)
+        lines = fact_lines(plan, argv[2]) if fact else env_lines(plan) if argv[1] == "env" else phase_lines(plan)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        print(f"{argv[2]}: not a plan (client/src/plan.schema.json): {type(e).__name__}: {e}", file=sys.stderr)
+        print(f"{path}: not a plan (client/src/plan.schema.json): {type(e).__name__}: {e}", file=sys.stderr)
         return 2
     print("\n".join(lines))
     return 0

@@ -1,7 +1,8 @@
 'use strict';
-// The one place that knows the bench parameters: names, allowed values and
-// defaults. bench.env validation and the client's command-line flags both
-// read these specs, so a value the lab accepts is a value the client accepts.
+// The bench parameters: names, allowed values and defaults, those every workload reads here and each
+// workload's own from its file (workloads/<name>.workload.js, through workloads/registry.js).
+// bench.env validation and the client's command-line flags both read these specs, so a value the
+// lab accepts is a value the client accepts.
 const { maxDocumentBytes, MONGODB_MAX_BSON_BYTES } = require('./doc-size');
 const { leafCount } = require('./shape');
 
@@ -9,20 +10,15 @@ const KEYS = ['uuidv7', 'uuidv4', 'sequence'];
 const LAYOUTS = ['clustered', 'heap'];
 const DURABILITIES = ['strict', 'relaxed'];
 const KEY_FORMATS = ['binary', 'string'];
-const DIGESTS = ['none', 'documents'];
 // The databases the lab runs: their folders' manifests (client/src/databases.js), sorted by name.
 const DATABASES = require('./databases').labNames();
-const WORKLOADS = ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp'];
-const OLTP_MIXES = ['95/5', '50/50'];
-const ISOLATIONS = ['read-committed', 'repeatable-read', 'serializable'];
-const RETRIES = ['backoff', 'immediate'];
-const MODELS = ['event', 'bucket', 'native'];
-const DISTS = ['uniform', 'zipfian', 'latest', 'hotspot'];
-const SHAPES = ['flat', 'nested'];
+// The workloads: one file each (client/src/workloads/<name>.workload.js, workloads/registry.js),
+// which declares its keys, phases, the smoke check's sizes and what analysis needs of it.
+const workloads = require('./workloads/registry');
+
+const WORKLOADS = workloads.names();
 const STAGES = ['load', 'run', 'query'];
 const TOPOLOGIES = ['standalone', 'replset'];
-const POOLS = ['none', 'pgbouncer'];
-const POOL_MODES = ['transaction', 'session'];
 const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
@@ -33,48 +29,22 @@ const MIX_PRESETS = {
   F: { read: 50, rmw: 50 },
 };
 
-const ycsb = (v) => v.WORKLOAD === 'ycsb';
-// Workloads of generated documents of FIELDS x FIELD_BYTES (insert, ycsb); tsbs and events bring
-// their own data sets (client/src/datasets/, docs/datasets.md).
-const docs = (v) => v.WORKLOAD === 'insert' || v.WORKLOAD === 'ycsb';
-const tsbs = (v) => v.WORKLOAD === 'tsbs';
-const events = (v) => v.WORKLOAD === 'events';
-const queries = (v) => tsbs(v) || events(v);
-const booking = (v) => v.WORKLOAD === 'booking';
-const oltp = (v) => v.WORKLOAD === 'oltp';
-// The transaction workloads: each operation one transaction, with ISOLATION, RETRY, MAX_ATTEMPTS, SESSIONS.
-const txn = (v) => booking(v) || oltp(v);
-// A pooler in front of PostgreSQL (POOL=pgbouncer) for the transaction workloads' many small
-// transactions (the study's OLTP part ran through PgBouncer).
-const pooled = (v) => txn(v) && v.POOL === 'pgbouncer';
-const generatedEvents = (v) => events(v) && !v.DATASET;
-const ISO_SECOND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
+// The workload file of parsed values (WORKLOAD, default insert).
+const workloadOf = (values) => workloads.workload(values.WORKLOAD || 'insert');
 
 // type: text | enum | int | number | list (space-separated subset of values) | mix
 // min: inclusive lower bound; gt / lt: exclusive bounds.
 // appliesIf(values) / appliesAbout: a key set in a file where it does not
 // apply is an error (a value that would silently do nothing is a mistake).
-const BENCH_SPECS = {
+// The keys every workload reads are here; each workload's own keys follow, from its file.
+const COMMON_SPECS = {
   DESCRIPTION: { type: 'text', required: true, about: 'one line for reports and branch names' },
   KEY: { type: 'enum', values: KEYS, required: true, about: 'primary key strategy' },
   LAYOUT: { type: 'enum', values: LAYOUTS, required: true, about: 'MongoDB layout (PostgreSQL is always heap)' },
-  FIELDS: { type: 'int', min: 1, requiredIf: docs, appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'fields per document' },
-  FIELD_BYTES: { type: 'int', min: 1, requiredIf: docs, appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'characters per field' },
   CLIENTS: { type: 'int', min: 1, required: true, about: 'clients per database phase (a query phase has one)' },
-  RATE: {
-    type: 'number', gt: 0, requiredIf: (v) => !events(v), appliesIf: (v) => !events(v), appliesAbout: 'WORKLOAD=insert, ycsb or tsbs (events loads at LOAD_RATE)',
-    about: 'per client: documents/s (insert), operations/s (ycsb run stage), events/s (tsbs ingest)',
-  },
-  DOCS: { type: 'int', min: 1, requiredIf: (v) => v.WORKLOAD === 'insert', appliesIf: (v) => v.WORKLOAD === 'insert', appliesAbout: 'WORKLOAD=insert (ycsb uses OPS and RECORDS, tsbs HOSTS/INTERVAL_S/SPAN_S, events EVENTS or DATASET)', about: 'documents per client (insert workload)' },
   SEED: { type: 'int', min: 0, default: '1', about: 'document generator seed' },
   DURABILITY: { type: 'enum', values: DURABILITIES, default: 'strict', about: 'commit durability' },
   KEY_FORMAT: { type: 'enum', values: KEY_FORMATS, default: 'binary', about: 'MongoDB _id as 16-byte UUID or 36-char string' },
-  // Off by default: reading every document back after a phase takes time and warms the cache before
-  // a following phase on the same database (ycsb's run after its load), for every database alike.
-  DIGEST: {
-    type: 'enum', values: DIGESTS, default: 'none', appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb',
-    about: 'documents: count reads every document back after each phase (outside the window) and digests keys and documents, compared across the databases',
-  },
   DATABASES: { type: 'list', values: DATABASES, default: 'mongodb postgres', about: 'databases to run, in this order' },
   // standalone: the original study (mongod without --replSet writes no oplog). replset: a one-member
   // replica set (--replSet rs0, initiated by the lab), which writes an oplog as production MongoDB does.
@@ -84,32 +54,6 @@ const BENCH_SPECS = {
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
   WORKLOAD: { type: 'enum', values: WORKLOADS, default: 'insert', about: 'what the clients do' },
-  MIX: {
-    type: 'mix', default: 'A', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'ycsb run-stage operation mix',
-  },
-  RECORDS: { type: 'int', min: 1, default: '1000', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'records loaded before the run (all clients together)' },
-  LOAD_RATE: { type: 'number', min: 0, default: '0', appliesIf: (v) => ycsb(v) || events(v), appliesAbout: 'WORKLOAD=ycsb or events', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' },
-  OPS: { type: 'int', min: 1, default: '1000', appliesIf: (v) => ycsb(v) || txn(v), appliesAbout: 'WORKLOAD=ycsb, booking or oltp', about: 'operations (booking, oltp: transactions) per client in the run stage' },
-  DIST: { type: 'enum', values: DISTS, default: 'zipfian', appliesIf: ycsb, appliesAbout: 'WORKLOAD=ycsb', about: 'key choice' },
-  THETA: {
-    type: 'number', gt: 0, lt: 1, default: '0.99', appliesIf: (v) => ycsb(v) && (v.DIST === 'zipfian' || v.DIST === 'latest'),
-    appliesAbout: 'WORKLOAD=ycsb with DIST=zipfian or latest', about: 'zipfian constant',
-  },
-  HOT_SET_FRACTION: {
-    type: 'number', gt: 0, lt: 1, default: '0.2', appliesIf: (v) => ycsb(v) && v.DIST === 'hotspot',
-    appliesAbout: 'WORKLOAD=ycsb with DIST=hotspot', about: 'hotspot: fraction of the keys that are hot',
-  },
-  HOT_OPS_FRACTION: {
-    type: 'number', gt: 0, lt: 1, default: '0.8', appliesIf: (v) => ycsb(v) && v.DIST === 'hotspot',
-    appliesAbout: 'WORKLOAD=ycsb with DIST=hotspot', about: 'hotspot: fraction of the operations on hot keys',
-  },
-  SCAN_MAX: {
-    type: 'int', min: 1, default: '100', appliesIf: (v) => ycsb(v) && Boolean(v.MIX.scan),
-    appliesAbout: 'WORKLOAD=ycsb with scan in MIX', about: 'scan length is uniform in 1..SCAN_MAX',
-  },
-  SHAPE: { type: 'enum', values: SHAPES, default: 'flat', appliesIf: docs, appliesAbout: 'WORKLOAD=insert or ycsb', about: 'document shape' },
-  DEPTH: { type: 'int', min: 1, default: '3', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: levels of objects' },
-  FANOUT: { type: 'int', min: 1, default: '2', appliesIf: (v) => v.SHAPE === 'nested', appliesAbout: 'SHAPE=nested', about: 'nested: children per object' },
   REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
   // A bench that is a sweep or a grid by nature (the OnGres transaction grid: isolation x clients)
   // says so here; runme.sh runs it as if given `--sweep` once per KEY=v1,v2,... (two make a grid).
@@ -119,84 +63,11 @@ const BENCH_SPECS = {
       + 'or one paired KEY1+KEY2=v1+w1,v2+w2,... (the pairs given, each point setting both), as "MODEL+DATABASES=event+mongodb,native+timescaledb"',
     about: 'the bench\'s own sweep, run as `--sweep` would (a --sweep on the command line replaces it)',
   },
-  // Time series (WORKLOAD=tsbs): TSBS devops cpu data, ingested at RATE events/s per client; client
-  // c of CLIENTS (0-based) ingests the hosts with id % CLIENTS == c.
-  MODEL: { type: 'enum', values: MODELS, default: 'event', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'ingest model: a document per event, a bucket document per host and hour filled by in-place updates, or a native time-series collection (MongoDB) / plain table with columns (PostgreSQL)' },
-  // A database's native compression of the TSBS data (its manifest's offers.compress), applied by
-  // the count after the ingest window (outside it) to the chunks older than the interval; none: off.
-  COMPRESS: {
-    type: 'text', default: 'none', pattern: /^(none|after:[0-9]+[smhd])$/, appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs',
-    patternAbout: 'none, or after:<n><s|m|h|d> (e.g. after:12h: compress the data older than 12 hours)',
-    about: 'native compression after the ingest, for databases whose manifest offers it (offers.compress: timescaledb)',
-  },
-  HOSTS: { type: 'int', min: 1, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'hosts of the data set' },
-  INTERVAL_S: { type: 'number', gt: 0, default: '10', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds between two events of a host (whole milliseconds)' },
-  SPAN_S: { type: 'int', min: 1, default: '3600', appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'seconds of data: a host has an event at START + k*INTERVAL_S for every k*INTERVAL_S < SPAN_S' },
-  START: {
-    type: 'text', default: '2016-01-01T00:00:00Z', pattern: ISO_SECOND, patternAbout: 'a UTC date-time on a whole second, as 2016-01-01T00:00:00Z',
-    appliesIf: tsbs, appliesAbout: 'WORKLOAD=tsbs', about: 'time of the first event',
-  },
-  // Airline booking transactions (WORKLOAD=booking: the OnGres transactions benchmark), RATE
-  // transactions/s per client; init loads the aircraft and the FLIGHTS flights.
-  FLIGHTS: { type: 'int', min: 1, max: 1000000, default: '14000', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'flights in the schedule (each served by one of 200 aircraft); bookings pick one uniformly' },
-  DAY_RANGE: { type: 'int', min: 1, max: 36500, default: '1', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'days the bookings spread over (1 = every booking on one day: the study\'s contention hotspot)' },
-  BOOKING_SLEEP_MS: { type: 'int', min: 0, max: 60000, default: '0', appliesIf: booking, appliesAbout: 'WORKLOAD=booking', about: 'milliseconds each transaction stays open before its commit' },
-  ISOLATION: {
-    type: 'enum', values: ISOLATIONS, default: 'read-committed', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
-    about: 'PostgreSQL isolation level (MongoDB transactions are always snapshot read concern, majority write concern)',
-  },
-  RETRY: {
-    type: 'enum', values: RETRIES, default: 'backoff', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
-    about: 'after a conflict: backoff (5 ms x1.5 up to 500 ms, MongoDB drivers\' specification, seeded jitter) or immediate (the study\'s client)',
-  },
-  SESSIONS: {
-    type: 'int', min: 1, max: 64, default: '4', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
-    about: 'connections (each with its session) per client: a transaction due while others are still open, or retrying, starts on a free one',
-  },
-  // sysbench-style OLTP (WORKLOAD=oltp): init loads TABLE_ROWS rows; RATE operations/s per client.
-  TABLE_ROWS: { type: 'int', min: 100, max: 1000000000, default: '100000', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'rows of the sbtest table (sysbench\'s table_size): small enough for memory, or larger than the cache' },
-  OLTP_MIX: { type: 'enum', values: OLTP_MIXES, default: '95/5', appliesIf: oltp, appliesAbout: 'WORKLOAD=oltp', about: 'reads/writes (reads 10 point : 1 of each range query; writes index update, non-index update, delete+insert alike)' },
-  MAX_ATTEMPTS: { type: 'int', min: 1, max: 1000, default: '10', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp', about: 'attempts of one transaction before it counts as an error' },
-  // PgBouncer between the clients and PostgreSQL (databases/postgres/pgbouncer/): the clients'
-  // sessions go through it, the lab's own readings (counts, server statistics) straight to the server.
-  POOL: {
-    type: 'enum', values: POOLS, default: 'none', appliesIf: txn, appliesAbout: 'WORKLOAD=booking or oltp',
-    about: 'PostgreSQL connection pooler between the clients and the server: none, or pgbouncer (its CPU, memory and network reported beside the server\'s)',
-  },
-  POOL_MODE: {
-    type: 'enum', values: POOL_MODES, default: 'transaction', appliesIf: pooled, appliesAbout: 'POOL=pgbouncer',
-    about: 'PgBouncer pool_mode: transaction (a server connection per transaction; the clients then send unnamed statements) or session (one per client session; named prepared statements as without a pool)',
-  },
-  POOL_SIZE: {
-    type: 'int', min: 1, max: 190, default: '20', appliesIf: pooled, appliesAbout: 'POOL=pgbouncer',
-    about: 'PgBouncer default_pool_size: server connections PostgreSQL sees at most (20 = PgBouncer\'s default; below the server\'s max_connections, PG_MAX_CONNECTIONS 200)',
-  },
-  // Analytical queries over GitHub-archive-like events (WORKLOAD=events): generated, or a user's file.
-  EVENTS: { type: 'int', min: 1, default: '100000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'events generated (all clients together)' },
-  REPOS: { type: 'int', min: 1, max: 10000000, default: '10000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct repositories, Zipf-distributed' },
-  ACTORS: { type: 'int', min: 1, max: 10000000, default: '20000', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'distinct actors, Zipf-distributed' },
-  SKEW: { type: 'number', min: 0, lt: 5, default: '1', appliesIf: generatedEvents, appliesAbout: 'WORKLOAD=events without DATASET', about: 'Zipf exponent of repositories and actors (0 = uniform)' },
-  DATASET: {
-    type: 'text', pattern: /^[^\s'"$`\\]+\.ndjson(\.gz)?$/, patternAbout: 'a path (relative to the bench folder, or absolute) ending in .ndjson or .ndjson.gz, without spaces or quotes',
-    appliesIf: events, appliesAbout: 'WORKLOAD=events', about: "a file of the user's own events, one JSON object per line, loaded instead of generated ones",
-  },
-  // Query phases (tsbs, events): after the data is in, one measured window per query type.
-  QUERIES: {
-    type: 'text', default: 'none', pattern: /^[a-z0-9 -]+$/, patternAbout: 'none, all, or space-separated query names of the workload (client/src/queries/)',
-    appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query types to run, each in its own window, after the data is loaded',
-  },
-  QUERY_RUNS: { type: 'int', min: 1, default: '20', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'executions of each query type (K), by one client' },
-  QUERY_RATE: { type: 'number', min: 0, default: '1', appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'query executions per second (0 = back to back)' },
-  // PostgreSQL sorts and hashes in work_mem (4MB, the server's and the official image's default)
-  // where MongoDB gives each blocking stage 100 MB; a query bench may align them. Sent in the
-  // query session's start-up packet (no statement of its own) and to explain's session.
-  WORK_MEM: {
-    type: 'text', default: '4MB', pattern: /^[1-9][0-9]{0,6}(kB|MB|GB)$/, patternAbout: 'a PostgreSQL memory size: an integer with kB, MB or GB, as 4MB or 100MB',
-    appliesIf: queries, appliesAbout: 'WORKLOAD=tsbs or events', about: 'PostgreSQL work_mem of the query sessions (4MB = the server default)',
-  },
 };
 
-class InputError extends Error {}
+const BENCH_SPECS = { ...COMMON_SPECS, ...workloads.keySpecs() };
+
+const { InputError } = require('./input-error');
 
 function describeAllowed(spec) {
   switch (spec.type) {
@@ -353,7 +224,7 @@ function validateBenchText(text, file) {
     const entry = entries.get(name);
     return entry ? `${file}:${entry.line}` : file;
   }, (name) => entries.has(name));
-  if (docs(values)) checkDocumentSize({
+  if (workloadOf(values).documents) checkDocumentSize({
     fields: values.FIELDS, fieldBytes: values.FIELD_BYTES, keyFormat: values.KEY_FORMAT, shape: shapeOf(values),
   }, `${file}: FIELDS=${values.FIELDS}, FIELD_BYTES=${values.FIELD_BYTES}${values.SHAPE === 'nested' ? `, SHAPE=nested DEPTH=${values.DEPTH} FANOUT=${values.FANOUT}` : ''}`);
   return values;
@@ -367,54 +238,24 @@ function shapeOf(values) {
 // Rules between keys, before anything starts. where(name): "file:line" of a
 // key; given(name): whether the file sets it (a default never conflicts).
 function checkCombination(values, where, given) {
+  const workload = workloadOf(values);
   for (const [name, spec] of Object.entries(BENCH_SPECS)) {
     if (spec.requiredIf && spec.requiredIf(values) && values[name] === null) {
       throw new InputError(`${where(name)}: ${name} is missing; allowed: ${describeAllowed(spec)} (${spec.about}; required with WORKLOAD=${values.WORKLOAD})`);
     }
     if (spec.appliesIf && given(name) && !spec.appliesIf(values)) {
       throw new InputError(`${where(name)}: ${name} applies only with ${spec.appliesAbout}; this file has `
-        + `WORKLOAD=${values.WORKLOAD}${values.WORKLOAD === 'ycsb' ? ` DIST=${values.DIST} MIX=${formatMix(values.MIX)}` : ''}${docs(values) ? ` SHAPE=${values.SHAPE}` : ''}`
-        + `${values.WORKLOAD === 'events' && values.DATASET ? ` DATASET=${values.DATASET}` : ''}: remove ${name}`);
+        + `WORKLOAD=${values.WORKLOAD}${contextOf(workload, values)}: remove ${name}`);
     }
   }
-  if (values.WORKLOAD === 'tsbs' && values.DATABASES) checkTsbsOffers(values, where);
   if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
     throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
       + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
   }
-  if (pooled(values) && values.DATABASES && !values.DATABASES.includes('postgres')) {
-    throw new InputError(`${where('POOL')}: POOL=${values.POOL} pools PostgreSQL connections and this file has `
-      + `DATABASES=${values.DATABASES.join(' ')}; allowed without postgres in DATABASES: POOL=none (or add postgres to DATABASES)`);
-  }
-  // Session pooling holds a server connection for each client session's whole life: a pool
-  // smaller than the sessions would leave the rest waiting (PgBouncer's query_wait_timeout, 120 s).
-  if (pooled(values) && values.POOL_MODE === 'session' && values.POOL_SIZE < values.CLIENTS * values.SESSIONS) {
-    throw new InputError(`${where('POOL_SIZE')}: POOL_MODE=session gives every client session a server connection for the whole run `
-      + `and POOL_SIZE=${values.POOL_SIZE} is fewer than CLIENTS x SESSIONS = ${values.CLIENTS * values.SESSIONS}: the others would wait; `
-      + `allowed with POOL_MODE=session: POOL_SIZE >= ${values.CLIENTS * values.SESSIONS} (or POOL_MODE=transaction)`);
-  }
-  // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
-  // server too, at run time; here before anything starts).
-  if (txn(values) && values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
-    throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which MongoDB allows only on a `
-      + `replica set, and this file has TOPOLOGY=${values.TOPOLOGY}; allowed with WORKLOAD=${values.WORKLOAD} and mongodb in DATABASES: `
-      + 'TOPOLOGY=replset (or DATABASES=postgres)');
-  }
-  if (values.WORKLOAD === 'events' && values.KEY === 'sequence') {
-    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=events: event i's key is derived from `
-      + '(SEED, client, index) the same way on both databases, and sequence keys are made by the database; allowed with events: uuidv7, uuidv4');
-  }
-  if (values.WORKLOAD === 'ycsb' && values.KEY === 'sequence') {
-    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=ycsb: reads and updates need keys the client `
-      + 'can regenerate, and sequence keys are made by the database; allowed with ycsb: uuidv7, uuidv4');
-  }
-  if (values.WORKLOAD === 'booking' && values.KEY === 'sequence') {
-    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=booking: a booking's seat and payment share a key `
-      + 'derived from (SEED, client, index), so the nothing-lost check can match them on both databases; allowed with booking: uuidv7, uuidv4');
-  }
-  if (values.WORKLOAD === 'tsbs' && values.KEY === 'sequence') {
-    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=tsbs: an event's key is derived from (SEED, client, `
-      + 'index) so both databases hold the same keys (MODEL=bucket keys buckets by host and hour, MODEL=native has none); allowed with tsbs: uuidv7, uuidv4');
+  if (workload.sequenceKeys && values.KEY === 'sequence') {
+    const allowed = KEYS.filter((k) => k !== 'sequence').join(', ');
+    throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=${workload.name}: ${workload.sequenceKeys}; `
+      + `allowed with ${workload.name}: ${allowed}`);
   }
   if (values.SHAPE === 'nested') {
     const leaves = leafCount(shapeOf(values));
@@ -423,51 +264,16 @@ function checkCombination(values, where, given) {
         + `DEPTH=${values.DEPTH} FANOUT=${values.FANOUT} (FANOUT^DEPTH); allowed: FIELDS >= ${leaves}, or a smaller DEPTH/FANOUT`);
     }
   }
-  if (queries(values)) values.QUERIES = checkQueries(values, where);
-  if (values.WORKLOAD === 'tsbs' && Array.isArray(values.QUERIES) && values.QUERIES.length) {
-    // The TSBS query set runs on MODEL=event/bucket, on a data set its windows and hosts fit.
-    const tq = require('./queries/tsbs-devops-queries');
-    const r = tq.refusal(tq.dataOf(values), values.QUERIES, ownQueryModels(values.DATABASES));
-    if (r) throw new InputError(`${where(r.key)}: ${r.message}`);
-  }
-  if (values.WORKLOAD === 'ycsb' && values.MIX.scan) {
-    // A scan's documents must fit MongoDB's first batch (16 MiB) for it to be one round trip.
-    const docBytes = maxDocumentBytes(values.FIELDS, values.FIELD_BYTES, values.KEY_FORMAT, shapeOf(values));
-    if (docBytes * values.SCAN_MAX > MONGODB_MAX_BSON_BYTES - 16 * 1024) {
-      throw new InputError(`${where('SCAN_MAX')}: SCAN_MAX=${values.SCAN_MAX} documents of ${docBytes} bytes do not fit in one MongoDB `
-        + `batch (16 MiB), so a scan could not be one round trip; allowed: SCAN_MAX <= ${Math.floor((MONGODB_MAX_BSON_BYTES - 16 * 1024) / docBytes)}`);
-    }
-  }
+  if (workload.querySet) values.QUERIES = checkQueries(values, where);
+  // the workload's own rules (its file's check)
+  if (workload.check) workload.check(values, where);
 }
 
-// What each database's manifest offers for the TSBS data (offers.tsbs_models, offers.compress):
-// a MODEL or a COMPRESS one of DATABASES does not have is refused, naming the database.
-function checkTsbsOffers(values, where) {
-  const manifests = require('./databases').manifests();
-  const dbs = values.DATABASES.filter((db) => manifests[db]);
-  const noModel = dbs.filter((db) => !(manifests[db].offers.tsbs_models || MODELS).includes(values.MODEL));
-  if (noModel.length) {
-    const has = noModel.map((db) => `${db}: ${(manifests[db].offers.tsbs_models || MODELS).join(', ')}`).join('; ');
-    throw new InputError(`${where('MODEL')}: MODEL=${values.MODEL} has no ${noModel.join(', ')} layout (databases/<name>/database.json `
-      + `offers.tsbs_models); allowed: ${has} (a design per database: a paired sweep, e.g. SWEEP="MODEL+DATABASES=event+mongodb,native+timescaledb")`);
-  }
-  if (values.COMPRESS !== 'none') {
-    const without = dbs.filter((db) => !manifests[db].offers.compress);
-    if (without.length) {
-      const with_ = Object.keys(manifests).filter((db) => manifests[db].offers.compress);
-      throw new InputError(`${where('COMPRESS')}: COMPRESS=${values.COMPRESS} is native compression, which ${without.join(', ')} ${without.length > 1 ? 'do' : 'does'} `
-        + `not have (databases/<name>/database.json offers.compress): it is refused rather than ignored, so no run says `
-        + `compressed where nothing was; allowed: COMPRESS=none, or DATABASES of databases that have it (${with_.join(', ') || 'none'})`);
-    }
-  }
-}
-
-// The TSBS models whose query forms every one of the databases brings in its folder (manifest
-// offers.tsbs_query_models: TimescaleDB's native hypertable); [] when one of them brings none.
-function ownQueryModels(databases) {
-  const manifests = require('./databases').manifests();
-  const lists = (databases || []).map((db) => (manifests[db] && manifests[db].offers.tsbs_query_models) || []);
-  return lists.length ? lists.reduce((a, b) => a.filter((m) => b.includes(m))) : [];
+// The keys a "does not apply" message quotes beside WORKLOAD (the workload file's contextKeys), as
+// " KEY=value ..." (a key without a value left out).
+function contextOf(workload, values) {
+  return (workload.contextKeys || []).filter((k) => values[k] !== null && values[k] !== undefined)
+    .map((k) => ` ${k}=${k === 'MIX' ? formatMix(values[k]) : values[k]}`).join('');
 }
 
 // QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).
@@ -497,7 +303,7 @@ function checkQueries(values, where) {
 }
 
 module.exports = {
-  BENCH_SPECS, POOLS, POOL_MODES, ISOLATIONS, RETRIES, OLTP_MIXES, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, MODELS, DISTS, SHAPES, STAGES, MIX_OPS, MIX_PRESETS,
-  InputError, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
+  BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, STAGES, MIX_OPS, MIX_PRESETS,
+  InputError, workloadOf, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
   checkCombination, shapeOf, formatMix,
 };

@@ -3,7 +3,7 @@
 // environment variable of the same name (--field-bytes = FIELD_BYTES) so a
 // bench.env can be passed straight through compose. A flag wins over the env.
 const {
-  BENCH_SPECS, STAGES, InputError, parseValue, closest, checkDocumentSize, describeAllowed, checkCombination, shapeOf,
+  BENCH_SPECS, STAGES, InputError, parseValue, closest, checkDocumentSize, describeAllowed, checkCombination, shapeOf, workloadOf,
 } = require('./bench-schema');
 const { databaseOf } = require('./uri');
 const { commands: databaseCommands } = require('./databases');
@@ -33,13 +33,13 @@ const CLIENT_SPECS = {
 
 const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
-// The booking transactions' keys (bench-schema.js).
-const BOOKING_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX', 'POOL', 'POOL_MODE'];
+// The transaction workloads' keys (workloads/booking.workload.js, oltp.workload.js).
+const TRANSACTION_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX', 'POOL', 'POOL_MODE'];
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
   'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT',
-  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START', ...BOOKING_KEYS];
+  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START', ...TRANSACTION_KEYS];
 // What a query set needs to know of the data set (its dataOf) and of the query phase.
 const QUERY_DATA_KEYS = ['WORKLOAD', 'SEED', 'CLIENTS', 'EVENTS', 'REPOS', 'ACTORS', 'SKEW', 'DATASET',
   'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
@@ -128,14 +128,14 @@ function checkRun(out) {
   if (out.stage === 'query' && !out.query) {
     throw new InputError('--stage query needs --query (QUERY); allowed: a query name of the workload\'s set (client/src/queries/)');
   }
-  if (out.workload === 'insert' && out.stage !== 'run') {
-    throw new InputError(`--stage ${out.stage}: the insert workload has only a run stage; allowed with WORKLOAD=insert: run`);
+  const workload = workloadOf(values);
+  // a workload with fewer stages than load, run and query (its file's stages) refuses the others
+  if (workload.stages && !workload.stages.includes(out.stage)) {
+    throw new InputError(`--stage ${out.stage}: the ${workload.name} workload has only a ${workload.stages.join(', ')} stage`
+      + `${workload.stagesWhy ? ` (${workload.stagesWhy})` : ''}; allowed with WORKLOAD=${workload.name}: ${workload.stages.join(', ')}`);
   }
   out.shape = shapeOf(values);
-  if ((out.workload === 'booking' || out.workload === 'oltp') && out.stage !== 'run') {
-    throw new InputError(`--stage ${out.stage}: the ${out.workload} workload has only a run stage (init loads its data); allowed with WORKLOAD=${out.workload}: run`);
-  }
-  if (out.workload === 'tsbs' || out.workload === 'booking' || out.workload === 'oltp') return; // its own data set (datasets/tsbs-devops.js): no FIELDS, no shape
+  if (!workload.documents) return; // its own data set (client/src/datasets/): no FIELDS, no shape, no key choice
   checkDocumentSize(out, `--fields ${out.fields} --field-bytes ${out.fieldBytes}${out.shape.name === 'nested' ? ` --shape nested --depth ${out.depth} --fanout ${out.fanout}` : ''}`);
   out.dist = { name: out.dist };
   if (out.dist.name === 'zipfian' || out.dist.name === 'latest') out.dist.theta = out.theta;

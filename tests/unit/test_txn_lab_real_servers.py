@@ -83,6 +83,7 @@ analysis() {{ (cd "$LAB_ROOT" && {PYTHON} -m analysis "$@"); }}
 client_oneshot() {{ shift; URI="$PG_URI" node "$LAB_ROOT/client" "$@"; }}
 BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} BENCH_NAME=test
 export WORKLOAD=booking
+WORKLOAD_TRANSACTIONS=true  # what load_run_env reads from the plan (its workload `transactions`)
 count_outcome=unset count_problems=null
 count_phase postgres postgres "$BENCH_DIR/postgres.out"
 echo "$count_outcome"

@@ -8,8 +8,7 @@
 // check too (booking-check.js); a mismatch exits 1 with the offending rows shown. COMPRESS (tsbs):
 // the database's native compression after the ingest (compressed() below).
 const { connectTarget } = require('./connect');
-const { storageOf } = require('../workloads/tsbs');
-const { checkBookings } = require('./booking-check');
+const { workload } = require('../workloads/registry');
 const { documentsDigest } = require('../document-digest');
 const { InputError, KEYS } = require('../bench-schema');
 const { checked } = require('../check-schema');
@@ -35,16 +34,15 @@ async function readSettled(target, storage, read = () => target.count(storage)) 
 async function count(opts) {
   // refused before connecting: the digest's keys compare by KEY
   if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
-  const digestDocuments = opts.digest === 'documents' && (opts.workload === 'insert' || opts.workload === 'ycsb');
+  const w = workload(opts.workload || 'insert');
+  // the read-back digests generated documents (DIGEST applies to those workloads only)
+  const digestDocuments = opts.digest === 'documents' && w.documents;
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
-    if (opts.workload === 'booking') return await countBookings(target, server, opts);
-    if (opts.workload === 'oltp') {
-      print({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) });
-      return 0;
-    }
+    // a workload with its own count (its file's count: booking's nothing-lost check, oltp's rows)
+    if (w.count) return await w.count({ target, server, opts, readSettled, print });
     // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
-    const storage = opts.workload === 'tsbs' ? storageOf(opts.model) : undefined;
+    const storage = w.storage ? w.storage(opts) : undefined;
     let sizes = await readSettled(target, storage);
     // COMPRESS (tsbs): the database's native compression after the ingest window, sizes read again
     if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);
@@ -72,17 +70,6 @@ async function compressed(target, storage, setting, uncompressed) {
     ...after,
     compress: { ...done, uncompressed: Object.fromEntries(SIZE_KEYS.map((k) => [k, uncompressed[k]])) },
   };
-}
-
-async function countBookings(target, server, opts) {
-  const found = await target.verifyBooking();
-  const check = checkBookings(found, { committed: opts.committed, inDoubt: opts.inDoubt });
-  const sizes = await readSettled(target, undefined, () => target.bookingSizes());
-  print({
-    database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
-  });
-  if (!check.ok) console.error(`nothing-lost check FAILED on ${opts.database}: ${check.problems.join('; ')}`);
-  return check.ok ? 0 : 1;
 }
 
 module.exports = { count, readSettled };

@@ -4,7 +4,7 @@
 // databases; each side's DDL printed).
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
-const { storageOf } = require('../workloads/tsbs');
+const { workload } = require('../workloads/registry');
 const { hasQuerySet, querySet, requireForms } = require('../queries');
 
 async function init(opts) {
@@ -12,10 +12,11 @@ async function init(opts) {
   if (opts.workload && hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   const { target, server } = await connectTarget(opts);
   try {
-    if (opts.workload === 'booking') return await initModel(target.initBooking(opts), server);
-    if (opts.workload === 'oltp') return await initModel(target.initOltp(opts), server);
+    const w = workload(opts.workload || 'insert');
+    // a transaction model's own tables and data (the workload file's initData)
+    if (w.initData) return await initModel(w.initData(target, opts), server);
     // tsbs: the ingest model's table/collection (a model the server lacks is refused, exit 2)
-    const storage = opts.workload === 'tsbs' ? storageOf(opts.model) : undefined;
+    const storage = w.storage ? w.storage(opts) : undefined;
     const created = await target.init(opts.key, opts.layout, storage, server);
     const note = opts.database === 'postgres' && opts.layout === 'clustered'
       ? ' (PostgreSQL is always a heap; layout applies to MongoDB)' : '';

@@ -8,20 +8,18 @@
 // A key that does not apply to the file's workload prints as KEY='' (unset).
 // `plan --json FILE`: the whole run as one document (settings, databases, phases, repetitions),
 // the lab's benchN/plan.json; its schema is client/src/plan.schema.json (docs/contracts.md §1).
+// `plan --check-size SECONDS FILE`: the KEY=VALUE words the smoke check (lab/check.sh) adds to the
+// bench so that client 1 runs about SECONDS at the bench's own rate: ceil(RATE x SECONDS) operations
+// sized by the workload's file (checkSize), and with a query set its first query type, 10 executions.
+// Every workload's part is its file's (workloads/<name>.workload.js): this file names none.
 const fs = require('fs');
 const path = require('path');
-const { validateBenchText, InputError, BENCH_SPECS, formatMix } = require('../bench-schema');
-const { loadedBy } = require('../workloads/ycsb');
-const { eventCount } = require('../datasets/tsbs-event-keys');
-const { hostsOfClient } = require('../datasets/tsbs-devops');
+const { validateBenchText, InputError, BENCH_SPECS, formatMix, workloadOf } = require('../bench-schema');
+const { expected, UNPACED_S_PER_QUERY } = require('../workloads/plan-helpers');
 const { checked } = require('../check-schema');
 
-// Back-to-back inserts (LOAD_RATE=0) are timed at this per insert for
-// expected_s: an upper estimate for a healthy database (the lab may exceed it).
-const UNPACED_S_PER_OP = 0.01;
-// A query executed back to back (QUERY_RATE=0) is timed at this for expected_s (likewise an upper
-// estimate for the small data sets the lab ships; a large DATASET may exceed it).
-const UNPACED_S_PER_QUERY = 5;
+// Executions of the one query type the smoke check runs: enough for the database's CPU to count.
+const CHECK_QUERY_RUNS = 10;
 
 function readBench(file) {
   let text;
@@ -33,52 +31,17 @@ function readBench(file) {
   return validateBenchText(text, file);
 }
 
-const expected = (ops, rate, unpacedS = UNPACED_S_PER_OP) => Number((rate > 0 ? ops / rate : ops * unpacedS).toFixed(3));
-
-// Events client 1 ingests (it owns hosts 0, CLIENTS, 2*CLIENTS, ...: the most of any client).
-function tsbsEventsOfClient1(v) {
-  return eventCount({
-    seed: v.SEED, hosts: v.HOSTS, start: v.START, intervalSeconds: v.INTERVAL_S, spanSeconds: v.SPAN_S,
-    hostIds: hostsOfClient(v.HOSTS, v.CLIENTS, 0),
-  });
-}
-
-// Events client 1 loads (event i goes to client i % CLIENTS + 1, as ycsb's records). A DATASET's
-// lines are counted by datasets/dataset-file.js (relative paths from the bench folder).
-function eventsOfClient1(v, benchDir) {
-  if (!v.DATASET) return loadedBy(0, v.EVENTS, v.CLIENTS);
-  const { countEvents } = require('../datasets/dataset-file');
-  return loadedBy(0, countEvents(v.DATASET, benchDir), v.CLIENTS);
-}
-
 const line = (p) => ({ ...p, query: '-' });
 
 // [{ phase, database, stage, ops, rate, expected_s, clients, query }] for parsed bench values.
-// Per database, in run order: its load and/or run phase, then one query phase per query type
-// (one client, QUERY_RUNS executions) on the data those left.
+// Per database, in run order: the workload's load and/or run phase, then one query phase per query
+// type (one client, QUERY_RUNS executions) on the data those left.
 function phases(v, benchDir = '.') {
+  const workload = workloadOf(v);
   const out = [];
-  const c = v.CLIENTS;
   for (const database of v.DATABASES) {
-    if (v.WORKLOAD === 'booking' || v.WORKLOAD === 'oltp') {
-      // One run phase of OPS transactions per client (init loads the data outside the window).
-      out.push(line({ phase: database, database, stage: 'run', ops: v.OPS, rate: v.RATE, expected_s: expected(v.OPS, v.RATE), clients: c }));
-    } else if (v.WORKLOAD === 'ycsb') {
-      // The client with the most records: client 1 (record r goes to client r % CLIENTS + 1).
-      const loadOps = loadedBy(0, v.RECORDS, v.CLIENTS);
-      out.push(line({ phase: `${database}-load`, database, stage: 'load', ops: loadOps, rate: v.LOAD_RATE, expected_s: expected(loadOps, v.LOAD_RATE), clients: c }));
-      out.push(line({ phase: database, database, stage: 'run', ops: v.OPS, rate: v.RATE, expected_s: expected(v.OPS, v.RATE), clients: c }));
-    } else if (v.WORKLOAD === 'tsbs') {
-      // The ingest is the measured run stage (per-event costs); queries follow on its data.
-      const ops = tsbsEventsOfClient1(v);
-      out.push(line({ phase: database, database, stage: 'run', ops, rate: v.RATE, expected_s: expected(ops, v.RATE), clients: c }));
-    } else if (v.WORKLOAD === 'events') {
-      const ops = eventsOfClient1(v, benchDir);
-      out.push(line({ phase: `${database}-load`, database, stage: 'load', ops, rate: v.LOAD_RATE, expected_s: expected(ops, v.LOAD_RATE), clients: c }));
-    } else {
-      out.push(line({ phase: database, database, stage: 'run', ops: v.DOCS, rate: v.RATE, expected_s: expected(v.DOCS, v.RATE), clients: c }));
-    }
-    for (const query of (v.WORKLOAD === 'tsbs' || v.WORKLOAD === 'events') ? v.QUERIES : []) {
+    out.push(...workload.phases(v, database, benchDir).map(line));
+    for (const query of workload.querySet ? v.QUERIES : []) {
       out.push({
         phase: `${database}-q-${query}`, database, stage: 'query', ops: v.QUERY_RUNS, rate: v.QUERY_RATE,
         expected_s: expected(v.QUERY_RUNS, v.QUERY_RATE, UNPACED_S_PER_QUERY), clients: 1, query,
@@ -86,6 +49,16 @@ function phases(v, benchDir = '.') {
     }
   }
   return out;
+}
+
+// The smoke check's overrides for SECONDS of load per database: ["KEY=VALUE", ...].
+function checkSizes(v, seconds) {
+  const workload = workloadOf(v);
+  // per client: RATE per client (a workload without RATE, events, sizes itself)
+  const n = Math.ceil((v.RATE || 0) * seconds);
+  const words = workload.checkSize(v, n);
+  if (workload.querySet && v.QUERIES.length) words.push(`QUERIES=${v.QUERIES[0]}`, `QUERY_RUNS=${CHECK_QUERY_RUNS}`);
+  return words;
 }
 
 const shellQuote = (s) => `'${String(s).replace(/'/g, "'\\''")}'`;
@@ -150,14 +123,24 @@ function planDocument(v, file) {
       environment: { STAGE: p.stage, ...(p.query === '-' ? {} : { QUERY: p.query }) },
     })),
     repetitions: v.REPEAT,
+    // what analysis needs of the workload (its file's `analysis`): analysis compares no workload names
+    workload: { name: v.WORKLOAD, ...workloadOf(v).analysis },
   };
 }
 
 function plan(args) {
-  const mode = ['--print-env', '--json'].includes(args[0]) ? args[0] : null;
-  const rest = mode ? args.slice(1) : args;
-  if (rest.length !== 1) throw new InputError(`plan: expected [--print-env | --json] FILE, got ${JSON.stringify(args)}`);
+  const mode = ['--print-env', '--json', '--check-size'].includes(args[0]) ? args[0] : null;
+  const seconds = mode === '--check-size' ? args[1] : null;
+  const rest = mode ? args.slice(mode === '--check-size' ? 2 : 1) : args;
+  if (rest.length !== 1) throw new InputError(`plan: expected [--print-env | --json | --check-size SECONDS] FILE, got ${JSON.stringify(args)}`);
+  if (mode === '--check-size' && !/^[0-9]+(\.[0-9]+)?$/.test(seconds)) {
+    throw new InputError(`plan --check-size: invalid SECONDS ${JSON.stringify(seconds)}; allowed: a number >= 0 (the smoke check's seconds per database, CHECK_SECONDS)`);
+  }
   const v = readBench(rest[0]);
+  if (mode === '--check-size') {
+    console.log(checkSizes(v, Number(seconds)).join(' '));
+    return 0;
+  }
   if (mode === '--print-env') {
     console.log(envText(v));
     return 0;
@@ -172,4 +155,4 @@ function plan(args) {
   return 0;
 }
 
-module.exports = { plan, phases, envText, envValues, planDocument, PLAN_SCHEMA_VERSION };
+module.exports = { plan, phases, checkSizes, envText, envValues, planDocument, PLAN_SCHEMA_VERSION };

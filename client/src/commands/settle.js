@@ -7,11 +7,10 @@
 // transaction workload, whose data init loads (booking: its five tables, oltp: sbtest; WORKLOAD).
 const { connectTarget } = require('./connect');
 
-// The tables PostgreSQL vacuums: the workload's own (undefined: jsonbench).
+// The tables PostgreSQL vacuums: the workload's own (its file's `tables`; undefined: jsonbench).
 function tablesOf(workload) {
-  if (workload === 'booking') return Object.keys(require('../workloads/booking-data').tables);
-  if (workload === 'oltp') return [require('../workloads/oltp-data').TABLE];
-  return undefined;
+  const { tables } = require('../workloads/registry').workload(workload || 'insert');
+  return tables ? tables() : undefined;
 }
 
 async function settle(opts) {

@@ -1,7 +1,7 @@
 'use strict';
 // `validate-bench FILE`: check a bench.env against the schema (exit 2 if bad).
 const fs = require('fs');
-const { validateBenchText, InputError, formatMix } = require('../bench-schema');
+const { validateBenchText, InputError, workloadOf } = require('../bench-schema');
 const { refuseOnStandIns } = require('../stand-ins');
 
 // --stand-ins: the lab will run on its stand-in images (JSONBENCH_STANDINS=1): what they cannot do
@@ -19,17 +19,15 @@ function validateBench(argv) {
   }
   const values = validateBenchText(text, file);
   if (standIns) refuseOnStandIns(values, file, text);
-  if (values.WORKLOAD === 'tsbs') {
-    console.log(`${file}: ok (${values.DATABASES.join(' ')}; tsbs MODEL=${values.MODEL}, ${values.HOSTS} hosts every ${values.INTERVAL_S} s `
-      + `for ${values.SPAN_S} s from ${values.START}; ${values.CLIENTS} client(s) x ${values.RATE} events/s${standIns ? '; stand-ins' : ''})`);
+  // a workload's file may say what it prints of a valid file (okSummary); else the documents' line
+  const { okSummary } = workloadOf(values);
+  if (okSummary) {
+    console.log(`${file}: ok (${values.DATABASES.join(' ')}; ${okSummary(values, standIns)})`);
     return 0;
   }
-  const load = values.WORKLOAD === 'ycsb'
-    ? `; ycsb ${formatMix(values.MIX)}, ${values.DIST}, ${values.RECORDS} records loaded ${values.LOAD_RATE ? `at ${values.LOAD_RATE}/s per client` : 'back-to-back'}, `
-      + `${values.CLIENTS} client(s) x ${values.RATE} ops/s x ${values.OPS} ops`
-    : `; ${values.CLIENTS} client(s) x ${values.RATE} docs/s x ${values.DOCS} docs`;
   console.log(`${file}: ok (${values.DATABASES.join(' ')}; ${values.KEY}/${values.LAYOUT}; `
-    + `${values.FIELDS} x ${values.FIELD_BYTES} B${values.SHAPE === 'nested' ? ` nested ${values.DEPTH} deep x ${values.FANOUT}` : ''}${load})`);
+    + `${values.FIELDS} x ${values.FIELD_BYTES} B${values.SHAPE === 'nested' ? ` nested ${values.DEPTH} deep x ${values.FANOUT}` : ''}`
+    + `; ${values.CLIENTS} client(s) x ${values.RATE} docs/s x ${values.DOCS} docs)`);
   return 0;
 }
 

@@ -8,45 +8,31 @@ const fs = require('fs');
 const path = require('path');
 const { manifests, ROOT } = require('../databases');
 
-// The names are the contract with bench.env's QUERIES key and the lab's phase ids
-// (<db>-q-<name>), so they never change once shipped.
-const NAMES = {
-  // TSBS devops query types (client/src/datasets/tsbs-query-params.js gives their parameters).
-  tsbs: ['single-groupby-1-1-1', 'single-groupby-1-1-12', 'single-groupby-1-8-1', 'single-groupby-5-1-1',
-    'single-groupby-5-1-12', 'single-groupby-5-8-1', 'double-groupby-1', 'double-groupby-5', 'double-groupby-all',
-    'high-cpu-1', 'high-cpu-all', 'groupby-orderby-limit', 'lastpoint'],
-  // The OnGres OLAP queries A-D over GitHub-archive events, and a join-like lookup.
-  events: ['olap-a', 'olap-b', 'olap-c', 'olap-d', 'olap-lookup'],
-};
-
-// The module of each set (loaded on demand: a workload's set is needed only by its own phases).
-const MODULES = {
-  tsbs: './tsbs-devops-queries',
-  events: './github-events-queries',
-};
-
-// Queries whose parameters are drawn from the generated data set (olap-lookup's repository is a
-// seeded event's): with a DATASET file they have none, so `all` leaves them out and naming one is
-// refused before anything starts.
-const GENERATED_ONLY = { events: ['olap-lookup'] };
-
-function queryNames(workload) {
-  const names = NAMES[workload];
-  if (!names) throw new Error(`no query set for WORKLOAD=${workload}`);
-  return [...names];
+// A workload's query set is declared by its file (client/src/workloads/<name>.workload.js
+// `querySet`: module, names, generatedOnly); undefined for a workload without one.
+function declared(workload) {
+  const { names: workloads, workload: declaration } = require('../workloads/registry');
+  return workloads().includes(workload) ? declaration(workload).querySet : undefined;
 }
 
-const generatedOnly = (workload) => [...(GENERATED_ONLY[workload] || [])];
+function queryNames(workload) {
+  const set = declared(workload);
+  if (!set) throw new Error(`no query set for WORKLOAD=${workload}`);
+  return [...set.names];
+}
+
+const generatedOnly = (workload) => [...((declared(workload) || {}).generatedOnly || [])];
 
 // The set module of a workload: { dataOf, indexes, queries }. Its `queries` must name exactly
 // queryNames(workload), in that order (the names are phase ids).
 function querySet(workload) {
-  if (!MODULES[workload]) throw new Error(`no query set for WORKLOAD=${workload}`);
+  const declaredSet = declared(workload);
+  if (!declaredSet) throw new Error(`no query set for WORKLOAD=${workload}`);
   // eslint-disable-next-line global-require, import/no-dynamic-require
-  const set = require(MODULES[workload]);
+  const set = require(declaredSet.module);
   const names = Object.keys(set.queries);
-  if (names.join(' ') !== NAMES[workload].join(' ')) {
-    throw new Error(`query set of WORKLOAD=${workload} names ${names.join(', ')}; expected ${NAMES[workload].join(', ')}`);
+  if (names.join(' ') !== declaredSet.names.join(' ')) {
+    throw new Error(`query set of WORKLOAD=${workload} names ${names.join(', ')}; expected ${declaredSet.names.join(', ')}`);
   }
   return withForms(set, workload);
 }
@@ -69,9 +55,10 @@ function withForms(set, workload) {
 
 // Whether a workload has a query set module on disk (init creates its indexes only then).
 function hasQuerySet(workload) {
-  if (!MODULES[workload]) return false;
+  const set = declared(workload);
+  if (!set) return false;
   try {
-    require.resolve(MODULES[workload]);
+    require.resolve(set.module);
     return true;
   } catch (err) {
     return false;
@@ -86,7 +73,7 @@ function requireForms(workload, database) {
   if (missing.length === 0) return set;
   const { InputError } = require('../bench-schema');
   const have = Object.keys(manifests()).filter((db) => Object.values(set.queries).every((q) => typeof q[db] === 'function'));
-  throw new InputError(`the query set of WORKLOAD=${workload} (${MODULES[workload].slice(2)}.js) has no ${database} forms `
+  throw new InputError(`the query set of WORKLOAD=${workload} (${path.basename(declared(workload).module)}.js) has no ${database} forms `
     + `(${missing.length === names(set).length ? 'none of its queries' : missing.join(', ')}); allowed databases for it: ${have.join(', ')}`);
 }
 

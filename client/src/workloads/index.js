@@ -1,25 +1,19 @@
 'use strict';
 // WORKLOAD -> the workload of this client's stage, and the result fields that
-// say what was run (docs/contracts.md §2).
-const { InsertWorkload } = require('./insert');
-const { createYcsb } = require('./ycsb');
-const { TsbsIngest } = require('./tsbs');
+// say what was run (docs/contracts.md §2). Each workload's file (workloads/<name>.workload.js)
+// constructs it and says what its result adds; a query phase is the same for every workload.
+const { workload } = require('./registry');
 const { hasQuerySet, requireForms } = require('../queries');
 
 function createWorkload({ target, opts }) {
-  // A workload with a query set (tsbs, events) runs on a database only with that set's forms.
+  // A workload with a query set runs on a database only with that set's forms.
   if (hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   if (opts.stage === 'query') return new (require('./query').QueryWorkload)({ target, opts });
-  if (opts.workload === 'events') return require('./events').createEvents({ target, opts });
-  if (opts.workload === 'ycsb') return createYcsb({ target, opts });
-  if (opts.workload === 'tsbs') return new TsbsIngest({ target, opts });
-  if (opts.workload === 'booking') return new (require('./booking').BookingWorkload)({ target, opts });
-  if (opts.workload === 'oltp') return new (require('./oltp').OltpWorkload)({ target, opts });
-  return new InsertWorkload({ target, opts, total: opts.docs, rate: opts.rate });
+  return workload(opts.workload || 'insert').create({ target, opts });
 }
 
-// workload, stage, phase (the lab's phase id: <db> or <db>-load) and, for ycsb,
-// the run stage's parameters.
+// workload, stage, phase (the lab's phase id: <db>, <db>-load or <db>-q-<query>), shape, and what
+// the workload's file adds (ycsb: the run stage's parameters; tsbs: the ingest model).
 function describeWorkload(opts) {
   const out = {
     workload: opts.workload,
@@ -27,17 +21,8 @@ function describeWorkload(opts) {
     phase: opts.stage === 'load' ? `${opts.database}-load` : opts.stage === 'query' ? `${opts.database}-q-${opts.query}` : opts.database,
     shape: opts.shape,
   };
-  // tsbs: which ingest model ran (the rest of its figures come at the end: workload.resultFields)
-  if (opts.workload === 'tsbs') return { ...out, model: opts.model, shape: null };
-  if (opts.workload === 'booking' || opts.workload === 'oltp') return { ...out, shape: null };
-  if (opts.workload !== 'ycsb') return out;
-  return {
-    ...out,
-    mix: opts.mix,
-    dist: opts.dist,
-    records: opts.records,
-    scan_max: opts.mix.scan ? opts.scanMax : null,
-  };
+  const w = workload(opts.workload || 'insert');
+  return w.describe ? w.describe(opts, out) : out;
 }
 
 module.exports = { createWorkload, describeWorkload };

@@ -1,0 +1,28 @@
+'use strict';
+// The rules of the transaction workloads' keys (workloads/shared-keys.js TRANSACTION_KEYS) between
+// themselves and DATABASES/TOPOLOGY, checked before anything starts; booking and oltp call them.
+const { InputError } = require('../input-error');
+
+function checkTransactionKeys(values, where) {
+  const pooled = values.POOL === 'pgbouncer';
+  if (pooled && values.DATABASES && !values.DATABASES.includes('postgres')) {
+    throw new InputError(`${where('POOL')}: POOL=${values.POOL} pools PostgreSQL connections and this file has `
+      + `DATABASES=${values.DATABASES.join(' ')}; allowed without postgres in DATABASES: POOL=none (or add postgres to DATABASES)`);
+  }
+  // Session pooling holds a server connection for each client session's whole life: a pool
+  // smaller than the sessions would leave the rest waiting (PgBouncer's query_wait_timeout, 120 s).
+  if (pooled && values.POOL_MODE === 'session' && values.POOL_SIZE < values.CLIENTS * values.SESSIONS) {
+    throw new InputError(`${where('POOL_SIZE')}: POOL_MODE=session gives every client session a server connection for the whole run `
+      + `and POOL_SIZE=${values.POOL_SIZE} is fewer than CLIENTS x SESSIONS = ${values.CLIENTS * values.SESSIONS}: the others would wait; `
+      + `allowed with POOL_MODE=session: POOL_SIZE >= ${values.CLIENTS * values.SESSIONS} (or POOL_MODE=transaction)`);
+  }
+  // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
+  // server too, at run time; here before anything starts).
+  if (values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
+    throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which MongoDB allows only on a `
+      + `replica set, and this file has TOPOLOGY=${values.TOPOLOGY}; allowed with WORKLOAD=${values.WORKLOAD} and mongodb in DATABASES: `
+      + 'TOPOLOGY=replset (or DATABASES=postgres)');
+  }
+}
+
+module.exports = { checkTransactionKeys };
