@@ -103,6 +103,8 @@ test('a new workload is its file alone: dropped into a copy of the client, it is
   const root = tmp('jsonbench-client-');
   fs.cpSync(SRC, path.join(root, 'client', 'src'), { recursive: true });
   fs.symlinkSync(path.join(REPO, 'databases'), path.join(root, 'databases'));
+  // and the client's dependencies (plan --json checks its output with Ajv)
+  fs.symlinkSync(path.join(REPO, 'client', 'node_modules'), path.join(root, 'client', 'node_modules'));
   fs.writeFileSync(path.join(root, 'client', 'src', 'workloads', 'demo.workload.js'), DEMO);
   const bench = path.join(root, 'bench.env');
   fs.writeFileSync(bench, 'DESCRIPTION=demo\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=2\nWORKLOAD=demo\nTICKS=10\nDATABASES=postgres\n');
