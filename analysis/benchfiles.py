@@ -4,7 +4,7 @@ import glob
 import os
 import re
 
-from . import client_schemas, databases
+from . import databases, file_schemas
 from .errors import AnalysisError
 from .fileio import read_env_file, read_json
 
@@ -76,20 +76,27 @@ def client_results(bench_dir, database):
         m = re.search(r"-client-(\d+)\.json$", p)
         return int(m.group(1)) if m else 0
     paths = sorted(glob.glob(os.path.join(bench_dir, "clients", f"{database}-client-*.json")), key=index)
-    return [(p, client_schemas.check(read_json(p), "result", p)) for p in paths]
+    return [(p, file_schemas.client(read_json(p), "result", p)) for p in paths]
 
 
 def count_json(bench_dir, phase_id):
     """D.count.json (client/src/count.schema.json), or None when the lab wrote none."""
     path = os.path.join(bench_dir, f"{phase_id}.count.json")
-    return client_schemas.check(read_json(path), "count", path) if os.path.exists(path) else None
+    return file_schemas.client(read_json(path), "count", path) if os.path.exists(path) else None
+
+
+def settings_json(bench_dir, database):
+    """D.settings.json, what the lab set on the database's service (lab/settings.schema.json), or
+    None when the lab wrote none."""
+    path = os.path.join(bench_dir, f"{database}.settings.json")
+    return file_schemas.check(read_json(path), "lab/settings.schema.json", path) if os.path.exists(path) else None
 
 
 def server_stats_json(bench_dir, phase_id):
     """D.server-stats.json, the readings at the window's edges (client/src/server-stats.schema.json),
     or None when the lab wrote none."""
     path = os.path.join(bench_dir, f"{phase_id}.server-stats.json")
-    return client_schemas.check(read_json(path), "server-stats", path) if os.path.exists(path) else None
+    return file_schemas.client(read_json(path), "server-stats", path) if os.path.exists(path) else None
 
 
 def read_text(path):

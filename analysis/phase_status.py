@@ -9,32 +9,21 @@ here where the lab's file is completed and where analysis reads one (`read`)."""
 import json
 import os
 
-import jsonschema
-
+from . import file_schemas
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic
 
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "lab", "phase.schema.json")
 SCHEMA_NAME = "lab/phase.schema.json"
-
-_SCHEMA = []
 
 
 def _schema():
-    if not _SCHEMA:
-        with open(SCHEMA_PATH, encoding="utf-8") as f:
-            _SCHEMA.append(json.load(f))
-    return _SCHEMA[0]
+    return file_schemas.load(SCHEMA_NAME)
 
 
 def check(doc, path, schema=None):
     """Raises AnalysisError naming the file and the key when doc does not match (the whole schema, or
     the part given)."""
-    validator = jsonschema.Draft202012Validator(schema or _schema())
-    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
-        raise AnalysisError(f"{path}: does not match {SCHEMA_NAME} at '{where}': {error.message}")
+    file_schemas.check(doc, SCHEMA_NAME, path, schema)
 
 
 def read(path):

@@ -7,7 +7,7 @@ the workload (workload_facts) is the plan's `workload`, declared by the workload
 (client/src/workloads/<name>.workload.js): analysis compares no workload names."""
 import os
 
-from . import benchfiles, client_schemas, databases
+from . import benchfiles, databases, file_schemas
 from .errors import AnalysisError
 from .fileio import read_json
 
@@ -17,7 +17,7 @@ def read(bench_dir):
     path = os.path.join(bench_dir, FILE)
     if not os.path.exists(path):
         return None
-    return client_schemas.check(read_json(path), "plan", path)
+    return file_schemas.client(read_json(path), "plan", path)
 
 
 def _plan_txt_phases(bench_dir):

@@ -470,7 +470,7 @@ def build(bench_dir, lab_env=None):
     compared = documents_compared(runs)
     incomplete += [f"{c['stage']} phases: the documents read back differ between the databases ({c['differ']})"
                    for c in compared if c["keys_equal"] is False or (c["equal"] is False and not c["order_dependent"])]
-    settings = {db: benchfiles.optional_json(os.path.join(bench_dir, f"{db}.settings.json")) for db in dbs}
+    settings = {db: benchfiles.settings_json(bench_dir, db) for db in dbs}
     result = {
         "schema_version": SCHEMA_VERSION,
         "bench": os.path.basename(os.path.abspath(bench_dir)),

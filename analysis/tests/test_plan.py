@@ -56,7 +56,7 @@ def test_old_runs_fall_back_to_plan_txt_and_run_env(tmp_path):
     (lambda d: d.update(schema_version=2), "schema_version"),
     (lambda d: d["phases"][0].update(stage="warmup"), "phases/0/stage"),
     (lambda d: d["settings"]["values"].update(CLIENTS="8"), "settings/values/CLIENTS"),
-    (lambda d: d.pop("repetitions"), "''"),
+    (lambda d: d.pop("repetitions"), "'(top level)'"),
 ])
 def test_a_plan_json_outside_its_schema_is_refused_naming_the_file_and_the_place(tmp_path, change, where):
     (tmp_path / "run.env").write_text(open(os.path.join(ROOT, "bench1", "bench.env")).read())

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from analysis import file_schemas
 from databases import manifests
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +38,8 @@ def test_every_database_is_read_by_its_manifests_service_with_secrets_redacted(c
         assert r.returncode == 0, (name, r.stderr)
         got = json.loads(r.stdout)
         assert list(got) == ["image", "command", "entrypoint", "environment", "mem_limit", "shm_size", "ulimits", "labels"]
+        # what it writes is what analysis accepts (lab/settings.schema.json; the host's python3 has no jsonschema)
+        file_schemas.check(got, "lab/settings.schema.json", f"{name}.settings.json")
         assert got["image"] == services[m["service"]]["image"]
         # the stand-in path: every database of the lab with a stand-in carries its label
         if "standin" in m:

@@ -1,7 +1,8 @@
-"""The files the client writes are checked against client/src/<name>.schema.json where analysis reads
-them (analysis/client_schemas.py through benchfiles): every recorded fixture's result files, counts
-and server-stats pairs match, and a file that does not is refused naming the file, the schema,
-where and what."""
+"""The files passed between the parts are checked against their schemas where analysis reads them
+(analysis/file_schemas.py through benchfiles): the client's (client/src/<name>.schema.json) and the
+lab's settings (lab/settings.schema.json). Every recorded fixture's result files, counts,
+server-stats pairs and settings match, and a file that does not is refused naming the file, the
+schema, where and what."""
 import glob
 import json
 import os
@@ -9,7 +10,7 @@ import shutil
 
 import pytest
 
-from analysis import benchfiles, results
+from analysis import benchfiles, file_schemas, results
 from analysis.errors import AnalysisError
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
@@ -20,14 +21,30 @@ def _fixture_files(pattern):
 
 
 def test_every_recorded_file_matches_its_schema():
-    from analysis import client_schemas
     kinds = {"result": _fixture_files("*client-*.json"), "count": _fixture_files("*.count.json"),
              "server-stats": _fixture_files("*server-stats.json")}
     assert all(kinds.values()), {k: len(v) for k, v in kinds.items()}
     for name, paths in kinds.items():
         for path in paths:
             with open(path) as f:
-                client_schemas.check(json.load(f), name, path)
+                file_schemas.client(json.load(f), name, path)
+
+
+def test_every_recorded_settings_file_matches_and_a_wrong_one_is_refused(tmp_path):
+    paths = _fixture_files("*settings.json")
+    assert paths
+    for path in paths:
+        with open(path) as f:
+            file_schemas.check(json.load(f), "lab/settings.schema.json", path)
+    bench = tmp_path / "tsdb"
+    shutil.copytree(os.path.join(FIXTURES, "timescaledb-compress"), bench)
+    path = bench / "timescaledb.settings.json"
+    settings = json.loads(path.read_text())
+    settings["command"] = ["postgres", "-c", 4]
+    path.write_text(json.dumps(settings))
+    with pytest.raises(AnalysisError) as e:
+        benchfiles.settings_json(str(bench), "timescaledb")
+    assert str(e.value) == f"{path}: does not match lab/settings.schema.json at 'command/2': 4 is not of type 'string'"
 
 
 def test_a_count_that_does_not_match_is_refused_naming_the_file_and_where(tmp_path):
