@@ -38,8 +38,9 @@ def read(path):
 
 # The rules, in the order the lab applied them when it decided in bash: a later rule may override an
 # earlier one's verdict where it says so; the reasons are the lab's words (results.json, report.md).
-def decide(facts, missing_clients):
-    """(status, reason) of a phase from its facts (schema `$defs/facts`) and its missing result files."""
+def decide(facts, missing_clients, result_problems=()):
+    """(status, reason) of a phase from its facts (schema `$defs/facts`), its missing result files and
+    what is wrong with those it has (result_problems: `result_problems`)."""
     status, reason = "ok", ""
     wait = facts["wait"]
     if wait["timed_out"]:
@@ -66,6 +67,8 @@ def decide(facts, missing_clients):
         status, reason = "interrupted", "interrupted by a signal"
     if missing_clients and status == "ok":
         status, reason = "failed", "no result file from client(s) " + " ".join(str(c) for c in missing_clients)
+    if result_problems and status == "ok":
+        status, reason = "failed", "; ".join(result_problems)
     count = facts["count"]
     if count["outcome"] == "check_failed" and status == "ok":
         status, reason = "failed", "nothing-lost check failed: " + problems_text(count["problems"])
@@ -104,11 +107,28 @@ def complete(path):
             "properties": {"facts": schema["properties"]["facts"],
                            "missing_clients": schema["properties"]["missing_clients"]}}
     check(doc, path, part)
-    status, reason = decide(doc["facts"], doc["missing_clients"])
+    status, reason = decide(doc["facts"], doc["missing_clients"], result_problems(os.path.dirname(path), doc))
     doc = _with_verdict(doc, status, reason)
     check(doc, path)
     write_json_atomic(path, doc)
     return verdict(doc["status"], doc["reason"])
+
+
+def result_problems(bench_dir, doc):
+    """What is wrong with the phase's client result files, checked here as the phase ends (outside its
+    window: a client checking its own file would spend CPU inside the window) against
+    client/src/result.schema.json: one line per file that is not JSON or does not match."""
+    out = []
+    for i in range(1, int(doc.get("clients") or 0) + 1):
+        name = os.path.join("clients", f"{doc.get('phase')}-client-{i}.json")
+        path = os.path.join(bench_dir, name)
+        if not os.path.exists(path):
+            continue  # a missing file is missing_clients' rule
+        try:
+            file_schemas.client(read_json(path), "result", name)
+        except AnalysisError as e:
+            out.append(str(e).replace(path, name))
+    return out
 
 
 def nothing_lost_problems(count_output_path):

@@ -4,6 +4,7 @@ calls (`phase-status`, `nothing-lost`); the schema (lab/phase.schema.json) refus
 naming the file and the key, where the lab's file is completed and where analysis reads one."""
 import json
 import os
+import shutil
 
 import pytest
 
@@ -202,3 +203,23 @@ def test_nothing_lost_without_a_failed_check_exits_1(tmp_path, capsys):
     (tmp_path / "garbage").write_text("Error: connection refused\n")
     assert main(["nothing-lost", "--count-output", str(tmp_path / "garbage")]) == 1
     assert capsys.readouterr().out == ""
+
+
+def test_a_result_file_outside_its_schema_fails_the_phase_naming_it(tmp_path):
+    """The lab checks every client result file as the phase ends (`run` does not: inside its window):
+    one that is not what analysis reads fails an otherwise ok phase, naming the file, where and what."""
+    bench = tmp_path / "b"
+    shutil.copytree(os.path.join(FIXTURES, "timescaledb-compress"), bench)
+    doc = json.loads((bench / "timescaledb.phase.json").read_text())
+    assert phase_status.result_problems(str(bench), doc) == []
+    client = bench / "clients" / "timescaledb-client-2.json"
+    result = json.loads(client.read_text())
+    result["docs_ok"] = "3900"
+    client.write_text(json.dumps(result))
+    (bench / "clients" / "timescaledb-client-1.json").write_text("{")
+    problems = phase_status.result_problems(str(bench), doc)
+    assert problems[0].startswith("clients/timescaledb-client-1.json: not valid JSON")
+    assert problems[1] == ("clients/timescaledb-client-2.json: does not match client/src/result.schema.json "
+                           "at 'docs_ok': '3900' is not of type 'integer'")
+    assert phase_status.decide(facts(), [], problems) == ("failed", "; ".join(problems))
+    assert phase_status.decide(facts(), [], []) == ("ok", "")

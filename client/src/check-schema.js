@@ -2,20 +2,30 @@
 // The JSON Schemas of the files the client writes for the lab and analysis (<name>.schema.json
 // beside this file: plan, result, count, server-stats), checked here where they are written, as
 // analysis checks them where it reads them (analysis/file_schemas.py). A document that does not
-// match is the client's own bug: the caller says so and exits non-zero, so the lab shows it.
+// match is the client's own bug: the caller says so and exits non-zero, so the lab shows it. A
+// client's result file is the exception: `run` writes it inside the window, where checking would
+// spend the client's CPU; the lab checks it as the phase ends (analysis phase-status).
 const fs = require('fs');
 const path = require('path');
-const Ajv2020 = require('ajv/dist/2020');
 
-// allErrors off: the first problem is enough to name; strict: a typo in a schema is an error
-// (strictRequired off: a schema may require a field it leaves untyped, as result.tsbs.model)
-const ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+// Loaded on first use: Ajv's load and a schema's compile cost ~0.4 s of CPU here, which only the
+// one-shot commands that print a checked file spend (never `run`, inside a window).
+let ajv = null;
+function ajvOf() {
+  if (!ajv) {
+    const Ajv2020 = require('ajv/dist/2020');
+    // allErrors off: the first problem is enough to name; strict: a typo in a schema is an error
+    // (strictRequired off: a schema may require a field it leaves untyped, as result.tsbs.model)
+    ajv = new Ajv2020({ strict: true, strictRequired: false, allowUnionTypes: true });
+  }
+  return ajv;
+}
 
 // name: a schema file's name, and a part of it after '#' (server-stats#/$defs/reading: one reading)
 function validatorOf(name) {
   const [file, fragment = ''] = name.split('#');
   const id = `client/src/${file}.schema.json`;
-  if (!ajv.getSchema(id)) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(__dirname, `${file}.schema.json`), 'utf8')));
+  if (!ajvOf().getSchema(id)) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(__dirname, `${file}.schema.json`), 'utf8')));
   return ajv.getSchema(fragment ? `${id}#${fragment}` : id);
 }
 

@@ -7,6 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { runCli, startCli } = require('../helpers/run-cli');
+const { schemaProblem } = require('../../src/check-schema');
 const { sleep, waitUntil } = require('../helpers/processes');
 
 const SHAPE = ['--fields', '10', '--field-bytes', '100'];
@@ -16,8 +17,12 @@ function tmpResult() {
   return { file: path.join(dir, 'client.json'), cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
+// A result file `run` wrote, checked against client/src/result.schema.json (what the lab and
+// analysis check it against): every result the integration tests make is a check of the schema.
 function readResult(file) {
-  return JSON.parse(fs.readFileSync(file, 'utf8'));
+  const result = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(schemaProblem(result, 'result'), null, file);
+  return result;
 }
 
 function sharedCases(db) {
