@@ -18,9 +18,9 @@ async function init(opts) {
     // tsbs: the ingest model's table/collection (a model the server lacks is refused, exit 2)
     const storage = w.storage ? w.storage(opts) : undefined;
     const created = await target.init(opts.key, opts.layout, storage, server);
-    const note = opts.database === 'postgres' && opts.layout === 'clustered'
-      ? ' (PostgreSQL is always a heap; layout applies to MongoDB)' : '';
-    console.log(`${displayName(server)} ${server.version}: ${created}${note}`);
+    // what the binding says of LAYOUT where it does not apply it (its layoutNote), else nothing
+    const note = target.layoutNote ? target.layoutNote(opts.layout) : null;
+    console.log(`${displayName(server)} ${server.version}: ${created}${note ? ` (${note})` : ''}`);
     // The model's own index (MODEL=native: the one MongoDB makes with a time-series collection,
     // and its equivalent on PostgreSQL): an `index:` line like the query set's.
     if (storage) for (const stmt of await target.modelIndexes(storage)) console.log(`index: ${stmt}`);

@@ -6,6 +6,7 @@
 const { hashString } = require('../prng');
 const { RetryPolicy, TxnStats } = require('../targets/txn-retry');
 const { clientIndex } = require('./client-index');
+const { InputError } = require('../input-error');
 
 class TxnWorkload {
   // prepareStep: the binding's method that prepares a connection for this model.
@@ -22,6 +23,12 @@ class TxnWorkload {
     this.txOptions = { isolation: opts.isolation, policy: this.policy, stats: this.stats };
     this.sessions = opts.sessions || 1;
     this.prepareStep = prepareStep;
+    // What the binding's transactions run at is its to say (transactions.isolation): a binding that
+    // does not say is refused before anything runs, rather than reporting a setting it may ignore.
+    if (typeof target.transactionIsolation !== 'function') {
+      throw new InputError(`the ${target.database} binding has no transactionIsolation(isolation) (the isolation its transactions `
+        + `run at, the result's transactions.isolation): WORKLOAD=${opts.workload} cannot run on it`);
+    }
   }
 
   // Attempts, commits and aborts by reason also as Prometheus series (run.js, when /metrics is served).
@@ -37,9 +44,9 @@ class TxnWorkload {
   transactionFields(extra) {
     return {
       transactions: {
-        isolation: this.target.database === 'postgres' ? this.opts.isolation : 'snapshot (read concern snapshot, write concern majority)',
+        isolation: this.target.transactionIsolation(this.opts.isolation),
         ...extra,
-        // PostgreSQL: named or unnamed statements (POOL_MODE=transaction: unnamed, databases/postgres/client/pg-unnamed.js)
+        // a binding's statement form, when it has one (POOL_MODE=transaction: unnamed; databases/<name>/client)
         ...(this.target.statements ? { statements: this.target.statements } : {}),
         sessions: this.sessions,
         ...this.stats.result(this.policy),
