@@ -23,12 +23,6 @@ class TxnWorkload {
     this.txOptions = { isolation: opts.isolation, policy: this.policy, stats: this.stats };
     this.sessions = opts.sessions || 1;
     this.prepareStep = prepareStep;
-    // What the binding's transactions run at is its to say (transactions.isolation): a binding that
-    // does not say is refused before anything runs, rather than reporting a setting it may ignore.
-    if (typeof target.transactionIsolation !== 'function') {
-      throw new InputError(`the ${target.database} binding has no transactionIsolation(isolation) (the isolation its transactions `
-        + `run at, the result's transactions.isolation): WORKLOAD=${opts.workload} cannot run on it`);
-    }
   }
 
   // Attempts, commits and aborts by reason also as Prometheus series (run.js, when /metrics is served).
@@ -36,7 +30,17 @@ class TxnWorkload {
 
   prepare(opts) { return this.prepareTarget(this.target, opts); }
 
-  prepareTarget(target, opts) { return target[this.prepareStep](opts); }
+  // After the binding's own preparation (which may refuse the model, naming it): what its
+  // transactions run at is the binding's to say (transactions.isolation), so one that does not say
+  // is refused before the first transaction, rather than reporting a setting it may ignore.
+  async prepareTarget(target, opts) {
+    const prepared = await target[this.prepareStep](opts);
+    if (typeof target.transactionIsolation !== 'function') {
+      throw new InputError(`the ${target.database} binding has no transactionIsolation(isolation) (the isolation its transactions `
+        + `run at, the result's transactions.isolation): WORKLOAD=${this.opts.workload} cannot run on it`);
+    }
+    return prepared;
+  }
 
   acknowledge() {}
 

@@ -4,7 +4,6 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { OltpWorkload } = require('../../src/workloads/oltp');
-const { PostgresTarget } = require('../../../databases/postgres/client/postgres');
 
 const opts = (mix) => ({
   ops: 1, rate: 1, seed: 1, clientId: '1', clients: 1, retry: 'backoff', maxAttempts: 3, isolation: 'read-committed', oltpMix: mix, tableRows: 1000,
@@ -12,7 +11,7 @@ const opts = (mix) => ({
 
 for (const [mix, reads] of [['95/5', 95], ['50/50', 50]]) {
   test(`OLTP_MIX=${mix}: reads ${reads}% (10:1:1:1:1), writes ${100 - reads}% (1:1:1) over a block`, () => {
-    const w = new OltpWorkload({ target: new PostgresTarget('postgres://u@127.0.0.1:1/x'), opts: opts(mix) });
+    const w = new OltpWorkload({ target: { database: 'postgres' }, opts: opts(mix) });
     const n = w.mix.size * 2;
     const counts = {};
     for (let i = 0; i < n; i++) counts[w.opNames[w.typeOf(i)]] = (counts[w.opNames[w.typeOf(i)]] || 0) + 1;
