@@ -166,3 +166,12 @@ test("a forms file's paths: joined under its database; a path of no digest colum
   write({ 'olap-a': { repo: '_id' } });
   assert.throws(() => withForms(set, 'events', root), /events\.js: paths of olap-a, for which it has no form \(allowed: olap-b\)$/);
 });
+
+test("a stand-in is named with what it stands in for: its server's stands_in_for, else its database's manifest label", () => {
+  const { displayName, standsInFor } = require('../../src/targets');
+  const secantus = { product: 'SecantusDB', version: '0.7.0b3', stand_in: true };
+  assert.equal(displayName(secantus, 'mongodb'), 'SecantusDB (MongoDB stand-in)');
+  assert.equal(displayName({ ...secantus, stands_in_for: 'MySQL 8.4' }, 'mysql'), 'SecantusDB (MySQL 8.4 stand-in)');
+  assert.equal(standsInFor(secantus, 'nodb'), 'another product');
+  assert.equal(displayName({ product: 'PostgreSQL', stand_in: false }, 'postgres'), 'PostgreSQL');
+});
