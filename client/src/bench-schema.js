@@ -5,6 +5,7 @@
 // lab accepts is a value the client accepts.
 const { maxDocumentBytes, MONGODB_MAX_BSON_BYTES } = require('./doc-size');
 const { leafCount } = require('./shape');
+const { checkTopologyOffered } = require('./topology-rules');
 
 const KEYS = ['uuidv7', 'uuidv4', 'sequence'];
 const LAYOUTS = ['clustered', 'heap'];
@@ -248,10 +249,8 @@ function checkCombination(values, where, given) {
         + `WORKLOAD=${values.WORKLOAD}${contextOf(workload, values)}: remove ${name}`);
     }
   }
-  if (given('TOPOLOGY') && values.TOPOLOGY !== 'standalone' && !values.DATABASES.includes('mongodb')) {
-    throw new InputError(`${where('TOPOLOGY')}: TOPOLOGY=${values.TOPOLOGY} applies only to MongoDB and this file has `
-      + `DATABASES=${values.DATABASES.join(' ')}: add mongodb to DATABASES or remove TOPOLOGY`);
-  }
+  // a TOPOLOGY no database of the file offers (their manifests' offers.topologies)
+  checkTopologyOffered(values, where, given, BENCH_SPECS.TOPOLOGY.default);
   if (workload.sequenceKeys && values.KEY === 'sequence') {
     const allowed = KEYS.filter((k) => k !== 'sequence').join(', ');
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=${workload.name}: ${workload.sequenceKeys}; `

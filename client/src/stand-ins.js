@@ -1,16 +1,15 @@
 'use strict';
 // What the lab's stand-in images cannot do, refused before anything starts (`node client
-// validate-bench --stand-ins FILE`, which the lab runs when JSONBENCH_STANDINS=1). SecantusDB
-// 0.7.0b3, the MongoDB stand-in, accepts createCollection with `timeseries` but makes a plain
-// collection (listCollections type "collection", an _id index, no buckets, no meta/time index;
-// pinned by test/integration/tsbs-ingest.test.js), so WORKLOAD=tsbs MODEL=native cannot run on its
-// mongodb phase: refused naming the key, the reason and what is allowed, rather than a phase that
-// fails at init or a collection that only looks like one. Everything else the lab ships runs on it
-// (client/test/integration: YCSB, the three TSBS models' other two, the 13 TSBS and the OnGres
-// queries; olap-lookup is refused by the server itself and reported as unsupported).
+// validate-bench --stand-ins FILE`, which the lab runs when JSONBENCH_STANDINS=1). Each database's
+// manifest says it (databases/<name>/database.json, docs/contracts.md §2a): `no_standin` (none can
+// be built: the database is refused by name) or its stand-in's `refuses` (settings its image would
+// fake, e.g. WORKLOAD=tsbs MODEL=native on a stand-in without time-series collections), refused
+// naming the key, the reason and what is allowed, rather than a phase that fails at init or a
+// collection that only looks like one. This file names no database.
 const fs = require('fs');
 const path = require('path');
-const { InputError, parseEnvText } = require('./bench-schema');
+const { InputError, parseEnvText, BENCH_SPECS } = require('./bench-schema');
+const { manifests } = require('./databases');
 
 // The value of a lab setting as compose sees it: the environment first, then the lab's .env (the
 // file runme.sh creates beside compose.yaml); '' when neither sets it.
@@ -34,14 +33,33 @@ function refuseOnStandIns(values, file, text, setting = labSetting) {
     throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: DATABASES=${values.DATABASES.join(' ')} cannot run on the stand-ins `
       + `(JSONBENCH_STANDINS=1): ${why}`);
   }
-  if (values.WORKLOAD === 'tsbs' && values.MODEL === 'native' && values.DATABASES.includes('mongodb')) {
-    const entry = parseEnvText(text, file).get('MODEL');
-    throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): `
-      + 'SecantusDB 0.7.0b3, which stands in for MongoDB, has no time-series collections (createCollection with timeseries '
-      + 'makes a plain collection of type "collection"), and a native model it does not have would be faked; allowed on the '
-      + 'stand-ins: MODEL=event or MODEL=bucket, or MODEL=native with DATABASES=postgres (real MongoDB has time-series '
-      + 'collections: run with its image)');
+  refuseStandinSettings(values, file, text);
+}
+
+// The first of a stand-in's `refuses` entries whose `when` the values match, or undefined.
+function refusalOf(manifest, values) {
+  const standin = manifest && manifest.standin;
+  return ((standin && standin.refuses) || []).find((r) => Object.entries(r.when).every(([k, v]) => values[k] === v));
+}
+
+// A setting one of DATABASES' stand-ins refuses (its manifest's standin.refuses): what is allowed
+// instead is the key's other values, or this value with the lab's databases whose stand-ins run the
+// workload and do not refuse it. all: {name: manifest}, the client's registry unless a test gives its own.
+function refuseStandinSettings(values, file, text, all = manifests()) {
+  for (const db of values.DATABASES || []) {
+    const r = refusalOf(all[db], values);
+    if (!r) continue;
+    if (!(r.key in r.when)) throw new Error(`databases/${db}/database.json: standin.refuses key ${r.key} is not one of its when keys (allowed: ${Object.keys(r.when).join(', ')})`);
+    const value = values[r.key];
+    const spec = BENCH_SPECS[r.key];
+    const others = ((spec && spec.values) || []).filter((v) => v !== value).map((v) => `${r.key}=${v}`);
+    const alt = Object.values(all).filter((m) => !m.not_in_lab && m.name !== db && m.standin
+      && m.offers.workloads.includes(values.WORKLOAD) && !refusalOf(m, values)).map((m) => m.name);
+    const allowed = [others.join(' or '), alt.length ? `${r.key}=${value} with DATABASES=${alt.join(' ')}` : ''].filter(Boolean);
+    const entry = parseEnvText(text, file).get(r.key);
+    throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: ${r.key}=${value} cannot run on the stand-ins (JSONBENCH_STANDINS=1): `
+      + `${r.why}; allowed on the stand-ins: ${allowed.join(', or ') || `DATABASES without ${db}`}${r.official ? ` (${r.official})` : ''}`);
   }
 }
 
-module.exports = { refuseOnStandIns, labSetting };
+module.exports = { refuseOnStandIns, refuseStandinSettings, labSetting };

@@ -14,13 +14,13 @@ async function init(opts) {
   try {
     const w = workload(opts.workload || 'insert');
     // a transaction model's own tables and data (the workload file's initData)
-    if (w.initData) return await initModel(w.initData(target, opts), server);
+    if (w.initData) return await initModel(w.initData(target, opts), server, opts.database);
     // tsbs: the ingest model's table/collection (a model the server lacks is refused, exit 2)
     const storage = w.storage ? w.storage(opts) : undefined;
     const created = await target.init(opts.key, opts.layout, storage, server);
-    const note = opts.database === 'postgres' && opts.layout === 'clustered'
-      ? ' (PostgreSQL is always a heap; layout applies to MongoDB)' : '';
-    console.log(`${displayName(server)} ${server.version}: ${created}${note}`);
+    // what the binding says of LAYOUT where it does not apply it (its layoutNote), else nothing
+    const note = target.layoutNote ? target.layoutNote(opts.layout) : null;
+    console.log(`${displayName(server, opts.database)} ${server.version}: ${created}${note ? ` (${note})` : ''}`);
     // The model's own index (MODEL=native: the one MongoDB makes with a time-series collection,
     // and its equivalent on PostgreSQL): an `index:` line like the query set's.
     if (storage) for (const stmt of await target.modelIndexes(storage)) console.log(`index: ${stmt}`);
@@ -37,9 +37,9 @@ async function init(opts) {
 
 // A transaction model's tables/collections, data (booking: aircraft and FLIGHTS flights; oltp:
 // TABLE_ROWS rows) and indexes; one `index:` line per index, as for the query sets.
-async function initModel(made, server) {
+async function initModel(made, server, database) {
   const { created, indexes } = await made;
-  console.log(`${displayName(server)} ${server.version}: ${created}`);
+  console.log(`${displayName(server, database)} ${server.version}: ${created}`);
   for (const stmt of indexes) console.log(`index: ${stmt}`);
   return 0;
 }

@@ -2,7 +2,7 @@
 // `run`: offer the workload's operations (DOCS documents at RATE docs/s for
 // the insert workload; a ycsb stage), then write the result.
 const { connectTarget } = require('./connect');
-const { displayName } = require('../targets');
+const { displayName, standsInFor } = require('../targets');
 const { createWorkload, describeWorkload } = require('../workloads');
 const { Metrics } = require('../metrics');
 const { Runner, STOP_GRACE_MS } = require('../runner');
@@ -30,7 +30,7 @@ async function run(opts) {
     if (metrics) await metrics.close();
     throw err;
   }
-  const label = displayName(server);
+  const label = displayName(server, opts.database);
   const log = (line) => console.log(line);
   let workload;
   try {
@@ -85,8 +85,8 @@ async function run(opts) {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const standsInFor = server.stands_in_for || 'MongoDB';
-  if (server.stand_in) log(`[client-${opts.clientId}] note: ${server.product} ${server.version} is a ${standsInFor} stand-in; this is not a ${standsInFor} result`);
+  const product = standsInFor(server, opts.database);
+  if (server.stand_in) log(`[client-${opts.clientId}] note: ${server.product} ${server.version} is a ${product} stand-in; this is not a ${product} result`);
   await runner.run();
   const result = finish(null);
   if (metrics && opts.metricsLingerS > 0) await new Promise((r) => setTimeout(r, opts.metricsLingerS * 1000));

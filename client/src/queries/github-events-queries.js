@@ -4,8 +4,8 @@
 // This file holds each query's name, parameters and digest; each database's form of it is in the
 // database's folder (databases/<name>/client/queries/events.js, joined by ./index.js). Every form
 // returns the same columns under the same names, so one digest definition serves them all.
-// A group's key comes back as MongoDB's _id: the digest reads it from there (digest.mongodbPaths)
-// rather than renaming it with $project (one stage less for the server to run).
+// A form may return a column under another path (a group key in _id): its folder's forms file says
+// where (`paths`, joined into the digest by ./index.js), so the digest stays one definition.
 // Text sorts are byte order on every side: MongoDB's simple collation, PostgreSQL's COLLATE "C".
 // dataOf takes the client's parsed options (camelCase: seed, events, repos, actors, skew, dataset).
 const gh = require('../datasets/github-events');
@@ -52,23 +52,23 @@ const queries = {
   'olap-a': {
     about: 'OnGres A: the 10 repositories with the most opened issues (IssuesEvent, payload.action "opened")',
     params: () => ({ type: 'IssuesEvent', action: 'opened', limit: 10 }),
-    digest: { columns: ['repo', 'n'], ordered: true, mongodbPaths: { repo: '_id' } },
+    digest: { columns: ['repo', 'n'], ordered: true },
   },
   'olap-b': {
     about: 'OnGres B: event types by number of events',
     params: () => ({}),
-    digest: { columns: ['type', 'n'], ordered: true, mongodbPaths: { type: '_id' } },
+    digest: { columns: ['type', 'n'], ordered: true },
   },
   'olap-c': {
     about: 'OnGres C: the 10 most active actors (events per actor.login)',
     params: () => ({ limit: 10 }),
-    digest: { columns: ['actor', 'n'], ordered: true, mongodbPaths: { actor: '_id' } },
+    digest: { columns: ['actor', 'n'], ordered: true },
   },
   'olap-d': {
     about: 'OnGres D: for one comment-carrying event type, the 10 repositories with the highest average payload.issue.comments '
       + 'among its events with more than two comments',
     params: (data, k) => ({ type: COMMENT_TYPES[k % COMMENT_TYPES.length], min_comments: 2, limit: 10 }),
-    digest: { columns: ['repo', 'avg_comments'], ordered: true, mongodbPaths: { repo: '_id' } },
+    digest: { columns: ['repo', 'avg_comments'], ordered: true },
   },
   'olap-lookup': {
     about: "join-like lookup: for one repository, its 5 most active actors and each actor's events over all repositories",

@@ -3,7 +3,10 @@
 // Each set module exports `queries`: { name: definition } in the order the phases run;
 // a definition gives its parameters and how its answer is digested. Each database brings its
 // forms of a set in its own folder: databases/<name>/client/queries/<WORKLOAD>.js exporting
-// `forms`: { query name: form }; querySet joins them to the definitions under the database's name.
+// `forms`: { query name: form } and optionally `paths`: { query name: { column: path } } (where its
+// answers hold a digest column other than under its name, e.g. a group key in _id); querySet joins
+// the forms to the definitions under the database's name, and the paths into the digest's
+// `paths: { database: { column: path } }` (read by workloads/query.js digestOptionsFor).
 const fs = require('fs');
 const path = require('path');
 const { manifests, ROOT } = require('../databases');
@@ -38,16 +41,25 @@ function querySet(workload) {
 }
 
 // The set with every database's forms of it (databases/<name>/client/queries/<workload>.js).
-function withForms(set, workload) {
+// root: the databases' folder (a test's own).
+function withForms(set, workload, root = ROOT) {
   const queries = Object.fromEntries(Object.entries(set.queries).map(([n, def]) => [n, { ...def }]));
-  for (const database of Object.keys(manifests())) {
-    const file = path.join(ROOT, database, 'client', 'queries', `${workload}.js`);
+  for (const database of Object.keys(manifests(root))) {
+    const file = path.join(root, database, 'client', 'queries', `${workload}.js`);
     if (!fs.existsSync(file)) continue;
     // eslint-disable-next-line global-require, import/no-dynamic-require
-    const { forms } = require(file);
+    const { forms, paths = {} } = require(file);
     for (const name of Object.keys(forms)) {
       if (!queries[name]) throw new Error(`${file}: form of ${name}, which the set of WORKLOAD=${workload} does not name (allowed: ${names(set).join(', ')})`);
       queries[name][database] = forms[name];
+    }
+    for (const [name, own] of Object.entries(paths)) {
+      if (!forms[name]) throw new Error(`${file}: paths of ${name}, for which it has no form (allowed: ${Object.keys(forms).join(', ')})`);
+      const { digest } = queries[name];
+      const columns = Array.isArray(digest.columns) ? digest.columns : Object.keys(digest.columns || {});
+      const unknown = Object.keys(own).filter((c) => !columns.includes(c));
+      if (unknown.length) throw new Error(`${file}: paths of ${name} name ${unknown.join(', ')}, not a column of its digest (allowed: ${columns.join(', ')})`);
+      queries[name].digest = { ...digest, paths: { ...digest.paths, [database]: own } };
     }
   }
   return { ...set, queries };
@@ -79,4 +91,6 @@ function requireForms(workload, database) {
 
 const names = (set) => Object.keys(set.queries);
 
-module.exports = { generatedOnly, queryNames, querySet, hasQuerySet, requireForms };
+module.exports = {
+  generatedOnly, queryNames, querySet, hasQuerySet, requireForms, withForms,
+};

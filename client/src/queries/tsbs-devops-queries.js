@@ -7,8 +7,9 @@
 // This file holds each query's name, parameters and digest, and what the forms share (modelOf,
 // stat, ...); each database's form of it is in the database's folder
 // (databases/<name>/client/queries/tsbs.js, joined by ./index.js). Every form returns the same
-// columns under the same names (a group key MongoDB returns in _id is read from there:
-// digest.mongodbPaths), so one digest definition serves every database and both models.
+// columns under the same names (a column a form returns under another path, e.g. a group key in
+// _id, is read from there: its forms file's `paths`), so one digest definition serves every
+// database and both models.
 // The bucket model's hour is the bucket's own `hour` field (the $dateTrunc of its events' times),
 // which is the bucket model's point: no per-event truncation for hourly groups.
 // dataOf takes the client's parsed options (camelCase: seed, hosts, start, intervalS, spanS,
@@ -100,7 +101,7 @@ function singleGroupby(name) {
     about: `max of ${metrics === '1' ? 'usage_user' : `the first ${metrics} usage_* fields`} per minute over ${hosts} random host${hosts === '1' ? '' : 's'} `
       + `in a random ${hours} h window, by minute (TSBS ${name})`,
     params: paramsOf(name),
-    digest: { columns, ordered: true, mongodbPaths: { minute: '_id' } },
+    digest: { columns, ordered: true },
   };
 }
 
@@ -113,7 +114,6 @@ function doubleGroupby(name) {
     digest: {
       columns: ['hour', 'hostname', ...FIELD_NAMES.slice(0, q.metrics).map((m) => stat('avg', m))],
       ordered: true,
-      mongodbPaths: { hour: '_id.hour', hostname: '_id.hostname' },
     },
   };
 }
@@ -138,14 +138,14 @@ for (const name of Object.keys(QUERY_TYPES)) {
 queries['groupby-orderby-limit'] = {
   about: `max of usage_user per minute over all hosts for the ${LIMIT} latest minutes before a random time (TSBS groupby-orderby-limit)`,
   params: (data, k) => ({ ...paramsOf('groupby-orderby-limit')(data, k), limit: LIMIT }),
-  digest: { columns: ['minute', 'max_usage_user'], ordered: true, mongodbPaths: { minute: '_id' } },
+  digest: { columns: ['minute', 'max_usage_user'], ordered: true },
 };
 
 // lastpoint rows: {hostname, time, usage_user, ..., usage_guest_nice}, by hostname.
 queries.lastpoint = {
   about: 'the latest event of every host, all 10 usage_* fields, by host (TSBS lastpoint)',
   params: paramsOf('lastpoint'),
-  digest: { columns: ['hostname', 'time', ...FIELD_NAMES], ordered: true, mongodbPaths: { hostname: '_id' } },
+  digest: { columns: ['hostname', 'time', ...FIELD_NAMES], ordered: true },
 };
 
 // In the phases' order (client/src/queries/index.js names them).

@@ -9,7 +9,7 @@
 // the seat's and the payment's key), flight (uniform over FLIGHTS), day (uniform over DAY_RANGE
 // days: 1 = the study's single-day contention hotspot), user and seat fraction. A retry repeats
 // the same booking.
-const { KeyDeriver, ClientKeys, uuidString } = require('../keys');
+const { KeyDeriver, ClientKeys } = require('../keys');
 const { Sfc32 } = require('../prng');
 const { CENTS_PER_MINUTE, dayText } = require('./booking-data');
 const { sleep } = require('../targets/txn-retry');
@@ -35,7 +35,8 @@ class BookingWorkload extends TxnWorkload {
     const id = this.keys.buffer(i);
     return {
       i,
-      id: this.target.database === 'postgres' ? uuidString(id) : id,
+      // the key as the binding takes it (its bookingKey), else the 16 bytes
+      id: this.target.bookingKey ? this.target.bookingKey(id) : id,
       scheduleId: 1 + Math.floor(u() * this.opts.flights),
       day: dayText(Math.floor(u() * this.opts.dayRange)),
       userId: Math.floor(u() * USERS),

@@ -30,13 +30,16 @@ function formOf(def, data, database, k) {
 }
 
 // The digest options (query-digest.js) for one database: the set's `digest`, with the columns read
-// from other paths on MongoDB where `mongodbPaths` says so (e.g. a group key in _id). The column
-// names, so the normalisation, are the same on both sides.
+// from other paths where the database's forms say so (digest.paths[database], from its forms file's
+// `paths`, queries/index.js: e.g. a group key in _id). The column names, so the normalisation, are
+// the same on every database.
 function digestOptionsFor(digest, database) {
-  const { mongodbPaths, ...opts } = digest;
-  if (database !== 'mongodb' || !mongodbPaths) return opts;
+  const { paths, ...opts } = digest;
+  const own = paths && paths[database];
+  if (!own) return opts;
   const names = Array.isArray(opts.columns) ? opts.columns : Object.keys(opts.columns);
-  return { ...opts, columns: Object.fromEntries(names.map((n) => [n, mongodbPaths[n] || n])) };
+  const pathOf = Array.isArray(opts.columns) ? (n) => n : (n) => opts.columns[n];
+  return { ...opts, columns: Object.fromEntries(names.map((n) => [n, own[n] || pathOf(n)])) };
 }
 
 // A binding's answer as rows: pg's result (numbers typed by column), or the driver's array.

@@ -2,6 +2,7 @@
 // The rules of the transaction workloads' keys (workloads/shared-keys.js TRANSACTION_KEYS) between
 // themselves and DATABASES/TOPOLOGY, checked before anything starts; booking and oltp call them.
 const { InputError } = require('../input-error');
+const { checkTransactionTopology } = require('../topology-rules');
 
 function checkTransactionKeys(values, where) {
   const pooled = values.POOL === 'pgbouncer';
@@ -16,13 +17,9 @@ function checkTransactionKeys(values, where) {
       + `and POOL_SIZE=${values.POOL_SIZE} is fewer than CLIENTS x SESSIONS = ${values.CLIENTS * values.SESSIONS}: the others would wait; `
       + `allowed with POOL_MODE=session: POOL_SIZE >= ${values.CLIENTS * values.SESSIONS} (or POOL_MODE=transaction)`);
   }
-  // MongoDB runs multi-document transactions only on a replica set (the client refuses a standalone
-  // server too, at run time; here before anything starts).
-  if (values.DATABASES && values.DATABASES.includes('mongodb') && values.TOPOLOGY !== 'replset') {
-    throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which MongoDB allows only on a `
-      + `replica set, and this file has TOPOLOGY=${values.TOPOLOGY}; allowed with WORKLOAD=${values.WORKLOAD} and mongodb in DATABASES: `
-      + 'TOPOLOGY=replset (or DATABASES=postgres)');
-  }
+  // A database that runs multi-document transactions only on some topologies (its manifest's
+  // offers.transaction_topologies; its binding refuses such a server at run time too).
+  checkTransactionTopology(values, where);
 }
 
 module.exports = { checkTransactionKeys };

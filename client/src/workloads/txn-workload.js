@@ -6,6 +6,7 @@
 const { hashString } = require('../prng');
 const { RetryPolicy, TxnStats } = require('../targets/txn-retry');
 const { clientIndex } = require('./client-index');
+const { InputError } = require('../input-error');
 
 class TxnWorkload {
   // prepareStep: the binding's method that prepares a connection for this model.
@@ -29,7 +30,17 @@ class TxnWorkload {
 
   prepare(opts) { return this.prepareTarget(this.target, opts); }
 
-  prepareTarget(target, opts) { return target[this.prepareStep](opts); }
+  // After the binding's own preparation (which may refuse the model, naming it): what its
+  // transactions run at is the binding's to say (transactions.isolation), so one that does not say
+  // is refused before the first transaction, rather than reporting a setting it may ignore.
+  async prepareTarget(target, opts) {
+    const prepared = await target[this.prepareStep](opts);
+    if (typeof target.transactionIsolation !== 'function') {
+      throw new InputError(`the ${target.database} binding has no transactionIsolation(isolation) (the isolation its transactions `
+        + `run at, the result's transactions.isolation): WORKLOAD=${this.opts.workload} cannot run on it`);
+    }
+    return prepared;
+  }
 
   acknowledge() {}
 
@@ -37,9 +48,9 @@ class TxnWorkload {
   transactionFields(extra) {
     return {
       transactions: {
-        isolation: this.target.database === 'postgres' ? this.opts.isolation : 'snapshot (read concern snapshot, write concern majority)',
+        isolation: this.target.transactionIsolation(this.opts.isolation),
         ...extra,
-        // PostgreSQL: named or unnamed statements (POOL_MODE=transaction: unnamed, databases/postgres/client/pg-unnamed.js)
+        // a binding's statement form, when it has one (POOL_MODE=transaction: unnamed; databases/<name>/client)
         ...(this.target.statements ? { statements: this.target.statements } : {}),
         sessions: this.sessions,
         ...this.stats.result(this.policy),

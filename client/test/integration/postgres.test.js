@@ -29,6 +29,8 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
   test('init uuid keys: id uuid primary key, data jsonb not null, a heap', async () => {
     const r = await runCli(['init', '--uri', pg.uri, '--key', 'uuidv4', '--layout', 'clustered']);
     assert.equal(r.code, 0, r.stderr);
+    // the binding's layoutNote: LAYOUT=clustered is said not to apply
+    assert.match(r.stdout, /^PostgreSQL [^:]+: create table jsonbench \(id uuid primary key, data jsonb not null\) \(PostgreSQL is always a heap; layout applies to MongoDB\)\n$/);
     const cols = await columns();
     assert.deepEqual(cols.map((c) => [c.column_name, c.data_type, c.is_nullable, c.is_identity]),
       [['id', 'uuid', 'NO', 'NO'], ['data', 'jsonb', 'NO', 'NO']]);
@@ -42,6 +44,7 @@ test.describe('PostgreSQL: DDL, stored documents, durability, reconnect, metrics
     await pg.query(`insert into jsonbench (id, data) values (gen_random_uuid(), '{}')`);
     const r = await runCli(['init', '--uri', pg.uri, '--key', 'sequence', '--layout', 'heap']);
     assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^PostgreSQL [^:]+: create table jsonbench \(id bigint generated always as identity \(cache 100\) primary key, data jsonb not null\)\n$/);
     const cols = await columns();
     assert.deepEqual(cols.map((c) => [c.column_name, c.data_type, c.is_identity, c.identity_generation]),
       [['id', 'bigint', 'YES', 'ALWAYS'], ['data', 'jsonb', 'NO', null]]);

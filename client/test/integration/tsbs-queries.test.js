@@ -36,13 +36,8 @@ const HOUR_MS = 3600 * 1000;
 const MINUTE_MS = 60 * 1000;
 const { FIELD_NAMES } = tsbs;
 
-// The query phase's digest options per database (mongodbPaths: where MongoDB returns a column).
-function digestOptions(digest, database) {
-  const { mongodbPaths, ...opts } = digest;
-  if (database !== 'mongodb' || !mongodbPaths) return opts;
-  const names = Array.isArray(opts.columns) ? opts.columns : Object.keys(opts.columns);
-  return { ...opts, columns: Object.fromEntries(names.map((n) => [n, mongodbPaths[n] || n])) };
-}
+// The query phase's digest options per database (its forms' paths: where its answers hold a column).
+const { digestOptionsFor: digestOptions } = require('../../src/workloads/query');
 
 // The index translation the contract gives the bindings (docs/contracts.md "Query sets").
 const pgIndexDdl = (ix) => `create index ${ix.name} on jsonbench (${ix.fields.map((f) => (f.type === 'number'

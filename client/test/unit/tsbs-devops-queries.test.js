@@ -41,7 +41,9 @@ test('every query: about, JSON-able params equal to tsbs-query-params, both form
         assert.ok(!pg.values.some((v) => v === null || v === undefined), name);
       }
       const cols = Array.isArray(def.digest.columns) ? def.digest.columns : Object.keys(def.digest.columns);
-      for (const c of Object.keys(def.digest.mongodbPaths || {})) assert.ok(cols.includes(c), `${name}: mongodbPaths names a column`);
+      for (const [db, own] of Object.entries(def.digest.paths || {})) {
+        for (const c of Object.keys(own)) assert.ok(cols.includes(c), `${name}: ${db}'s paths name a column`);
+      }
       assert.ok((def.standinGaps || []).every((g) => /\$[A-Za-z]+/.test(g)), `${name}: each gap names an operator`);
     }
   }

@@ -62,8 +62,13 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
   return withRetries(i, attempt, { policy, stats, classify });
 }
 
-// The connection's one session for its transactions (mongodb.js ends it at close).
 const methods = {
+  // Every transaction runs with TXN_OPTIONS whatever ISOLATION says (MongoDB has no isolation level
+  // to set): reported as the result's transactions.isolation.
+  transactionIsolation() {
+    return `snapshot (read concern ${TXN_OPTIONS.readConcern.level}, write concern ${TXN_OPTIONS.writeConcern.w})`;
+  },
+  // The connection's one session for its transactions (mongodb.js ends it at close).
   txnSession() {
     if (!this.session || this.session.hasEnded) this.session = this.client.startSession();
     return this.session;

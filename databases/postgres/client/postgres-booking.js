@@ -5,6 +5,7 @@
 const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction } = require('./postgres-txn');
 const { statementsFor } = require('./pg-unnamed');
+const { uuidString } = require('../../../client/src/keys');
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',
@@ -96,6 +97,9 @@ async function sizes(client) {
 
 // The binding's booking steps (postgres.js).
 const methods = {
+  // A booking's key as the uuid columns take it: its text, made in the workload's build (client
+  // work, before the hand-off to the driver).
+  bookingKey(bytes) { return uuidString(bytes); },
   initBooking(opts) { return init(this.client, opts); },
   // The session's commit durability (DURABILITY), set again after every reconnect (prepareSession).
   // POOL/POOL_MODE: named or unnamed statements (pg-unnamed.js).

@@ -41,4 +41,12 @@ function transaction(target, i, body, {
   return withRetries(i, attempt, { policy, stats, classify: (err) => RETRYABLE[err.code] || null });
 }
 
-module.exports = { transaction, ISOLATION_SQL, RETRYABLE };
+// The binding's transaction facts (postgres.js): a transaction runs at the ISOLATION it is given
+// (BEGIN ISOLATION LEVEL above), reported as the result's transactions.isolation.
+const methods = {
+  transactionIsolation(isolation) { return isolation; },
+};
+
+module.exports = {
+  transaction, ISOLATION_SQL, RETRYABLE, methods,
+};

@@ -106,6 +106,11 @@ class PostgresTarget {
     return sql;
   }
 
+  // What init says of LAYOUT (ddl above: always a heap, whatever the layout).
+  layoutNote(layout) {
+    return layout === 'clustered' ? 'PostgreSQL is always a heap; layout applies to MongoDB' : null;
+  }
+
   // The index a time-series model's storage has from its creation (MODEL=native: the one MongoDB
   // makes with its time-series collection, postgres-models.js). Returns the DDL run, for init's
   // `index:` lines.
@@ -298,6 +303,8 @@ class PostgresTarget {
 
 // The query phase's steps and whole-document loads (postgres-queries.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
+// What its transactions run at (postgres-txn.js).
+Object.assign(PostgresTarget.prototype, require('./postgres-txn').methods);
 // The booking transaction's steps (postgres-booking.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-booking').methods);
 // The OLTP operations' steps (postgres-oltp.js); the session as a booking's (prepareOltp).

@@ -52,6 +52,10 @@ class TimescaledbTarget extends PostgresTarget {
     return ddl.join('; ');
   }
 
+  // LAYOUT does not apply to the hypertable and init says nothing of it (PostgreSQL's note is not
+  // this binding's).
+  layoutNote() { return null; }
+
   // The indexes init created (before the hypertable, as TSBS's loader), for init's `index:` lines.
   async modelIndexes() {
     return this.createdIndexes || [];

@@ -2,7 +2,8 @@
 // MongoDB's forms of the TSBS devops query set (the 13 query types; their names, parameters and
 // digests: client/src/queries/tsbs-devops-queries.js): the aggregation pipelines real MongoDB runs
 // ($dateTrunc, $max, $avg, $first: MongoDB 5.0+), on MODEL=event and MODEL=bucket. A group key
-// comes back in _id (the set's digest reads it there: digest.mongodbPaths).
+// comes back in _id: `paths` says where each form's answer holds such a column (the digest reads it
+// there, client/src/queries/index.js).
 const { QUERY_TYPES } = require('../../../../client/src/datasets/tsbs-query-params');
 const { FIELD_NAMES } = require('../../../../client/src/datasets/tsbs-devops');
 const { modelOf, stat, hourFloorIso } = require('../../../../client/src/queries/tsbs-devops-queries');
@@ -100,4 +101,20 @@ Object.assign(forms, {
   },
 });
 
-module.exports = { forms };
+// Where a form's answer holds a column of the set's digest other than under its name: the group
+// key in _id ($group), by query (the kinds by name prefix, as the forms).
+const pathsByKind = {
+  'single-groupby-': { minute: '_id' },
+  'double-groupby-': { hour: '_id.hour', hostname: '_id.hostname' },
+};
+const paths = {};
+for (const name of Object.keys(forms)) {
+  const kind = Object.keys(pathsByKind).find((prefix) => name.startsWith(prefix));
+  if (kind) paths[name] = pathsByKind[kind];
+}
+Object.assign(paths, {
+  'groupby-orderby-limit': { minute: '_id' },
+  lastpoint: { hostname: '_id' },
+});
+
+module.exports = { forms, paths };
