@@ -38,6 +38,7 @@ pool_hook() {
   row=$(pooled_databases "$db") || return 1
   [ -n "$row" ] || { echo "runme.sh: POOL=${POOL:-none}: databases/$db/database.json offers no such pooler" >&2; return 1; }
   (
+    # shellcheck disable=SC2034  # read by the hooks sourced below
     POOL_SERVICE=${row#* }
     # shellcheck disable=SC1090
     . "$LAB_ROOT/databases/$db/$POOL/pool.sh" || exit 1
@@ -55,6 +56,8 @@ pool_start() {
   POOL_READY=()
   local rows db ready
   rows=$(pooled_databases "$1") || return 1
+  # a database's name is one word (its manifest's pattern); the hook's stdin is not these rows
+  # shellcheck disable=SC2013
   for db in $(cut -d' ' -f1 <<<"$rows"); do
     ready=$(mktemp) || return 1
     pool_hook "$db" pool_start "$ready" </dev/null || { rm -f "$ready"; return 1; }
