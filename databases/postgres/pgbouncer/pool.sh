@@ -6,7 +6,7 @@
 # The clients' `run` sessions go through the pool; every reading of the lab (wait-ready, init,
 # server-stats, count and its nothing-lost check, settle) goes straight to PostgreSQL, and the pool
 # itself is only ever asked on its admin console (readiness, version, closing its server
-# connections after each window: client/src/commands/pool-admin.js).
+# connections after each window: databases/postgres/client/commands/pool-ready.js, pool-close.js).
 
 # The pool's address on the lab network; DB = the pooled database, or `pgbouncer` (admin console).
 pgbouncer_uri() { echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@${POOL_SERVICE}:6432/${1:-$POSTGRES_DB}"; }
@@ -14,7 +14,7 @@ pgbouncer_uri() { echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@${POOL_
 # pool_uri: the URI a pooled phase's clients dial.
 pool_uri() { pgbouncer_uri; }
 
-# A one-shot client command on the pool's admin console (commands/pool-admin.js); prints its stdout.
+# A one-shot client command on the pool's admin console (pool-ready, pool-close); prints its stdout.
 pgbouncer_admin() {
   URI=$(pgbouncer_uri pgbouncer) BENCH=$BENCH_NAME compose run --rm --no-deps -T -e URI -e BENCH \
     -e POOL_DB="$POSTGRES_DB" ${READY_TIMEOUT_S:+-e READY_TIMEOUT_S} client "$@"
