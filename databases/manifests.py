@@ -7,6 +7,7 @@ database's names, volume and processes are written once, in its folder.
   manifests.py [--root DIR] names                 the databases, one per line (sorted)
   manifests.py [--root DIR] field NAME KEY        one value (KEY dotted: standin.label; a list: one per line)
   manifests.py [--root DIR] fields KEY [NAME...]  KEY of every database (or of NAME...), one per line
+  manifests.py [--root DIR] poolers [NAME...]      "<database> <pooler> <service>" of every pooler offered
   manifests.py [--root DIR] baseline              "numerator denominator"
   manifests.py [--root DIR] check                 every manifest and the baseline valid, else exit 2
 
@@ -112,7 +113,19 @@ def load(name, root=ROOT):
         # the plan-as-data step, docs/layout.md, passes the service on)
         raise ManifestError(f"{path}: key 'service' is {doc['service']!r} (allowed: {name!r}, the database's "
                             "name: the lab still addresses its compose service by it)")
+    for pooler in doc["offers"].get("poolers", {}):
+        # a pooler is a folder of the database's: its service and its hooks (docs/contracts.md §2a)
+        hooks = os.path.join(root, name, pooler, "pool.sh")
+        if not os.path.isfile(hooks):
+            raise ManifestError(f"{path}: key 'offers.poolers.{pooler}': no {hooks} (allowed: a pooler whose "
+                                "folder holds its hooks for the lab, pool.sh)")
     return doc
+
+
+def poolers(names_=None, root=ROOT):
+    """[(database, pooler, service)] of every pooler the databases (all the lab runs, or names_) offer."""
+    return [(n, p, s["service"]) for n in (names_ or names(root))
+            for p, s in load(n, root)["offers"].get("poolers", {}).items()]
 
 
 def load_all(root=ROOT):
@@ -172,7 +185,7 @@ def main(argv=None):
     root = ROOT
     if args[:1] == ["--root"] and len(args) >= 2:
         root, args = args[1], args[2:]
-    usage = "usage: manifests.py [--root DIR] names | field NAME KEY | fields KEY [NAME...] | baseline | check"
+    usage = "usage: manifests.py [--root DIR] names | field NAME KEY | fields KEY [NAME...] | poolers [NAME...] | baseline | check"
     try:
         if args == ["names"]:
             _print(names(root))
@@ -181,6 +194,9 @@ def main(argv=None):
         elif len(args) >= 2 and args[0] == "fields":
             for n in args[2:] or names(root):
                 _print(field(load(n, root), args[1], os.path.join(root, n, MANIFEST)))
+        elif args[:1] == ["poolers"]:
+            for row in poolers(args[1:], root):
+                print(" ".join(row))
         elif args == ["baseline"]:
             print(" ".join(baseline(root)))
         elif args == ["check"]:

@@ -213,7 +213,7 @@ finish_phase() {
   # After the clients are gone and before `count`: with the reading at the start it brackets the
   # window (analysis/reconcile.py compares the deltas with what the lab sent).
   # A restarted server's counters begin again: its reading would not bracket the window (no end).
-  pool_close_servers "$db" "$out"  # POOL=pgbouncer: the pool's server connections closed (lab/pool.sh)
+  pool_close_servers "$db" "$out"  # a pooled phase: the pool's server connections closed (lab/pool.sh)
   local stats1=null
   if [ "$restarted" = true ]; then echo "server-stats: no end reading: the database was restarted after it stopped in the window" >>"$out"
   else stats1=$(server_stats "$db"); fi

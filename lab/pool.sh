@@ -1,72 +1,90 @@
-# PgBouncer between the clients and PostgreSQL (bench key POOL=pgbouncer; the service is
-# databases/postgres/pgbouncer/). The clients' `run` sessions go through the pool; every reading of
-# the lab (wait-ready, init, server-stats, count and its nothing-lost check, settle) goes straight
-# to PostgreSQL, and the pool itself is only ever asked on its admin console (readiness, version,
-# closing its server connections after each window). Sourced at the end of lab/stack.sh.
+# The bench's connection pooler (bench key POOL; none by default), driven without knowing which: a
+# database's manifest offers a pooler (offers.poolers.<POOL>: its compose service) and its folder
+# holds it, databases/<db>/<POOL>/ (the service's compose.yaml and pool.sh, the pooler's hooks;
+# docs/contracts.md §2a). When the bench's POOL is set and a database of the run offers it, the
+# lab starts the pooler after that database is ready, gives that database's `run` clients the
+# pool's URI, has the pool close its server connections after each of its phases and records what
+# ran in D.phase.json `pooler`. Sourced at the end of lab/stack.sh.
 
-pool_on() { [ "${POOL:-none}" = pgbouncer ]; }
-# Whether database DB's clients go through the pool (PostgreSQL only).
-pool_for() { pool_on && [ "$1" = postgres ]; }
+# The readiness facts each started pooler gave (its pool_start's file), by database: read by
+# pool_phase_json. Set here, in the lab's own shell, never by a hook.
+declare -gA POOL_READY=()
 
-# The pool's address on the lab network; DB = the pooled database, or `pgbouncer` (admin console).
-pool_uri() { echo "postgres://${POSTGRES_USER}:${POSTGRES_PASSWORD}@pgbouncer:6432/${1:-$POSTGRES_DB}"; }
+pool_on() { [ "${POOL:-none}" != none ]; }
 
-# The URI the phase's clients get: the pool's for a pooled PostgreSQL, else the database's own.
-client_uri() { if pool_for "$1"; then pool_uri; else database_uri "$1"; fi; }
-
-# A one-shot client command on the pool's admin console (commands/pool-admin.js); prints its stdout.
-pool_oneshot() {
-  URI=$(pool_uri pgbouncer) BENCH=$BENCH_NAME compose run --rm --no-deps -T -e URI -e BENCH \
-    -e POOL_DB="$POSTGRES_DB" ${READY_TIMEOUT_S:+-e READY_TIMEOUT_S} client "$@"
+# "<database> <service>" of each database of DBS (default: all) offering the bench's POOL; nothing
+# when POOL=none. Fails (exit 2, the manifest's error on stderr) on a bad manifest.
+pooled_databases() {
+  pool_on || return 0
+  local rows row db pooler service
+  # shellcheck disable=SC2086  # DBS: the databases, one word each
+  rows=$("$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" poolers $1) || return 2
+  while read -r db pooler service; do
+    [ -z "$db" ] || [ "$pooler" != "$POOL" ] || echo "$db $service"
+  done <<<"$rows"
 }
 
-# After the databases are up (refresh_databases): a fresh pgbouncer for a bench with POOL=pgbouncer
-# and a PostgreSQL phase, configured from the bench keys (POOL_MODE, POOL_SIZE; DURABILITY as the
-# server connections' synchronous_commit), and waited for on its admin console. POOL_READY_JSON:
-# pool-ready's line (product and version, for the phase manifests).
+# Whether database DB's clients go through the bench's pooler (DB offers POOL).
+pool_for() {
+  local row; row=$(pooled_databases "$1") || return 1
+  [ -n "$row" ]
+}
+
+# Runs HOOK [ARGS] of the bench's pooler of database DB (databases/<DB>/<POOL>/pool.sh) in a
+# subshell, with POOL_SERVICE = its manifest's service: its values come back on stdout or in a file
+# it is given, never as variables. Every pool hook is required.
+pool_hook() {
+  local db=$1 hook=$2 row; shift 2
+  row=$(pooled_databases "$db") || return 1
+  [ -n "$row" ] || { echo "runme.sh: POOL=${POOL:-none}: databases/$db/database.json offers no such pooler" >&2; return 1; }
+  (
+    # shellcheck disable=SC2034  # read by the hooks sourced below
+    POOL_SERVICE=${row#* }
+    # shellcheck disable=SC1090
+    . "$LAB_ROOT/databases/$db/$POOL/pool.sh" || exit 1
+    declare -F "$hook" >/dev/null || { echo "runme.sh: databases/$db/$POOL/pool.sh defines no $hook" >&2; exit 1; }
+    "$hook" "$@"
+  )
+}
+
+# The URI the phase's clients get: the pool's (its pool_uri) for a pooled database, else the database's own.
+client_uri() { if pool_for "$1"; then pool_hook "$1" pool_uri; else database_uri "$1"; fi; }
+
+# After the databases DBS are up and ready (refresh_databases): each one's pooler, when it offers
+# the bench's POOL, started by its pool_start, which writes its readiness facts into a file.
 pool_start() {
-  POOL_READY_JSON=""
-  pool_on && [[ " $1 " == *" postgres "* ]] || return 0
-  if [ "${DURABILITY:-strict}" = strict ]; then POOL_SYNCHRONOUS_COMMIT=on; else POOL_SYNCHRONOUS_COMMIT=off; fi
-  export POOL_SYNCHRONOUS_COMMIT
-  compose build pgbouncer >&2 || { echo "runme.sh: POOL=pgbouncer: building the pgbouncer image failed (see above)" >&2; return 1; }
-  compose up -d --no-deps --force-recreate pgbouncer >&2 || return 1
-  POOL_READY_JSON=$(pool_oneshot pool-ready | grep -m1 '^{') || {
-    echo "runme.sh: POOL=pgbouncer: pgbouncer did not become ready (see the pool-ready error above and: docker logs \$(docker compose ps -q pgbouncer))" >&2
-    return 1
-  }
-  local label product version
-  label=$(label_of "$(container_of pgbouncer)" jsonbench.stand_in)
-  { read -r product; read -r version; } < <(printf '%s' "$POOL_READY_JSON" | python3 "$LAB_ROOT/lab/json-get.py" product version) || true
-  say "POOL=pgbouncer: ${product:-None} ${version:-None}, pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE${label:+ (STAND-IN: $label)}"
+  POOL_READY=()
+  local rows db ready
+  rows=$(pooled_databases "$1") || return 1
+  # a database's name is one word (its manifest's pattern); the hook's stdin is not these rows
+  # shellcheck disable=SC2013
+  for db in $(cut -d' ' -f1 <<<"$rows"); do
+    ready=$(mktemp) || return 1
+    pool_hook "$db" pool_start "$ready" </dev/null || { rm -f "$ready"; return 1; }
+    POOL_READY[$db]=$(cat "$ready")
+    rm -f "$ready"
+  done
 }
 
-# The pgbouncer container stopped and removed with the databases' (no volume).
-pool_remove() { compose rm --stop --force pgbouncer >/dev/null 2>&1 || true; }
+# Every pooler service any database offers, stopped and removed with the databases (no volume).
+pool_remove() {
+  local services
+  services=$("$VENV/bin/python" "$LAB_ROOT/databases/manifests.py" poolers | cut -d' ' -f3) || return 0
+  [ -n "$services" ] || return 0
+  # shellcheck disable=SC2086
+  compose rm --stop --force $services >/dev/null 2>&1 || true
+}
 
-# After a pooled phase's clients are gone (outside the window): the pool's server connections
-# closed, so that the server's end reading sees no idle session the lab left behind and the next
-# phase starts from an empty pool. What it did goes to the phase's .out.
+# After a pooled phase's clients are gone (outside the window), before the server's end reading:
+# the pool's server connections closed (its pool_close); what it did goes to the phase's .out (OUT).
 pool_close_servers() {
   pool_for "$1" || return 0
-  local said
-  if said=$(pool_oneshot pool-close 2>>"$2"); then echo "pool-close: $said" >>"$2"
-  else echo "pool-close: failed ($said): the pool's server connections may still be open at the end reading" >>"$2"; fi
+  pool_hook "$1" pool_close >>"$2" 2>&1 || echo "pool-close: the pooler's pool_close failed (exit $?)" >>"$2"
 }
 
-# phase.json `pooler`: null without a pool, else what ran between the clients and the server.
+# phase.json `pooler`: null without a pool, else what ran between the clients and the server (its
+# pool_phase_json, given the readiness facts its pool_start wrote).
 pool_phase_json() {
   pool_for "$1" || { echo null; return 0; }
-  local cid image label product="" version="" statements=named
-  cid=$(container_of pgbouncer)
-  image=$(docker inspect -f '{{.Config.Image}}' "$cid" 2>/dev/null)
-  label=$(label_of "$cid" jsonbench.stand_in)
-  [[ $POOL_READY_JSON != "{"* ]] ||
-    { read -r product; read -r version; } < <(printf '%s' "$POOL_READY_JSON" | python3 "$LAB_ROOT/lab/json-get.py" product version) || true
-  # client/src/targets/pg-unnamed.js: the same choice on both paths
-  [ "$POOL_MODE" != transaction ] || statements=unnamed
-  python3 "$LAB_ROOT/lab/json-object.py" service=pgbouncer "product?=$product" "version?=$version" \
-    mode="$POOL_MODE" "size#=$POOL_SIZE" "container_id?=$cid" "image?=$image" "stand_in?=$label" \
-    statements="$statements" \
-    readings="direct to PostgreSQL: readiness, init, server-stats, count and the nothing-lost check, settle"
+  pool_hook "$1" pool_phase_json "${POOL_READY[$1]:-}"
 }

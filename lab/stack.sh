@@ -76,7 +76,7 @@ remove_databases() {
   # never without names: `compose rm --stop` alone would stop the monitoring too
   # shellcheck disable=SC2086
   compose rm --stop --force --volumes $services >/dev/null 2>&1 || true
-  pool_remove  # lab/pool.sh: PgBouncer goes with the databases
+  pool_remove  # lab/pool.sh: a pooler goes with the databases
   for v in $volumes; do docker volume rm "${PROJECT}_$v" >/dev/null 2>&1 || true; done
 }
 
@@ -106,7 +106,7 @@ refresh_databases() {
     [ "${INTERRUPTED:-0}" = 0 ] || return 1
     database_ready "$db" || return 1
   done
-  pool_start "$dbs"  # POOL=pgbouncer: after PostgreSQL is ready (lab/pool.sh)
+  pool_start "$dbs"  # the bench's POOL, after the database offering it is ready (lab/pool.sh)
 }
 
 # A started database container answers the client's authenticated connect; then the database's
@@ -214,5 +214,5 @@ prometheus_url() { echo "http://$(host_address):${PROMETHEUS_PORT:-9090}"; }
 
 label_of() { docker inspect -f "{{index .Config.Labels \"$2\"}}" "$1" 2>/dev/null | sed 's/<no value>//'; }
 
-# PgBouncer (POOL=pgbouncer): client_uri, pool_start, pool_remove, ... used above and by lab/phase.sh.
+# The bench's pooler (POOL): client_uri, pool_start, pool_remove, ... used above and by lab/phase.sh.
 . "$LAB_ROOT/lab/pool.sh"

@@ -16,8 +16,6 @@ const HANDLERS = {
   'wait-ready': () => require('./commands/wait-ready').waitReady,
   explain: () => require('./commands/explain').explain,
   settle: () => require('./commands/settle').settle,
-  'pool-ready': () => require('./commands/pool-admin').poolReady,
-  'pool-close': () => require('./commands/pool-admin').poolClose,
 };
 
 async function main(argv) {

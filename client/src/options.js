@@ -64,11 +64,9 @@ const COMMANDS = {
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
-  // POOL=pgbouncer: PgBouncer's admin console (URI: its `pgbouncer` database), commands/pool-admin.js.
-  'pool-ready': ['URI', 'READY_TIMEOUT_S'],
-  'pool-close': ['URI', 'POOL_DB'],
 };
-// A database's own commands (databases/<name>/client/commands/: MongoDB's replset-initiate) and the
+// A database's own commands (databases/<name>/client/commands/: MongoDB's replset-initiate,
+// PostgreSQL's PgBouncer admin console pool-ready and pool-close) and the
 // keys each takes, from its folder.
 for (const [name, c] of Object.entries(databaseCommands(undefined, Object.keys(COMMANDS)))) COMMANDS[name] = c.keys;
 

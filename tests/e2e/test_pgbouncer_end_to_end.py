@@ -88,3 +88,17 @@ def test_the_pooler_is_measured_beside_the_server(run):
     section = report[report.index("## Connection pooler"):]
     row = next(x for x in section.splitlines() if x.startswith("| postgres |"))
     assert "PgBouncer" in row and f"transaction / {POOL_SIZE}" in row and "unnamed" in row
+
+
+def test_the_pooler_is_started_and_said_as_before(pooled_run):
+    """lab/pool.sh drives the pooler postgres's manifest offers (databases/postgres/pgbouncer/pool.sh):
+    the console line and D.phase.json's `pooler` keys are those the lab wrote when it knew PgBouncer."""
+    bench, proc, _ = pooled_run
+    line = next(x for x in proc.stdout.splitlines() if "POOL=pgbouncer: " in x)
+    assert line.split("POOL=pgbouncer: ", 1)[1].startswith("PgBouncer "), line
+    assert f"pool_mode=transaction default_pool_size={POOL_SIZE}" in line
+    phase = json.loads((bench / "postgres.phase.json").read_text())
+    assert list(phase["pooler"]) == ["service", "product", "version", "mode", "size", "container_id", "image",
+                                     "stand_in", "statements", "readings"]
+    assert phase["pooler"]["product"] == "PgBouncer" and phase["pooler"]["container_id"]
+    assert (bench / "postgres.out").read_text().count("pool-close: {") == 1

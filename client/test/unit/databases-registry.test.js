@@ -56,9 +56,12 @@ test('a scheme two databases claim, a binding without its target class and an un
   assert.throws(() => bindingOf('redis', root), /database "redis" has no manifest .*known: mongodb, mysql, nulldb, postgres/);
 });
 
-test("a database's own client commands come from its folder: MongoDB's replset-initiate", () => {
+test("a database's own client commands come from its folder: MongoDB's replset-initiate, PostgreSQL's PgBouncer admin", () => {
   const found = commands();
-  assert.deepEqual(Object.keys(found), ['replset-initiate']);
+  assert.deepEqual(Object.keys(found), ['replset-initiate', 'pool-close', 'pool-ready']);
+  assert.deepEqual([found['pool-close'].database, found['pool-ready'].database], ['postgres', 'postgres']);
+  assert.deepEqual([COMMANDS['pool-ready'], COMMANDS['pool-close']], [['URI', 'READY_TIMEOUT_S'], ['URI', 'POOL_DB']]);
+  assert.equal(parseOptions('pool-close', [], { URI: 'postgres://u:p@pgbouncer:6432/pgbouncer', POOL_DB: 'd' }).poolDb, 'd');
   assert.equal(found['replset-initiate'].database, 'mongodb');
   assert.equal(found['replset-initiate'].file, path.join(ROOT, 'mongodb', 'client', 'commands', 'replset-initiate.js'));
   // options.js takes its keys from there: node client replset-initiate --uri ... --ready-timeout-s ...

@@ -1,9 +1,14 @@
 'use strict';
 // POOL (none | pgbouncer), POOL_MODE and POOL_SIZE: a pooled PostgreSQL for the transaction
-// workloads. A bad value, a pool without a PostgreSQL phase, or a pool key on a workload it does
-// not apply to is refused naming the file, the line, the key and what is allowed.
+// workloads. A bad value, a pool without a database that offers it (its manifest's offers.poolers),
+// or a pool key on a workload it does not apply to is refused naming the file, the line, the key
+// and what is allowed.
 const test = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
 const { validateBenchText, InputError } = require('../../src/bench-schema');
 const { parseOptions } = require('../../src/options');
 
@@ -32,6 +37,34 @@ test('a pool without a PostgreSQL phase would do nothing: refused', () => {
   // with both databases the pool is PostgreSQL's only
   const both = OLTP.replace('DATABASES=postgres', 'DATABASES=mongodb postgres\nTOPOLOGY=replset');
   assert.equal(validateBenchText(`${both}POOL=pgbouncer\n`, 'b/bench.env').POOL, 'pgbouncer');
+});
+
+test('which databases a pooler serves is read from their manifests (offers.poolers), not from the client', () => {
+  // a copy of the client beside a copy of databases/ where MySQL offers pgbouncer too
+  const src = path.resolve(__dirname, '..', '..', 'src');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-pooler-'));
+  fs.cpSync(src, path.join(root, 'client', 'src'), { recursive: true });
+  fs.symlinkSync(path.resolve(src, '..', 'node_modules'), path.join(root, 'client', 'node_modules'));
+  fs.cpSync(path.resolve(src, '..', '..', 'databases'), path.join(root, 'databases'), { recursive: true });
+  const mysql = path.join(root, 'databases', 'mysql', 'database.json');
+  const m = JSON.parse(fs.readFileSync(mysql, 'utf8'));
+  m.offers.poolers = { pgbouncer: { service: 'pgbouncer-mysql', label: 'PgBouncer' } };
+  m.offers.workloads = [...new Set([...m.offers.workloads, 'oltp'])];
+  fs.writeFileSync(mysql, JSON.stringify(m));
+  const bench = path.join(root, 'bench.env');
+  const validate = (dbs) => {
+    fs.writeFileSync(bench, OLTP.replace('DATABASES=postgres', `DATABASES=${dbs}\nTOPOLOGY=replset`) + 'POOL=pgbouncer\n');
+    return spawnSync(process.execPath, [path.join(root, 'client', 'src', 'cli.js'), 'validate-bench', bench], { encoding: 'utf8' });
+  };
+  let r = validate('mongodb');
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /bench\.env:9: POOL=pgbouncer pools MySQL or PostgreSQL connections and this file has DATABASES=mongodb; allowed without mysql or postgres in DATABASES: POOL=none \(or add mysql or postgres to DATABASES\)/);
+  r = validate('mongodb mysql');
+  assert.equal(r.status, 0, r.stderr);
+  // the real manifests: PostgreSQL's alone offers it
+  assert.deepEqual(Object.values(require('../../src/databases').manifests()).filter((d) => (d.offers.poolers || {}).pgbouncer)
+    .map((d) => d.name), ['postgres']);
+  fs.rmSync(root, { recursive: true });
 });
 
 test('POOL applies only to the transaction workloads, POOL_MODE and POOL_SIZE only with POOL=pgbouncer', () => {

@@ -1,15 +1,19 @@
 'use strict';
 // The lab's two uses of PgBouncer's admin console (the virtual database `pgbouncer`, admin_users;
-// databases/postgres/pgbouncer/): neither opens a PostgreSQL connection, so the lab's bookkeeping
-// never goes through the pool and the server sees only the clients' work.
+// databases/postgres/pgbouncer/), PostgreSQL's pooler (its manifest's offers.poolers): the client
+// commands pool-ready and pool-close (./commands/), run by databases/postgres/pgbouncer/pool.sh.
+// Neither opens a PostgreSQL connection, so the lab's bookkeeping never goes through the pool and
+// the server sees only the clients' work.
 //   pool-ready: waits until the pooler accepts an authenticated admin connection, then prints one
 //     JSON line with its SHOW VERSION (`PgBouncer 1.18.0`): the version every result names.
 //   pool-close: after a window, KILL + RESUME of the bench's database: the pool's server
 //     connections are closed, so the server's end reading sees no session but its own (and the
 //     next phase starts with an empty pool); prints how many server connections were closed.
 // URI: postgres://user:password@pgbouncer:6432/pgbouncer; POOL_DB: the pooled database's name.
-const { Client } = require('pg');
-const { retryUntilReady } = require('./wait-ready');
+const { clientRequire } = require('../../../client/src/client-require');
+const { retryUntilReady } = require('../../../client/src/commands/wait-ready');
+
+const { Client } = clientRequire('pg');
 
 async function withAdmin(uri, fn) {
   const client = new Client({ connectionString: uri, connectionTimeoutMillis: 5000 });
