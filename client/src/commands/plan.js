@@ -15,7 +15,7 @@
 const fs = require('fs');
 const path = require('path');
 const { validateBenchText, InputError, BENCH_SPECS, formatMix, workloadOf } = require('../bench-schema');
-const { expected, UNPACED_S_PER_QUERY } = require('../workloads/plan-helpers');
+const { expected, phaseId, UNPACED_S_PER_QUERY } = require('../workloads/plan-helpers');
 const { checked } = require('../check-schema');
 
 // Executions of the one query type the smoke check runs: enough for the database's CPU to count.
@@ -43,7 +43,7 @@ function phases(v, benchDir = '.') {
     out.push(...workload.phases(v, database, benchDir).map(line));
     for (const query of workload.querySet ? v.QUERIES : []) {
       out.push({
-        phase: `${database}-q-${query}`, database, stage: 'query', ops: v.QUERY_RUNS, rate: v.QUERY_RATE,
+        phase: phaseId(database, 'query', query), database, stage: 'query', ops: v.QUERY_RUNS, rate: v.QUERY_RATE,
         expected_s: expected(v.QUERY_RUNS, v.QUERY_RATE, UNPACED_S_PER_QUERY), clients: 1, query,
       });
     }

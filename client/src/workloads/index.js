@@ -3,6 +3,7 @@
 // say what was run (docs/contracts.md §2). Each workload's file (workloads/<name>.workload.js)
 // constructs it and says what its result adds; a query phase is the same for every workload.
 const { workload } = require('./registry');
+const { phaseId } = require('./plan-helpers');
 const { hasQuerySet, requireForms } = require('../queries');
 
 function createWorkload({ target, opts }) {
@@ -18,7 +19,7 @@ function describeWorkload(opts) {
   const out = {
     workload: opts.workload,
     stage: opts.stage,
-    phase: opts.stage === 'load' ? `${opts.database}-load` : opts.stage === 'query' ? `${opts.database}-q-${opts.query}` : opts.database,
+    phase: phaseId(opts.database, opts.stage, opts.query),
     shape: opts.shape,
   };
   const w = workload(opts.workload || 'insert');

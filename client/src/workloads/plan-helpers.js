@@ -1,5 +1,6 @@
 'use strict';
-// What a workload file's phases() and checkSize() share (workloads/*.workload.js, commands/plan.js).
+// What a workload file's phases() and checkSize() share (workloads/*.workload.js, commands/plan.js),
+// and the phase id (phaseId).
 
 // Back-to-back inserts (LOAD_RATE=0) are timed at this per insert for
 // expected_s: an upper estimate for a healthy database (the lab may exceed it).
@@ -10,9 +11,18 @@ const UNPACED_S_PER_QUERY = 5;
 
 const expected = (ops, rate, unpacedS = UNPACED_S_PER_OP) => Number((rate > 0 ? ops / rate : ops * unpacedS).toFixed(3));
 
-// One measured phase of a database: `<db>` (stage run) or `<db>-load` (stage load).
-function phase(database, stage, ops, rate, clients) {
-  return { phase: stage === 'load' ? `${database}-load` : database, database, stage, ops, rate, expected_s: expected(ops, rate), clients };
+// The lab's phase id, the prefix of every file of the phase (docs/contracts.md §4): `<db>` (stage
+// run), `<db>-load` (stage load), `<db>-q-<query>` (stage query). The client's one place for it:
+// the plan's phases and the result file's `phase` (workloads/index.js) both take it from here.
+function phaseId(database, stage, query) {
+  if (stage === 'load') return `${database}-load`;
+  if (stage === 'query') return `${database}-q-${query}`;
+  return database;
 }
 
-module.exports = { UNPACED_S_PER_OP, UNPACED_S_PER_QUERY, expected, phase };
+// One measured phase of a database: `<db>` (stage run) or `<db>-load` (stage load).
+function phase(database, stage, ops, rate, clients) {
+  return { phase: phaseId(database, stage), database, stage, ops, rate, expected_s: expected(ops, rate), clients };
+}
+
+module.exports = { UNPACED_S_PER_OP, UNPACED_S_PER_QUERY, expected, phase, phaseId };
