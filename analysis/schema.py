@@ -1,22 +1,13 @@
-"""Validation of results.json against analysis/results.schema.json."""
-import json
-import os
+"""Validation of results.json against analysis/results.schema.json (analysis/file_schemas.py checks it,
+as every schema analysis reads or writes)."""
+from . import file_schemas
 
-import jsonschema
-
-from .errors import AnalysisError
-
-SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results.schema.json")
+SCHEMA_FILE = "analysis/results.schema.json"
 
 
 def load():
-    with open(SCHEMA_PATH, encoding="utf-8") as f:
-        return json.load(f)
+    return file_schemas.load(SCHEMA_FILE)
 
 
 def validate(result, where="results.json"):
-    try:
-        jsonschema.validate(result, load())
-    except jsonschema.ValidationError as e:
-        path = "/".join(str(p) for p in e.absolute_path)
-        raise AnalysisError(f"{where}: does not match results.schema.json at '{path}': {e.message}")
+    file_schemas.check(result, SCHEMA_FILE, where)

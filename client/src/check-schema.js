@@ -25,8 +25,9 @@ function ajvOf() {
 function validatorOf(name) {
   const [file, fragment = ''] = name.split('#');
   const id = `client/src/${file}.schema.json`;
-  if (!ajvOf().getSchema(id)) ajv.addSchema(JSON.parse(fs.readFileSync(path.join(__dirname, `${file}.schema.json`), 'utf8')));
-  return ajv.getSchema(fragment ? `${id}#${fragment}` : id);
+  const a = ajvOf();
+  if (!a.getSchema(id)) a.addSchema(JSON.parse(fs.readFileSync(path.join(__dirname, `${file}.schema.json`), 'utf8')));
+  return a.getSchema(fragment ? `${id}#${fragment}` : id);
 }
 
 // null when doc matches client/src/<name>.schema.json, else one line naming where and what.
