@@ -103,7 +103,10 @@ def _txn_work(clients):
             # never have reached the server, or (a COMMIT in flight) may have committed there
             "aborted_on_errors": sum(int(n) for _, t in txns for r, n in (t.get("aborts") or {}).items()
                                      if str(r).startswith("error:")),
-            "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries")}
+            "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries"),
+            # booking: the audit rows its upserts may create (one per flight and day: FLIGHTS x
+            # DAY_RANGE, the bench keys every client reports), 0 when the results do not say
+            "audit_keys": max((int(t.get("flights") or 0) * int(t.get("day_range") or 0) for _, t in txns), default=0)}
 
 
 def _n(ops, op, field="ok"):
