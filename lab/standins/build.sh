@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Builds the local stand-in images used where no container registry is reachable:
-#   jsonbench-standin/debian:bookworm   base, debootstrap minbase + docker import
+#   jsonbench-standin/debian:<suite>    bases, debootstrap minbase + docker import; each image's
+#                                       Dockerfile names its suite in `ARG BASE=` (the suite of the
+#                                       official image it stands in for: bookworm, trixie or sid)
 #   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
 #   jsonbench-standin/prometheus        Debian Prometheus 2.42
 #   jsonbench-standin/node              Debian Node.js + npm, base of the client image
-#   jsonbench-standin/<db>              a database folder's own stand-in: databases/<db>/standin/ is
-#                                       its context, databases/<db>/database.json its standin.label
+#   jsonbench-standin/<db>:<tag>        a database folder's own stand-in: databases/<db>/standin/ is
+#                                       its context, databases/<db>/database.json its standin.image
+#                                       (the tag names the version, so checkouts of two versions
+#                                       share one engine without rebuilding each other's) and label
 #                                       (mongodb: SecantusDB 0.7.0b3, NOT MongoDB; postgres: Debian
-#                                       PostgreSQL 15 behind the official image's env/args contract)
+#                                       PostgreSQL 17 on trixie behind the official image's env/args contract)
 # An image whose inputs (build context, binaries, base image) are unchanged is not rebuilt:
 # the inputs' hash is stored in the image label jsonbench.inputs.
 #
@@ -19,9 +23,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 databases=$(cd "$here/../../databases" 2>/dev/null && pwd || true)
 cache=${JSONBENCH_CACHE:-/var/cache/jsonbench}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-base_image=jsonbench-standin/debian:bookworm
-base_tar=$cache/debootstrap/bookworm-minbase.tar
 all_images=(cadvisor prometheus node)
+# The lab's own stand-ins' tags (a database's is its manifest's standin.image).
+declare -A image_tag=(
+  [cadvisor]=jsonbench-standin/cadvisor:latest
+  [prometheus]=jsonbench-standin/prometheus:latest
+  [node]=jsonbench-standin/node:latest
+)
 
 # What each image stands in for; runme.sh shows this label in every result (never hide a stand-in).
 declare -A stand_in=(
@@ -36,8 +44,13 @@ for img in "${all_images[@]}"; do context_dir[$img]=$here/$img; done
 for dir in "${databases:-/nonexistent}"/*/standin; do
   [[ -d $dir && -f $dir/../database.json ]] || continue
   img=$(basename "$(dirname "$dir")")
-  stand_in[$img]=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["standin"]["label"])' "$dir/../database.json") ||
-    { printf 'standins: %s has no standin.label\n' "$dir/../database.json" >&2; exit 1; }
+  { read -r image_tag[$img]; read -r stand_in[$img]; } < <(python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["standin"]
+image = s["image"]
+print(image if ":" in image else image + ":latest")
+print(s["label"])' "$dir/../database.json") && [[ -n ${stand_in[$img]:-} ]] ||
+    { printf 'standins: %s has no standin.image and standin.label\n' "$dir/../database.json" >&2; exit 1; }
   context_dir[$img]=$dir
   all_images+=("$img")
 done
@@ -54,7 +67,15 @@ done
 command -v docker >/dev/null || die "docker is not installed (host/setup-host.sh ensure_docker)"
 docker info >/dev/null 2>&1 || die "no Docker engine answers (host/setup-host.sh ensure_docker)"
 
+# The base an image's Dockerfile names (`ARG BASE=...`): a Debian suite's, or another stand-in's.
+dockerfile_base() {
+  sed -n 's/^ARG BASE=\([^[:space:]]*\).*/\1/p' "$1/Dockerfile" | head -n 1
+}
+
+# ensure_base SUITE: jsonbench-standin/debian:SUITE, debootstrapped once and cached as a tarball.
 ensure_base() {
+  local suite=$1 base_image=jsonbench-standin/debian:$1 base_tar=$cache/debootstrap/$1-minbase.tar
+  case $suite in bookworm | trixie | sid) ;; *) die "unknown Debian suite '$suite'; allowed: bookworm trixie sid" ;; esac
   if docker image inspect "$base_image" >/dev/null 2>&1; then
     return 0
   fi
@@ -69,10 +90,14 @@ ensure_base() {
     local root t0=$SECONDS
     mkdir -p "$(dirname "$base_tar")"
     root=$(mktemp -d "$cache/debootstrap/rootfs.XXXXXX")
-    log "debootstrap bookworm minbase from $mirror (about 30 s)"
-    debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.log" 2>&1 ||
+    log "debootstrap $suite minbase from $mirror (about 30 s)"
+    debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.log" 2>&1 ||
       { tail -n 20 "$root.log" >&2; rm -rf "$root"; die "debootstrap failed (log above)"; }
     rm -rf "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/*
+    # sid is served from a snapshot whose Release file has expired; apt would refuse it. The images
+    # pin the package versions they were tested with, so a stale index cannot change what they hold.
+    [[ $suite != sid ]] ||
+      echo 'Acquire::Check-Valid-Until "false";' >"$root/etc/apt/apt.conf.d/99jsonbench-snapshot"
     tar --numeric-owner -C "$root" -cf "$base_tar.tmp" .
     mv -f "$base_tar.tmp" "$base_tar"
     rm -rf "$root" "$root.log"
@@ -123,13 +148,23 @@ build_cadvisor() {
 
 context_hash() {
   local ctx=$1
-  { docker image inspect --format '{{.Id}}' "$base_image"
+  { docker image inspect --format '{{.Id}}' "$(dockerfile_base "$ctx")"
     (cd "$ctx" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum)
   } | sha256sum | cut -c1-16
 }
 
 build_image() {
-  local img=$1 tag=jsonbench-standin/$1:latest ctx hash have t0=$SECONDS
+  local img=$1 tag=${image_tag[$1]} ctx hash have base t0=$SECONDS
+  [[ -n ${built[$img]:-} ]] && return 0
+  base=$(dockerfile_base "${context_dir[$img]}")
+  case $base in
+    jsonbench-standin/debian:*) ensure_base "${base#jsonbench-standin/debian:}" ;;
+    *)  # another stand-in image: build it first
+      local from
+      for from in "${all_images[@]}"; do [[ ${image_tag[$from]} == "$base" ]] && build_image "$from"; done
+      docker image inspect "$base" >/dev/null 2>&1 || die "$img: its base $base is no stand-in this script builds" ;;
+  esac
+  built[$img]=1
   ctx=$(mktemp -d "${TMPDIR:-/tmp}/standin-$img.XXXXXX")
   trap 'rm -rf "$ctx"' RETURN
   prepare_context "$img" "$ctx"
@@ -141,7 +176,7 @@ build_image() {
   fi
   log "building $tag"
   # --network host: apt-get and pip reach the mirror and PyPI even where dockerd runs with iptables off.
-  DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base_image" \
+  DOCKER_BUILDKIT=0 docker build --network host \
     --label "jsonbench.inputs=$hash" --label "jsonbench.stand_in=${stand_in[$img]}" \
     -t "$tag" "$ctx" >"$ctx.log" 2>&1 ||
     { tail -n 30 "$ctx.log" >&2; rm -f "$ctx.log"; die "building $tag failed (log above)"; }
@@ -150,7 +185,7 @@ build_image() {
 }
 
 t_all=$SECONDS
-ensure_base
+declare -A built
 for img in "${images[@]}"; do
   build_image "$img"
 done

@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
-STANDIN = "jsonbench-standin/postgres:latest"
+STANDIN = "jsonbench-standin/postgres:17"
 
 
 def official_postgres():

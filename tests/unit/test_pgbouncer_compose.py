@@ -42,7 +42,7 @@ def test_pgbouncer_is_built_on_the_postgres_image_the_lab_runs(standins):
     assert (env["POOL_MODE"], env["POOL_SIZE"], env["PGBOUNCER_SERVER_HOST"]) == ("session", "7", "postgres")
     label = (pgb.get("labels") or {}).get("jsonbench.stand_in")
     if standins == "1":
-        assert pg["image"] == "jsonbench-standin/postgres:latest"
+        assert pg["image"] == "jsonbench-standin/postgres:17"
         assert label.startswith("PgBouncer 1.18 (Debian 12 package")
         assert pgb["image"] == "jsonbench-pgbouncer:t"
     else:

@@ -18,7 +18,7 @@ const { runCli } = require('../helpers/run-cli');
 const { freePort } = require('../helpers/processes');
 
 const ROOT = path.resolve(__dirname, '../../..');
-const BASE_IMAGE = 'jsonbench-standin/postgres:latest';
+const BASE_IMAGE = 'jsonbench-standin/postgres:17';
 
 function unavailable() {
   const docker = spawnSync('docker', ['image', 'inspect', BASE_IMAGE], { stdio: 'ignore' });
