@@ -3,9 +3,9 @@
 #   jsonbench-standin/debian:<suite>    bases, debootstrap minbase + docker import; each image's
 #                                       Dockerfile names its suite in `ARG BASE=` (the suite of the
 #                                       official image it stands in for: bookworm, trixie or sid)
-#   jsonbench-standin/cadvisor          cAdvisor library v0.49.2 in a small main
-#   jsonbench-standin/prometheus        Debian Prometheus 2.42
-#   jsonbench-standin/node              Debian Node.js + npm, base of the client image
+#   jsonbench-standin/cadvisor:0.49.2   cAdvisor library v0.49.2 in a small main (bookworm)
+#   jsonbench-standin/prometheus:3.5    Debian sid's Prometheus 3.5.3 (the official image: v3.5.0)
+#   jsonbench-standin/node:20           Debian 13's Node.js 20.x + npm, base of the client image
 #   jsonbench-standin/<db>:<tag>        a database folder's own stand-in: databases/<db>/standin/ is
 #                                       its context, databases/<db>/database.json its standin.image
 #                                       (the tag names the version, so checkouts of two versions
@@ -26,16 +26,16 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 all_images=(cadvisor prometheus node)
 # The lab's own stand-ins' tags (a database's is its manifest's standin.image).
 declare -A image_tag=(
-  [cadvisor]=jsonbench-standin/cadvisor:latest
-  [prometheus]=jsonbench-standin/prometheus:latest
-  [node]=jsonbench-standin/node:latest
+  [cadvisor]=jsonbench-standin/cadvisor:0.49.2
+  [prometheus]=jsonbench-standin/prometheus:3.5
+  [node]=jsonbench-standin/node:20
 )
 
 # What each image stands in for; runme.sh shows this label in every result (never hide a stand-in).
 declare -A stand_in=(
-  [cadvisor]="cAdvisor v0.49.2 library build standing in for the cAdvisor image"
-  [prometheus]="Prometheus 2.42 (Debian package) standing in for the official prometheus image"
-  [node]="Node.js 18 (Debian package) standing in for node:20-bookworm-slim"
+  [cadvisor]="cAdvisor v0.49.2 library build standing in for ghcr.io/google/cadvisor:v0.60.5 (the series the lab reads are the same; no containerd image store, Docker API <= 1.41: lab/standins/README.md)"
+  [prometheus]="Prometheus 3.5.3 (Debian package) standing in for prom/prometheus:v3.5.0"
+  [node]="Node.js 20.x (Debian 13 package) standing in for node:20-bookworm-slim"
 )
 # A database folder with a standin/ context brings its own image; its label is the manifest's.
 
