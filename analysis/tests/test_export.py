@@ -1,10 +1,9 @@
-"""export against a REAL Prometheus (Debian binary) scraping an exporter this test serves on
+"""export against a REAL Prometheus (the version the lab runs: tests/real_prometheus.py) scraping an exporter this test serves on
 127.0.0.1 with cAdvisor's label names; the test controls every value, so deltas are exact."""
 import csv
 import gzip
 import json
 import os
-import shutil
 import socket
 import subprocess
 import threading
@@ -16,6 +15,7 @@ import requests
 from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
+import real_prometheus  # tests/ (analysis/tests/conftest.py puts it on sys.path)
 from analysis.export import export
 
 PROJECT = "jsonbench"
@@ -68,10 +68,7 @@ class QuietHandler(WSGIRequestHandler):
 
 @pytest.fixture
 def prom_stack(tmp_path):
-    prometheus = shutil.which("prometheus")
-    if not prometheus:
-        subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "..", "host", "install-prometheus.sh")], check=True)
-        prometheus = shutil.which("prometheus")
+    prometheus, _ = real_prometheus.binaries()  # tests/: the version the lab runs
     fake = FakeCadvisor()
     registry = CollectorRegistry()
     registry.register(fake)

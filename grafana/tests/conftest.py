@@ -1,7 +1,6 @@
 """A real Prometheus on 127.0.0.1, loaded with the made-up lab run of lab_metrics.py."""
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -19,11 +18,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests")
 from ci_skips import pytest_runtest_makereport  # noqa: E402,F401  (under CI=true an unexpected skip fails)
 
 import lab_metrics  # noqa: E402
-
-
-def _ensure_prometheus():
-    if not (shutil.which("prometheus") and shutil.which("promtool")):
-        subprocess.run(["bash", os.path.join(HERE, "setup.sh")], check=True, timeout=600)
+import real_prometheus  # noqa: E402  (tests/: the Prometheus version the lab runs)
 
 
 def _free_port():
@@ -56,19 +51,19 @@ class Prometheus:
 
 @pytest.fixture(scope="session")
 def prometheus(tmp_path_factory):
-    _ensure_prometheus()
+    prometheus_bin, promtool = real_prometheus.binaries()
     work = tmp_path_factory.mktemp("prometheus")
     # recent enough for the default retention, old enough to sit in blocks, not the head
     t0 = int(time.time()) - 2 * lab_metrics.DURATION_S
     (work / "lab.om").write_text(lab_metrics.openmetrics(t0))
-    subprocess.run(["promtool", "tsdb", "create-blocks-from", "openmetrics", "--quiet",
+    subprocess.run([promtool, "tsdb", "create-blocks-from", "openmetrics", "--quiet",
                     str(work / "lab.om"), str(work / "data")],
                    check=True, timeout=120, capture_output=True)
     (work / "prometheus.yml").write_text("global:\n  scrape_interval: 15s\nscrape_configs: []\n")
     port = _free_port()
     log = open(work / "prometheus.log", "wb")
     proc = subprocess.Popen(
-        ["prometheus", f"--config.file={work / 'prometheus.yml'}",
+        [prometheus_bin, f"--config.file={work / 'prometheus.yml'}",
          f"--storage.tsdb.path={work / 'data'}", "--storage.tsdb.retention.time=30d",
          f"--web.listen-address=127.0.0.1:{port}"],
         stdout=log, stderr=subprocess.STDOUT)
