@@ -36,10 +36,17 @@ command -v apt-get >/dev/null 2>&1 && command -v dpkg-deb >/dev/null 2>&1 || {
        "this script fetches Debian's packages with apt-get, which this system lacks: put them there" >&2
   exit 1
 }
+# Debian's archive key (on Ubuntu the debian-archive-keyring package brings it too).
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+if [ ! -s "$keyring" ]; then
+  [ "$(id -u)" = 0 ] || { echo "install-prometheus: $keyring is missing: as root run apt-get install debian-archive-keyring" >&2; exit 1; }
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debian-archive-keyring >&2 ||
+    { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debian-archive-keyring >&2; }
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/state/lists/partial" "$work/cache/archives/partial"
-echo "deb $mirror sid main" >"$work/sources.list"
+echo "deb [signed-by=$keyring] $mirror sid main" >"$work/sources.list"
 # sid is served from a snapshot whose Release file may have expired; the version is checked below.
 # As root apt would download as _apt, which cannot write into $work: it stays root (no effect otherwise).
 apt_opts=(-qq -o "Dir::Etc::sourcelist=$work/sources.list" -o Dir::Etc::sourceparts=/nonexistent
