@@ -61,7 +61,7 @@ def merge(clients):
         out[op] = dict(counts[op])
         out[op]["latency_ms"] = _summary(lat)
         out[op]["service_ms"] = _summary(hdr.merge(hists[op]["service_us"]))
-        # how many latencies the merged histogram holds: checks it against ok + errors
+        # how many latencies the merged histogram holds: check compares it with ok (errors record none)
         out[op]["latency_count"] = lat.get_total_count() if lat is not None else 0
     return out, (sorted(notes)[0] if notes else None)
 
