@@ -28,6 +28,19 @@ def _numbers(obj, prefix, out):
             _numbers(v, f"{prefix}.{k}", out)
 
 
+# The figures read from HdrHistograms (the clients' latencies, a transaction's last attempt): kept to 3
+# significant digits (client/src/stats.js, analysis/hdr.py), so two equal values are equal to 10^-3 of
+# the value, no better (analysis/ci.py `step`).
+HISTOGRAM_STEP = 1e-3
+_HISTOGRAM_PATH = re.compile(r"(^|\.)(latency_ms|last_attempt_ms)\.")
+
+
+def step(path):
+    """The quantisation of a figure as a fraction of its value: HISTOGRAM_STEP for a percentile (or
+    mean, max) of a latency histogram, None for a figure read from a counter."""
+    return HISTOGRAM_STEP if _HISTOGRAM_PATH.search(path) else None
+
+
 def run_key(run):
     """A run's name across repetitions and points: its phase id (wb: `mongodb-load`, `mongodb`),
     else its database (the insert workload's one phase per database)."""

@@ -381,7 +381,9 @@ def repeat_report_lines(summary):
         if not s or s.get("mean") is None:
             return "n/a"
         ci = s.get("ci")
-        return f"{s['mean']:.3f}x" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else " (one value)")
+        if ci is None:
+            return f"{s['mean']:.3f}x" + (" (one value)" if s.get("n", 0) < 2 else " (identical values: no interval)")
+        return f"{s['mean']:.3f}x [{ci['low']:.3f}, {ci['high']:.3f}]"
     for name, q in summary.items():
         r = q.get("ratio") or {}
         eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])

@@ -50,7 +50,8 @@ def summarise_results(per_rep):
                 run = next((r for r in per_rep[i - 1].get("runs") or [] if figures.run_key(r) == k), {})
                 notes.append(f"repetition {i}: {k} status {run.get('status')}"
                              + (f" ({run['reason']})" if run.get("reason") else "") + ": its figures are left out")
-        out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs]) for p in figures.order(paths)}
+        out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs], step=figures.step(p))
+                  for p in figures.order(paths)}
     rats = [figures.ratios(f) for f in figs]
     ratio_out = {}
     for num, den in figures.ratio_pairs(keys):
@@ -58,7 +59,7 @@ def summarise_results(per_rep):
         paths = [p for p in out[num] if p in out[den]]
         ratio_out[pair] = {}
         for p in paths:
-            s = ci.summarise_ratio([(r.get(pair) or {}).get(p) for r in rats])
+            s = ci.summarise_ratio([(r.get(pair) or {}).get(p) for r in rats], step=figures.step(p))
             s["includes_no_difference"] = ci.includes(s, 1.0)
             ratio_out[pair][p] = s
     return out, ratio_out, notes
@@ -143,9 +144,11 @@ def verdict(s):
     if s is None or s.get("mean") is None:
         return "n/a"
     if s.get("ci") is None:
-        return "no interval (one value)"
+        return "no interval (" + ("one value" if s.get("n", 0) < 2 else "no observed spread") + ")"
     if s["includes_no_difference"]:
         return "**not distinguishable** at 95% (interval includes 1)"
+    if s["includes_no_difference"] is None:
+        return "no verdict (no observed spread)"
     return "higher" if s["mean"] > 1 else "lower"
 
 
@@ -165,7 +168,10 @@ def answer_lines(result):
                     f"{den} {mean_ci(result['figures'][den].get(p))}")
             counted = f"n={s['n']} of {result['repeat']}"
             if s.get("ci") is None:
-                said = f"ratio {s['mean']:.3f}x (one value: no interval; {counted})"
+                said = f"ratio {s['mean']:.3f}x (no interval: {s.get('reason') or 'one value'}; {counted})"
+            elif s["includes_no_difference"] is None:
+                said = (f"ratio {s['mean']:.3f}x (the same in every repetition to the histograms' 3 significant "
+                        f"digits: no observed spread, so no noise measured and no verdict; {counted})")
             elif s["includes_no_difference"]:
                 said = (f"ratio {s['mean']:.3f}x (geometric mean; interval {s['ci']['low']:.3f} .. "
                         f"{s['ci']['high']:.3f} includes 1: **not distinguishable**: the repetitions cannot tell {num} from {den}; {counted})")
