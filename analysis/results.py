@@ -203,6 +203,12 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         run_notes.append(lost)
         if status in ("ok", "suspect"):
             status, reason = "failed", lost
+    if facts["transactions"] and count is None and status in ("ok", "suspect"):
+        # a transaction workload's count is its correctness check (phase_status.COUNT_FAILED): without
+        # it the phase is not known to have kept what it committed, and its figures compare nothing
+        status, reason = "failed", (f"no count after the phase ({phase_id}.count.json missing): the transactions' "
+                                    "correctness check (what the database holds: nothing lost) did not run")
+        run_notes.append(reason)
     if reconciliation["verdict"] == "suspect":
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
