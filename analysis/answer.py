@@ -1,6 +1,8 @@
 """The first lines of a bench's report.md: the answer, per operation: which database spent how
 much more CPU, WAL/journal, network and storage, and at what latency. Then the per-operation
-tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc)."""
+tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc); every ratio
+is results.json's (`ratios`, `load_ratios`, `other_ratios`, `other_load_ratios`), so a ratio it
+refuses (a side not ok: its `reason`) is refused here too, with its reason."""
 from . import databases, txn_report
 from .labels import fmt, fmt_bytes, phase_id
 
@@ -36,26 +38,68 @@ def _why_null(run, where, field):
     return "not measured (see the notes)"
 
 
-def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
-    """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)`, or what is missing and why."""
-    if a is not None and b is not None and a > 0 and b > 0:
-        (hi_run, hi), (lo_run, lo) = sorted(((a_run, a), (b_run, b)), key=lambda x: -x[1])
+def _compare(what, unit, a_run, a, b_run, b, why_a, why_b, ratio, refused):
+    """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)` from results.json's ratio a/b (the higher side
+    first), or each side's figure (or why it has none) and why there is no ratio."""
+    if ratio is not None and ratio > 0 and a is not None and b is not None:
+        (hi_run, hi), (lo_run, lo), times = (((a_run, a), (b_run, b), ratio) if ratio >= 1 else
+                                             ((b_run, b), (a_run, a), 1 / ratio))
         verb = "used" if what.startswith("storage") else "spent"
-        return (f"**{what}**: {_name(hi_run)} {verb} **{hi / lo:.2f}x** the {what} of {_name(lo_run)} "
+        return (f"**{what}**: {_name(hi_run)} {verb} **{times:.2f}x** the {what} of {_name(lo_run)} "
                 f"({fmt(hi)} vs {fmt(lo)} {unit})")
     parts = []
     for run, v, why in ((a_run, a, why_a), (b_run, b, why_b)):
         parts.append(f"{_name(run)} {fmt(v)} {unit}" if v is not None else f"{_name(run)} n/a ({why})")
-    return f"**{what}**: " + "; ".join(parts)
+    return f"**{what}**: " + "; ".join(parts) + (f" ({refused})" if refused and a is not None and b is not None else "")
 
 
-def _resource_lines(a, b):
-    """One line per figure (CPU, WAL/journal, network, storage per document): a against b."""
+def _ratios_of(result, stage, a, b):
+    """results.json's ratios of run a against run b in this stage: the baseline pair's `ratios` /
+    `load_ratios`, a further database's `other_ratios` / `other_load_ratios`; {} when it has none."""
+    load = stage == "load"
+    candidates = [result.get("load_ratios" if load else "ratios") or {}]
+    candidates += list((result.get("other_load_ratios" if load else "other_ratios") or {}).values())
+    return next((rt for rt in candidates
+                 if rt.get("numerator") == a["database"] and rt.get("denominator") == b["database"]), {})
+
+
+def _resource_lines(a, b, rt):
+    """One line per figure (CPU, WAL/journal, network, storage per document): a against b, with
+    results.json's ratios rt of a/b."""
+    refused = rt.get("reason") or ("no ratio in results.json" if not rt else None)
+    per_op = rt.get("per_op") or {}
     lines = ["- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
-                             _why_null(a, where, field), _why_null(b, where, field)) for where, field, what, unit in FIGURES]
+                             _why_null(a, where, field), _why_null(b, where, field), per_op.get(field), refused)
+             for where, field, what, unit in FIGURES]
     return lines + ["- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
                                     b["per_doc"].get("storage_bytes"), "no count/size after the phase",
-                                    "no count/size after the phase")]
+                                    "no count/size after the phase", rt.get("storage_bytes"), refused)]
+
+
+def _p99_tail(result, stage, shown, op):
+    """The latency line's ratio: results.json's p99 ratio of each database against the denominator
+    (the pair's alone with two databases), or its reason for none."""
+    den = databases.baseline()[1]
+    by_db = {r["database"]: r for r in shown}
+    if den not in by_db:
+        return ""
+    said, refused = [], []
+    for r in shown:
+        if r["database"] == den:
+            continue
+        rt = _ratios_of(result, stage, r, by_db[den])
+        v = ((rt.get("latency") or {}).get(op) or {}).get("p99")
+        if v:
+            said.append((r, v))
+        elif rt.get("reason"):
+            refused.append(rt["reason"])
+    if len(shown) == 2 and said:
+        (r, v), = said
+        hi, lo = (r, by_db[den]) if v >= 1 else (by_db[den], r)
+        return f"; p99 **{max(v, 1 / v):.2f}x** higher on {_name(hi)}"
+    out = "; ".join(f"p99 {r['database']}/{den} **{v:.2f}x**" for r, v in said)
+    out += ("; " if out and refused else "") + "; ".join(dict.fromkeys(refused))
+    return f"; {out}" if out else ""
 
 
 def _stage_title(stage, phases, config):
@@ -105,19 +149,19 @@ def answer_lines(result):
         failed = [r for r in phases if r.get("status") not in ("ok", "suspect")]
         for r in failed:
             lines += [f"> **{_name(r)}'s {r['phase']} phase {r.get('status')}** ({r.get('reason') or 'no reason'}): "
-                      f"its figures cover only the operations it completed "
+                      f"no ratio is taken with it; its figures cover only the operations it completed "
                       f"({r.get('errors') or 0} errors, {r.get('dropped') or 0} dropped).", ""]
         by_db = {r["database"]: r for r in phases}
         pair = [by_db[d] for d in databases.baseline() if d in by_db]
         if len(pair) == 2:
-            lines += [f"Resources {_basis(phases)}:", ""] + _resource_lines(*pair)
+            lines += [f"Resources {_basis(phases)}:", ""] + _resource_lines(*pair, _ratios_of(result, stage, *pair))
         # a database beyond the pair: the same lines against the baseline's denominator
         den = databases.baseline()[1]
         others = [by_db[d] for d in databases.others(by_db)]
         if others and den in by_db:
             for a in others:
                 lines += ["", f"{_name(a)} against {_name(by_db[den])} ({a['database']}/{den}), {_basis(phases)}:", ""]
-                lines += _resource_lines(a, by_db[den])
+                lines += _resource_lines(a, by_db[den], _ratios_of(result, stage, a, by_db[den]))
         if len(pair) != 2 and not (others and den in by_db):
             r = pair[0] if pair else phases[0]
             lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
@@ -127,25 +171,15 @@ def answer_lines(result):
         ops = list(dict.fromkeys(op for r in shown for op in (r.get("operations") or {})))
         for op in ops:
             cells = []
-            p99 = {}
             for r in shown:
                 o = (r.get("operations") or {}).get(op)
                 if not o:
                     cells.append(f"{_name(r)} none")
                     continue
                 lat = o.get("latency_ms") or {}
-                p99[_name(r)] = lat.get("p99")
                 cells.append(f"{_name(r)} p50 {fmt(lat.get('p50'))} / p99 {fmt(lat.get('p99'))} ms "
                              f"({fmt(o.get('ok'))} ok, {fmt(o.get('errors'))} errors)")
-            vals = [(n, v) for n, v in p99.items() if v]
-            tail = ""
-            if len(vals) == 2:
-                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])
-                tail = f"; p99 **{hv / lv:.2f}x** higher on {hn}"
-            elif len(vals) > 2:  # three databases or more: the highest against the lowest
-                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])[0], sorted(vals, key=lambda x: x[1])[0]
-                tail = f"; p99 highest on {hn}, **{hv / lv:.2f}x** that of {ln}"
-            lines.append(f"- **{op}**: " + "; ".join(cells) + tail)
+            lines.append(f"- **{op}**: " + "; ".join(cells) + _p99_tail(result, stage, shown, op))
         lines.append("")
     return lines
 
