@@ -35,22 +35,38 @@ def _why_null(run, where, field):
         return (run.get("wal") or {}).get("reason") or "no WAL figure"
     if field == "cpu_us":
         return "no CPU figure (see the notes)"
+    if field == "cpu_us_net":
+        return (run.get("per_op") or {}).get("cpu_net_reason") or "no CPU figure net of idle"
     return "not measured (see the notes)"
 
 
-def _compare(what, unit, a_run, a, b_run, b, why_a, why_b, ratio, refused):
+def _compare(what, unit, a_run, a, b_run, b, why_a, why_b, ratio, refused, which=None):
     """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)` from results.json's ratio a/b (the higher side
-    first), or each side's figure (or why it has none) and why there is no ratio."""
+    first), or each side's figure (or why it has none) and why there is no ratio. which: what the
+    figure is, said after its name (CPU: net of idle or gross)."""
+    head = f"**{what}**" + (f" ({which})" if which else "") + ": "
     if ratio is not None and ratio > 0 and a is not None and b is not None:
         (hi_run, hi), (lo_run, lo), times = (((a_run, a), (b_run, b), ratio) if ratio >= 1 else
                                              ((b_run, b), (a_run, a), 1 / ratio))
         verb = "used" if what.startswith("storage") else "spent"
-        return (f"**{what}**: {_name(hi_run)} {verb} **{times:.2f}x** the {what} of {_name(lo_run)} "
+        return (f"{head}{_name(hi_run)} {verb} **{times:.2f}x** the {what} of {_name(lo_run)} "
                 f"({fmt(hi)} vs {fmt(lo)} {unit})")
     parts = []
     for run, v, why in ((a_run, a, why_a), (b_run, b, why_b)):
         parts.append(f"{_name(run)} {fmt(v)} {unit}" if v is not None else f"{_name(run)} n/a ({why})")
-    return f"**{what}**: " + "; ".join(parts) + (f" ({refused})" if refused and a is not None and b is not None else "")
+    return head + "; ".join(parts) + (f" ({refused})" if refused and a is not None and b is not None else "")
+
+
+def cpu_figure(a, b):
+    """Which CPU per operation two runs are compared on, one figure for the whole answer: (field of
+    per_op, what it is). Net of the database's idle rate when both have it (the figure a query's and
+    a transaction's comparison use), else gross for both, saying why."""
+    if all((r.get("per_op") or {}).get("cpu_us_net") is not None for r in (a, b)):
+        return "cpu_us_net", "net of idle"
+    why = "; ".join(f"{r['database']} has no net figure: "
+                    + ((r.get("per_op") or {}).get("cpu_net_reason") or "none in this results.json")
+                    for r in (a, b) if (r.get("per_op") or {}).get("cpu_us_net") is None)
+    return "cpu_us", f"gross: the window's idle guard seconds included; {why}"
 
 
 def _ratios_of(result, stage, a, b):
@@ -68,9 +84,14 @@ def _resource_lines(a, b, rt):
     results.json's ratios rt of a/b."""
     refused = rt.get("reason") or ("no ratio in results.json" if not rt else None)
     per_op = rt.get("per_op") or {}
-    lines = ["- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
-                             _why_null(a, where, field), _why_null(b, where, field), per_op.get(field), refused)
-             for where, field, what, unit in FIGURES]
+    lines = []
+    for where, field, what, unit in FIGURES:
+        which = None
+        if field == "cpu_us":
+            field, which = cpu_figure(a, b)
+        lines.append("- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
+                                     _why_null(a, where, field), _why_null(b, where, field), per_op.get(field),
+                                     refused, which))
     return lines + ["- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
                                     b["per_doc"].get("storage_bytes"), "no count/size after the phase",
                                     "no count/size after the phase", rt.get("storage_bytes"), refused)]
@@ -164,7 +185,8 @@ def answer_lines(result):
                 lines += _resource_lines(a, by_db[den], _ratios_of(result, stage, a, by_db[den]))
         if len(pair) != 2 and not (others and den in by_db):
             r = pair[0] if pair else phases[0]
-            lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
+            field, which = cpu_figure(r, r)
+            lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get(field))} µs CPU ({which}) {_basis(phases)}.")
         lines += _documents_line(result, stage)
         lines += ["", "Latency from the intended start, per operation type (merged over the clients):", ""]
         shown = (pair + others) or phases
@@ -201,14 +223,18 @@ def per_operation_tables(result):
     lines += ["", "The database's resources per successful operation of each phase (in a mix: per operation of "
               "the mix, the resources cannot be split by type). WAL/journal bytes are the server's own counter "
               "between readings just outside the window.", "",
-              "| phase | per | operations | CPU µs | instructions (user mode) | network B | WAL/journal (phase) | WAL B |",
-              "|---|---|---|---|---|---|---|---|"]
+              "CPU net of idle: the window's CPU less the database's idle rate over the same time (analysis/idle.py); "
+              "gross: the window's user + system seconds, its idle guard seconds included.", "",
+              "| phase | per | operations | CPU µs, net of idle | CPU µs, gross | instructions (user mode) | network B | "
+              "WAL/journal (phase) | WAL B |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         p, w = r.get("per_op") or {}, r.get("wal") or {}
         per = p.get("op") or ("op of the mix " + _mix_text(p.get("mix"))).strip()
         wal_total = (f"{fmt_bytes(w.get('bytes'))} ({w.get('source')})" if w.get("bytes") is not None
                      else f"n/a ({w.get('reason')})")
-        lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {fmt(p.get('cpu_us'))} | "
+        net = fmt(p.get("cpu_us_net")) if p.get("cpu_us_net") is not None else f"n/a ({p.get('cpu_net_reason') or 'not computed'})"
+        lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {net} | {fmt(p.get('cpu_us'))} | "
                      f"{fmt(p.get('instructions'))} | {fmt(p.get('net_bytes'))} | {wal_total} | {fmt(p.get('wal_bytes'))} |")
     return lines + [""] + _further_log_lines(runs)
 

@@ -433,7 +433,8 @@ def check_query(ctx):
 
 # A query the server refused has no operation and no per-query figure (and its database may have
 # done too little to count a CPU tick): those rows say why.
-_REFUSED_ROWS = ("CPU user", "CPU system", "operations per type (= latencies)", "CPU per operation", "instructions per operation",
+_REFUSED_ROWS = ("CPU user", "CPU system", "operations per type (= latencies)", "CPU per operation",
+                 "CPU per operation, net of idle", "instructions per operation",
                  "network per operation", "WAL/journal bytes per operation")
 
 
@@ -516,6 +517,8 @@ ROWS = [
     Row("monitoring CPU (cAdvisor + Prometheus)", check_monitoring),
     Row("operations per type (= latencies)", check_operations),
     Row("CPU per operation", value_row("per_op.cpu_us", lambda v: f"{v:.3g} µs", "container_cpu_user_seconds_total")),
+    Row("CPU per operation, net of idle", value_row("per_op.cpu_us_net", lambda v: f"{v:.3g} µs",
+                                                    "container_cpu_usage_seconds_total", reason_paths=("per_op.cpu_net_reason",))),
     Row("instructions per operation", check_per_op_instructions),
     Row("network per operation", value_row("per_op.net_bytes", fmt_bytes, "container_network_receive_bytes_total")),
     Row("WAL/journal bytes", check_wal(None)),

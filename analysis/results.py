@@ -150,7 +150,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     server_stats = benchfiles.server_stats_json(bench_dir, phase_id)
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
-    per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)
+    per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix,
+                            usage.get("net_s"), usage.get("reason"))
     # logs a database keeps beside its WAL (its hooks' LOGS: MySQL's binary log), per operation as
     # the WAL; a database without one gets no such field
     logs = wal_mod.further_logs(database, server_stats, phase_id)
