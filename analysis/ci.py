@@ -41,8 +41,8 @@ def _summarise(values, confidence, floor_of):
     half = float(stats.t.ppf((1 + confidence) / 2, n - 1)) * stdev / math.sqrt(n)
     floor = floor_of(mean) if floor_of else None
     if stdev == 0.0 and not floor:
-        out["reason"] = (f"{n} identical values: no observed spread, so no interval (the run-to-run noise was "
-                         "not measured; a difference cannot be called beyond it)")
+        out["reason"] = (f"{n} identical values: no observed spread (the run-to-run noise was not measured, "
+                         "so no difference can be called beyond it)")
         return out
     out["ci"] = {"low": mean - half, "high": mean + half, "half_width": half, "confidence": confidence}
     if floor and half < floor:
