@@ -63,9 +63,12 @@ def cpu_figure(a, b):
     a transaction's comparison use), else gross for both, saying why."""
     if all((r.get("per_op") or {}).get("cpu_us_net") is not None for r in (a, b)):
         return "cpu_us_net", "net of idle"
-    why = "; ".join(f"{r['database']} has no net figure: "
-                    + ((r.get("per_op") or {}).get("cpu_net_reason") or "none in this results.json")
-                    for r in (a, b) if (r.get("per_op") or {}).get("cpu_us_net") is None)
+    missing = {r["database"]: (r.get("per_op") or {}).get("cpu_net_reason") or "none in this results.json"
+               for r in (a, b) if (r.get("per_op") or {}).get("cpu_us_net") is None}
+    if len(missing) == 2 and len(set(missing.values())) == 1:
+        why = "neither side has a net figure: " + next(iter(missing.values()))
+    else:
+        why = "; ".join(f"{db} has no net figure: {reason}" for db, reason in missing.items())
     return "cpu_us", f"gross: the window's idle guard seconds included; {why}"
 
 
@@ -84,7 +87,9 @@ def _resource_lines(a, b, rt):
     results.json's ratios rt of a/b."""
     refused = rt.get("reason") or ("no ratio in results.json" if not rt else None)
     per_op = rt.get("per_op") or {}
-    lines = []
+    # a refusal is said once, above the figures it leaves without a ratio
+    lines = [f"- {refused[0].upper()}{refused[1:]}: each side's figure alone."] if refused else []
+    refused = refused and "no ratio"
     for where, field, what, unit in FIGURES:
         which = None
         if field == "cpu_us":
@@ -113,7 +118,7 @@ def _p99_tail(result, stage, shown, op):
         if v:
             said.append((r, v))
         elif rt.get("reason"):
-            refused.append(rt["reason"])
+            refused.append("no ratio")
     if len(shown) == 2 and said:
         (r, v), = said
         hi, lo = (r, by_db[den]) if v >= 1 else (by_db[den], r)
