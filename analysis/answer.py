@@ -1,6 +1,8 @@
 """The first lines of a bench's report.md: the answer, per operation: which database spent how
 much more CPU, WAL/journal, network and storage, and at what latency. Then the per-operation
-tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc)."""
+tables. Everything is read from results.json (runs[].per_op, operations, wal, per_doc); every ratio
+is results.json's (`ratios`, `load_ratios`, `other_ratios`, `other_load_ratios`), so a ratio it
+refuses (a side not ok: its `reason`) is refused here too, with its reason."""
 from . import databases, txn_report
 from .labels import fmt, fmt_bytes, phase_id
 
@@ -33,29 +35,97 @@ def _why_null(run, where, field):
         return (run.get("wal") or {}).get("reason") or "no WAL figure"
     if field == "cpu_us":
         return "no CPU figure (see the notes)"
+    if field == "cpu_us_net":
+        return (run.get("per_op") or {}).get("cpu_net_reason") or "no CPU figure net of idle"
     return "not measured (see the notes)"
 
 
-def _compare(what, unit, a_run, a, b_run, b, why_a, why_b):
-    """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)`, or what is missing and why."""
-    if a is not None and b is not None and a > 0 and b > 0:
-        (hi_run, hi), (lo_run, lo) = sorted(((a_run, a), (b_run, b)), key=lambda x: -x[1])
+def _compare(what, unit, a_run, a, b_run, b, why_a, why_b, ratio, refused, which=None):
+    """`X spent 1.64x the CPU of Y (3,495 vs 2,127 µs)` from results.json's ratio a/b (the higher side
+    first), or each side's figure (or why it has none) and why there is no ratio. which: what the
+    figure is, said after its name (CPU: net of idle or gross)."""
+    head = f"**{what}**" + (f" ({which})" if which else "") + ": "
+    if ratio is not None and ratio > 0 and a is not None and b is not None:
+        (hi_run, hi), (lo_run, lo), times = (((a_run, a), (b_run, b), ratio) if ratio >= 1 else
+                                             ((b_run, b), (a_run, a), 1 / ratio))
         verb = "used" if what.startswith("storage") else "spent"
-        return (f"**{what}**: {_name(hi_run)} {verb} **{hi / lo:.2f}x** the {what} of {_name(lo_run)} "
+        return (f"{head}{_name(hi_run)} {verb} **{times:.2f}x** the {what} of {_name(lo_run)} "
                 f"({fmt(hi)} vs {fmt(lo)} {unit})")
     parts = []
     for run, v, why in ((a_run, a, why_a), (b_run, b, why_b)):
         parts.append(f"{_name(run)} {fmt(v)} {unit}" if v is not None else f"{_name(run)} n/a ({why})")
-    return f"**{what}**: " + "; ".join(parts)
+    return head + "; ".join(parts) + (f" ({refused})" if refused and a is not None and b is not None else "")
 
 
-def _resource_lines(a, b):
-    """One line per figure (CPU, WAL/journal, network, storage per document): a against b."""
-    lines = ["- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
-                             _why_null(a, where, field), _why_null(b, where, field)) for where, field, what, unit in FIGURES]
+def cpu_figure(a, b):
+    """Which CPU per operation two runs are compared on, one figure for the whole answer: (field of
+    per_op, what it is). Net of the database's idle rate when both have it (the figure a query's and
+    a transaction's comparison use), else gross for both, saying why."""
+    if all((r.get("per_op") or {}).get("cpu_us_net") is not None for r in (a, b)):
+        return "cpu_us_net", "net of idle"
+    missing = {r["database"]: (r.get("per_op") or {}).get("cpu_net_reason") or "none in this results.json"
+               for r in (a, b) if (r.get("per_op") or {}).get("cpu_us_net") is None}
+    if len(missing) == 2 and len(set(missing.values())) == 1:
+        why = "neither side has a net figure: " + next(iter(missing.values()))
+    else:
+        why = "; ".join(f"{db} has no net figure: {reason}" for db, reason in missing.items())
+    return "cpu_us", f"gross: the window's idle guard seconds included; {why}"
+
+
+def _ratios_of(result, stage, a, b):
+    """results.json's ratios of run a against run b in this stage: the baseline pair's `ratios` /
+    `load_ratios`, a further database's `other_ratios` / `other_load_ratios`; {} when it has none."""
+    load = stage == "load"
+    candidates = [result.get("load_ratios" if load else "ratios") or {}]
+    candidates += list((result.get("other_load_ratios" if load else "other_ratios") or {}).values())
+    return next((rt for rt in candidates
+                 if rt.get("numerator") == a["database"] and rt.get("denominator") == b["database"]), {})
+
+
+def _resource_lines(a, b, rt):
+    """One line per figure (CPU, WAL/journal, network, storage per document): a against b, with
+    results.json's ratios rt of a/b."""
+    refused = rt.get("reason") or ("no ratio in results.json" if not rt else None)
+    per_op = rt.get("per_op") or {}
+    # a refusal is said once, above the figures it leaves without a ratio
+    lines = [f"- {refused[0].upper()}{refused[1:]}: each side's figure alone."] if refused else []
+    refused = refused and "no ratio"
+    for where, field, what, unit in FIGURES:
+        which = None
+        if field == "cpu_us":
+            field, which = cpu_figure(a, b)
+        lines.append("- " + _compare(what, unit, a, (a.get(where) or {}).get(field), b, (b.get(where) or {}).get(field),
+                                     _why_null(a, where, field), _why_null(b, where, field), per_op.get(field),
+                                     refused, which))
     return lines + ["- " + _compare("storage per document", "B", a, a["per_doc"].get("storage_bytes"), b,
                                     b["per_doc"].get("storage_bytes"), "no count/size after the phase",
-                                    "no count/size after the phase")]
+                                    "no count/size after the phase", rt.get("storage_bytes"), refused)]
+
+
+def _p99_tail(result, stage, shown, op):
+    """The latency line's ratio: results.json's p99 ratio of each database against the denominator
+    (the pair's alone with two databases), or its reason for none."""
+    den = databases.baseline()[1]
+    by_db = {r["database"]: r for r in shown}
+    if den not in by_db:
+        return ""
+    said, refused = [], []
+    for r in shown:
+        if r["database"] == den:
+            continue
+        rt = _ratios_of(result, stage, r, by_db[den])
+        v = ((rt.get("latency") or {}).get(op) or {}).get("p99")
+        if v:
+            said.append((r, v))
+        elif rt.get("reason"):
+            refused.append("no ratio")
+    if len(shown) == 2 and said:
+        (r, v), = said
+        hi, lo = (r, by_db[den]) if v >= 1 else (by_db[den], r)
+        return f"; p99 **{max(v, 1 / v):.2f}x** higher on {_name(hi)}"
+    out = "; ".join(f"p99 {r['database']}/{den} **{v:.2f}x**" for r, v in said)
+    out += ("; " if out and refused else "") + "; ".join(dict.fromkeys(refused))
+    return f"; {out}" if out else ""
 
 
 def _stage_title(stage, phases, config):
@@ -105,47 +175,38 @@ def answer_lines(result):
         failed = [r for r in phases if r.get("status") not in ("ok", "suspect")]
         for r in failed:
             lines += [f"> **{_name(r)}'s {r['phase']} phase {r.get('status')}** ({r.get('reason') or 'no reason'}): "
-                      f"its figures cover only the operations it completed "
+                      f"no ratio is taken with it; its figures cover only the operations it completed "
                       f"({r.get('errors') or 0} errors, {r.get('dropped') or 0} dropped).", ""]
         by_db = {r["database"]: r for r in phases}
         pair = [by_db[d] for d in databases.baseline() if d in by_db]
         if len(pair) == 2:
-            lines += [f"Resources {_basis(phases)}:", ""] + _resource_lines(*pair)
+            lines += [f"Resources {_basis(phases)}:", ""] + _resource_lines(*pair, _ratios_of(result, stage, *pair))
         # a database beyond the pair: the same lines against the baseline's denominator
         den = databases.baseline()[1]
         others = [by_db[d] for d in databases.others(by_db)]
         if others and den in by_db:
             for a in others:
                 lines += ["", f"{_name(a)} against {_name(by_db[den])} ({a['database']}/{den}), {_basis(phases)}:", ""]
-                lines += _resource_lines(a, by_db[den])
+                lines += _resource_lines(a, by_db[den], _ratios_of(result, stage, a, by_db[den]))
         if len(pair) != 2 and not (others and den in by_db):
             r = pair[0] if pair else phases[0]
-            lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get('cpu_us'))} µs CPU {_basis(phases)}.")
+            field, which = cpu_figure(r, r)
+            lines.append(f"Only {_name(r)} ran: {fmt((r.get('per_op') or {}).get(field))} µs CPU ({which}) {_basis(phases)}.")
         lines += _documents_line(result, stage)
         lines += ["", "Latency from the intended start, per operation type (merged over the clients):", ""]
         shown = (pair + others) or phases
         ops = list(dict.fromkeys(op for r in shown for op in (r.get("operations") or {})))
         for op in ops:
             cells = []
-            p99 = {}
             for r in shown:
                 o = (r.get("operations") or {}).get(op)
                 if not o:
                     cells.append(f"{_name(r)} none")
                     continue
                 lat = o.get("latency_ms") or {}
-                p99[_name(r)] = lat.get("p99")
                 cells.append(f"{_name(r)} p50 {fmt(lat.get('p50'))} / p99 {fmt(lat.get('p99'))} ms "
                              f"({fmt(o.get('ok'))} ok, {fmt(o.get('errors'))} errors)")
-            vals = [(n, v) for n, v in p99.items() if v]
-            tail = ""
-            if len(vals) == 2:
-                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])
-                tail = f"; p99 **{hv / lv:.2f}x** higher on {hn}"
-            elif len(vals) > 2:  # three databases or more: the highest against the lowest
-                (hn, hv), (ln, lv) = sorted(vals, key=lambda x: -x[1])[0], sorted(vals, key=lambda x: x[1])[0]
-                tail = f"; p99 highest on {hn}, **{hv / lv:.2f}x** that of {ln}"
-            lines.append(f"- **{op}**: " + "; ".join(cells) + tail)
+            lines.append(f"- **{op}**: " + "; ".join(cells) + _p99_tail(result, stage, shown, op))
         lines.append("")
     return lines
 
@@ -167,14 +228,18 @@ def per_operation_tables(result):
     lines += ["", "The database's resources per successful operation of each phase (in a mix: per operation of "
               "the mix, the resources cannot be split by type). WAL/journal bytes are the server's own counter "
               "between readings just outside the window.", "",
-              "| phase | per | operations | CPU µs | instructions (user mode) | network B | WAL/journal (phase) | WAL B |",
-              "|---|---|---|---|---|---|---|---|"]
+              "CPU net of idle: the window's CPU less the database's idle rate over the same time (analysis/idle.py); "
+              "gross: the window's user + system seconds, its idle guard seconds included.", "",
+              "| phase | per | operations | CPU µs, net of idle | CPU µs, gross | instructions (user mode) | network B | "
+              "WAL/journal (phase) | WAL B |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         p, w = r.get("per_op") or {}, r.get("wal") or {}
         per = p.get("op") or ("op of the mix " + _mix_text(p.get("mix"))).strip()
         wal_total = (f"{fmt_bytes(w.get('bytes'))} ({w.get('source')})" if w.get("bytes") is not None
                      else f"n/a ({w.get('reason')})")
-        lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {fmt(p.get('cpu_us'))} | "
+        net = fmt(p.get("cpu_us_net")) if p.get("cpu_us_net") is not None else f"n/a ({p.get('cpu_net_reason') or 'not computed'})"
+        lines.append(f"| {phase_id(r)} | {per} | {fmt(p.get('ops'))} | {net} | {fmt(p.get('cpu_us'))} | "
                      f"{fmt(p.get('instructions'))} | {fmt(p.get('net_bytes'))} | {wal_total} | {fmt(p.get('wal_bytes'))} |")
     return lines + [""] + _further_log_lines(runs)
 

@@ -28,6 +28,19 @@ def _numbers(obj, prefix, out):
             _numbers(v, f"{prefix}.{k}", out)
 
 
+# The figures read from HdrHistograms (the clients' latencies, a transaction's last attempt): kept to 3
+# significant digits (client/src/stats.js, analysis/hdr.py), so two equal values are equal to 10^-3 of
+# the value, no better (analysis/ci.py `step`).
+HISTOGRAM_STEP = 1e-3
+_HISTOGRAM_PATH = re.compile(r"(^|\.)(latency_ms|last_attempt_ms)\.|\.(latency|service)_(p50|p99|max)_ms$")
+
+
+def step(path):
+    """The quantisation of a figure as a fraction of its value: HISTOGRAM_STEP for a percentile (or
+    mean, max) of a latency histogram, None for a figure read from a counter."""
+    return HISTOGRAM_STEP if _HISTOGRAM_PATH.search(path) else None
+
+
 def run_key(run):
     """A run's name across repetitions and points: its phase id (wb: `mongodb-load`, `mongodb`),
     else its database (the insert workload's one phase per database)."""
@@ -41,6 +54,9 @@ def of_run(run):
     for op, o in (run.get("operations") or {}).items():
         if isinstance(o, dict):
             _numbers(o.get("latency_ms"), f"operations.{op}.latency_ms", out)
+    # a query phase: its figures per query as the single run reports them (analysis/queries.py),
+    # so a REPEAT compares the same CPU per query net of idle
+    _numbers((run.get("query") or {}).get("per_query"), "query.per_query", out)
     return out
 
 
@@ -85,7 +101,10 @@ _NAMES = {
     "per_doc.net_bytes": "network (B/doc)", "per_doc.storage_bytes": "storage (B/doc)",
     "per_doc.docs": "documents", "latency_ms.p50": "latency p50 (ms)", "latency_ms.p99": "latency p99 (ms)",
     "wal.bytes": "WAL/journal bytes (PostgreSQL: WAL write position advance)",
-    "per_op.cpu_us": "CPU (µs/op)", "per_op.wal_bytes": "WAL/journal (B/op)",
+    "per_op.cpu_us": "CPU (µs/op, gross)", "per_op.cpu_us_net": "CPU (µs/op, net of idle)",
+    "per_op.wal_bytes": "WAL/journal (B/op)",
+    "query.per_query.cpu_us_net": "CPU per query, net of idle (µs)", "query.per_query.cpu_us_gross": "CPU per query, gross (µs)",
+    "query.per_query.cpu_us": "CPU per query, gross user+system ticks (µs)",
     "per_op.net_bytes": "network (B/op)", "per_op.instructions": "instructions, user mode (/op)",
     "binlog.bytes": "binary log bytes (MySQL)", "per_op.binlog_bytes": "binary log (B/op)",
     "ingest.storage_bytes_per_event": "storage (B/event)", "ingest.storage_bytes_per_host_hour": "storage (B/host-hour)",
@@ -114,6 +133,10 @@ def order(paths):
 def headline(paths):
     """The figures a report's answer gives: per document / per operation, WAL, latency p50 and p99
     (overall and per operation type); the tables give every figure."""
+    # one CPU per operation: net of the idle rate where the runs have it (the figure single runs,
+    # queries and transactions compare), else the gross one; the tables keep both
+    gross = {g for n, g in (("per_op.cpu_us_net", "per_op.cpu_us"),
+                            ("transactions.cpu_us_per_committed_net", "transactions.cpu_us_per_committed")) if n in paths}
     return [p for p in order(paths)
             if ((p.startswith(("per_doc.", "per_op.", "wal.", "ingest.storage_bytes_per_")) and p not in ("per_doc.docs", "per_op.ops"))
-                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p) or p in _TXN_HEADLINE)]
+                or re.fullmatch(r"(operations\.[^.]+\.)?latency_ms\.p(50|99)", p) or p in _TXN_HEADLINE) and p not in gross]

@@ -130,7 +130,10 @@ def sweep_lines(sides):
     if not sides:
         return []
     labels = list(sides)
-    rows = ["| per event | " + " | ".join(labels) + " |", "|" + "---|" * (len(labels) + 1)]
+    # a repeated point: the repetition its figures are from (sweep_queries.ingest_sides)
+    heads = [k + (f" (repetition {sides[k]['repetition']} of {sides[k]['repetitions']})"
+                  if sides[k].get("repetition") is not None else "") for k in labels]
+    rows = ["| per event | " + " | ".join(heads) + " |", "|" + "---|" * (len(labels) + 1)]
     cells = [
         ("model / events / host-hours", lambda s: f"{s['model']} / {fmt(s['events'])} / {fmt(s['host_hours'])}"),
         ("CPU (µs/event)", lambda s: fmt(s["cpu_us_per_event"])),

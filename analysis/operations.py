@@ -9,7 +9,7 @@ latency_ms, histograms: {latency_us, service_us}}}` and `timeline: {interval_s, 
 from . import hdr
 
 OP_FIELDS = ("ok", "errors", "dropped", "docs")
-COST_FIELDS = ("cpu_us", "instructions", "net_bytes", "wal_bytes")
+COST_FIELDS = ("cpu_us", "cpu_us_net", "instructions", "net_bytes", "wal_bytes")
 
 
 def _summary(hist):
@@ -61,7 +61,7 @@ def merge(clients):
         out[op] = dict(counts[op])
         out[op]["latency_ms"] = _summary(lat)
         out[op]["service_ms"] = _summary(hdr.merge(hists[op]["service_us"]))
-        # how many latencies the merged histogram holds: checks it against ok + errors
+        # how many latencies the merged histogram holds: check compares it with ok (errors record none)
         out[op]["latency_count"] = lat.get_total_count() if lat is not None else 0
     return out, (sorted(notes)[0] if notes else None)
 
@@ -99,9 +99,12 @@ def merge_timeline(clients, window_start=None):
     return {"interval_s": interval, "start": window_start, "seconds": seconds, "reason": None}
 
 
-def per_op(operations, cpu_s, instructions, net_bytes, wal_bytes, mix=None):
+def per_op(operations, cpu_s, instructions, net_bytes, wal_bytes, mix=None, cpu_net_s=None, cpu_net_reason=None):
     """Resources of the phase per successful operation. With one op type the figures are that
-    type's; in a mix they are per operation of the mix (the resources cannot be split by type)."""
+    type's; in a mix they are per operation of the mix (the resources cannot be split by type).
+    cpu_s: user + system seconds over the window (gross: its idle guard seconds included); cpu_net_s:
+    the window's CPU net of the database's idle rate (runs[].cpu.usage.net_s, analysis/idle.py), with
+    cpu_net_reason when there is none."""
     ops_ok = sum(int(o.get("ok") or 0) for o in operations.values())
     types = [op for op, o in operations.items() if (o.get("ok") or 0) + (o.get("errors") or 0) > 0] or list(operations)
 
@@ -118,6 +121,10 @@ def per_op(operations, cpu_s, instructions, net_bytes, wal_bytes, mix=None):
                   "per operation of the mix (" + ", ".join(types) + "): the phase's resources cannot be "
                   "split by operation type"),
         "cpu_us": div(cpu_s, 1e6),
+        # the same CPU net of the idle rate: the operations' own cost (queries', transactions' figure)
+        "cpu_us_net": div(cpu_net_s, 1e6),
+        "cpu_net_reason": (None if div(cpu_net_s) is not None else
+                           "no operation succeeded" if not ops_ok else cpu_net_reason or "no CPU net of idle"),
         "instructions": div(instructions),
         "net_bytes": div(net_bytes),
         "wal_bytes": div(wal_bytes),

@@ -9,7 +9,7 @@ here where the lab's file is completed and where analysis reads one (`read`)."""
 import json
 import os
 
-from . import file_schemas
+from . import file_schemas, plan
 from .errors import AnalysisError
 from .fileio import read_json, write_json_atomic
 
@@ -36,11 +36,19 @@ def read(path):
     return doc
 
 
+# A transaction workload's count (booking, oltp: the plan's workload `transactions`) is its
+# correctness check: nothing a client saw committed lost, the rows there. Without it the phase's
+# figures are not known to be of work the database did.
+COUNT_FAILED = ("count failed after the window: the transactions' correctness check (what the database "
+                "holds: nothing lost) did not run")
+
+
 # The rules, in the order the lab applied them when it decided in bash: a later rule may override an
 # earlier one's verdict where it says so; the reasons are the lab's words (results.json, report.md).
-def decide(facts, missing_clients, result_problems=()):
+def decide(facts, missing_clients, result_problems=(), count_checks=False):
     """(status, reason) of a phase from its facts (schema `$defs/facts`), its missing result files and
-    what is wrong with those it has (result_problems: `result_problems`)."""
+    what is wrong with those it has (result_problems: `result_problems`). count_checks: the workload's
+    count is its correctness check (plan.workload_facts `transactions`), so a failed count fails it."""
     status, reason = "ok", ""
     wait = facts["wait"]
     if wait["timed_out"]:
@@ -72,6 +80,8 @@ def decide(facts, missing_clients, result_problems=()):
     count = facts["count"]
     if count["outcome"] == "check_failed" and status == "ok":
         status, reason = "failed", "nothing-lost check failed: " + problems_text(count["problems"])
+    if count["outcome"] == "failed" and count_checks and status == "ok":
+        status, reason = "failed", COUNT_FAILED
     return status, reason
 
 
@@ -107,7 +117,9 @@ def complete(path):
             "properties": {"facts": schema["properties"]["facts"],
                            "missing_clients": schema["properties"]["missing_clients"]}}
     check(doc, path, part)
-    status, reason = decide(doc["facts"], doc["missing_clients"], result_problems(os.path.dirname(path), doc))
+    bench_dir = os.path.dirname(path)
+    status, reason = decide(doc["facts"], doc["missing_clients"], result_problems(bench_dir, doc),
+                            count_checks=plan.workload_facts(bench_dir)["transactions"])
     doc = _with_verdict(doc, status, reason)
     check(doc, path)
     write_json_atomic(path, doc)

@@ -219,11 +219,10 @@ def compare(runs, numerator=None, denominator=None):
     return out
 
 
-# figures.py paths of the per-query figures (a query run's per_op and its operation's latency).
+# figures.py paths of the per-query figures: the query run's `query.per_query`, the very figures a
+# single run compares (CPU per query net of idle beside the gross ones, each named)
 def _repeat_paths(name):
-    return {"latency_p50_ms": f"operations.{name}.latency_ms.p50", "latency_p99_ms": f"operations.{name}.latency_ms.p99",
-            "service_p50_ms": None, "service_p99_ms": None,
-            "cpu_us": "per_op.cpu_us", "instructions": "per_op.instructions", "net_bytes": "per_op.net_bytes"}
+    return {f: f"query.per_query.{f}" for f in PER_QUERY_FIELDS}
 
 
 def repeat_summary(per_rep, ratios, numerator=None, denominator=None):
@@ -254,7 +253,6 @@ def repeat_summary(per_rep, ratios, numerator=None, denominator=None):
                 ": both databases' answers were empty; no ratio"
         elif all(s == "ok" for s in statuses):
             entry["status"] = "ok"
-            # the repeat machinery's figures (analysis/figures.py) carry no service time: those stay null
             entry["ratio"] = {f: (pair.get(p) if p else None) for f, p in _repeat_paths(name).items()}
             # three databases or more: each further one's against the denominator, as the pair's
             ran = [k.split("/")[0].split(QUERY_PREFIX)[0] for k in ratios]
@@ -373,21 +371,25 @@ def repeat_report_lines(summary):
     if not summary:
         return []
     lines = ["## Queries", "", "Per query: were both databases' answers equal in every repetition, and the "
-             "mongodb/postgres ratio per query with its 95% interval (only when they all were).", "",
-             "| query | answers equal per repetition | status | latency p50 | CPU per query | network per query |",
+             "mongodb/postgres ratio per query with its 95% interval (only when they all were). CPU per query is "
+             "net of the database's idle rate, as a single run's report gives it (the gross figure, the window's "
+             "idle guard seconds included, is in the tables below).", "",
+             "| query | answers equal per repetition | status | latency p50 | CPU per query, net of idle | network per query |",
              "|---|---|---|---|---|---|"]
 
     def cell(s):
         if not s or s.get("mean") is None:
             return "n/a"
         ci = s.get("ci")
-        return f"{s['mean']:.3f}x" + (f" [{ci['low']:.3f}, {ci['high']:.3f}]" if ci else " (one value)")
+        if ci is None:
+            return f"{s['mean']:.3f}x" + (" (one value)" if s.get("n", 0) < 2 else " (identical values: no interval)")
+        return f"{s['mean']:.3f}x [{ci['low']:.3f}, {ci['high']:.3f}]"
     for name, q in summary.items():
         r = q.get("ratio") or {}
         eq = ", ".join("n/a" if e is None else ("yes" if e else "NO") for e in q["answers_equal"])
         lines.append(f"| {name} | {eq} | {q['status']}" + (f": {q['reason']}" if q.get("reason") else "")
-                     + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us'))} | {cell(r.get('net_bytes'))} |")
+                     + f" | {cell(r.get('latency_p50_ms'))} | {cell(r.get('cpu_us_net'))} | {cell(r.get('net_bytes'))} |")
         for pair, o in (q.get("other_ratios") or {}).items():  # a further database, against the denominator
             lines.append(f"| {name} ({pair}) | {eq} | {q['status']} | {cell(o.get('latency_p50_ms'))} | "
-                         f"{cell(o.get('cpu_us'))} | {cell(o.get('net_bytes'))} |")
+                         f"{cell(o.get('cpu_us_net'))} | {cell(o.get('net_bytes'))} |")
     return lines + [""]

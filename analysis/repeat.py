@@ -32,14 +32,26 @@ def is_experiment(result):
     return isinstance(result, dict) and result.get("kind") in ("repeat", "sweep")
 
 
-def summarise_results(per_rep):
-    """per_rep: one bench results dict (or None: that repetition has none) per repetition, in order.
-    -> (figures {run key: {path: summary}}, ratios {"a/b": {path: summary + includes_no_difference}}, notes)"""
+def summarise_results(per_rep, labels=None):
+    """per_rep: one bench results dict (or None: that repetition has none) per repetition, in order;
+    labels: how the notes name each (default "repetition i").
+    -> (figures {run key: {path: summary}}, ratios {"a/b": {path: summary + includes_no_difference}}, notes)
+    A repetition whose results.json says `complete: false` (a phase missing, a count missing, the
+    documents differing, ...) is left out whole: its runs were not the whole planned work."""
+    labels = labels or [f"repetition {i}" for i in range(1, len(per_rep) + 1)]
+    notes = []
+    whole = []
+    for label, r in zip(labels, per_rep):
+        if r and not r.get("complete", True):
+            notes.append(f"{label}: incomplete (" + "; ".join(r.get("incomplete") or ["no reason given"])
+                         + "): its figures are left out")
+            r = None
+        whole.append(r)
+    per_rep = whole
     figs = [figures.of_result(r) if r else {} for r in per_rep]
     keys = []
     for f in figs:
         keys += [k for k in f if k not in keys]
-    notes = []
     out = {}
     for k in keys:
         paths = []
@@ -48,9 +60,10 @@ def summarise_results(per_rep):
         for i, f in enumerate(figs, 1):
             if per_rep[i - 1] and k in f and f[k] is None:
                 run = next((r for r in per_rep[i - 1].get("runs") or [] if figures.run_key(r) == k), {})
-                notes.append(f"repetition {i}: {k} status {run.get('status')}"
+                notes.append(f"{labels[i - 1]}: {k} status {run.get('status')}"
                              + (f" ({run['reason']})" if run.get("reason") else "") + ": its figures are left out")
-        out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs]) for p in figures.order(paths)}
+        out[k] = {p: ci.summarise([(f.get(k) or {}).get(p) for f in figs], step=figures.step(p))
+                  for p in figures.order(paths)}
     rats = [figures.ratios(f) for f in figs]
     ratio_out = {}
     for num, den in figures.ratio_pairs(keys):
@@ -58,7 +71,7 @@ def summarise_results(per_rep):
         paths = [p for p in out[num] if p in out[den]]
         ratio_out[pair] = {}
         for p in paths:
-            s = ci.summarise_ratio([(r.get(pair) or {}).get(p) for r in rats])
+            s = ci.summarise_ratio([(r.get(pair) or {}).get(p) for r in rats], step=figures.step(p))
             s["includes_no_difference"] = ci.includes(s, 1.0)
             ratio_out[pair][p] = s
     return out, ratio_out, notes
@@ -143,9 +156,11 @@ def verdict(s):
     if s is None or s.get("mean") is None:
         return "n/a"
     if s.get("ci") is None:
-        return "no interval (one value)"
+        return "no interval (" + ("one value" if s.get("n", 0) < 2 else "no observed spread") + ")"
     if s["includes_no_difference"]:
         return "**not distinguishable** at 95% (interval includes 1)"
+    if s["includes_no_difference"] is None:
+        return "no verdict (no observed spread)"
     return "higher" if s["mean"] > 1 else "lower"
 
 
@@ -165,7 +180,10 @@ def answer_lines(result):
                     f"{den} {mean_ci(result['figures'][den].get(p))}")
             counted = f"n={s['n']} of {result['repeat']}"
             if s.get("ci") is None:
-                said = f"ratio {s['mean']:.3f}x (one value: no interval; {counted})"
+                said = f"ratio {s['mean']:.3f}x (no interval: {s.get('reason') or 'one value'}; {counted})"
+            elif s["includes_no_difference"] is None:
+                said = (f"ratio {s['mean']:.3f}x (the same in every repetition to the histograms' 3 significant "
+                        f"digits: no observed spread, so no noise measured and no verdict; {counted})")
             elif s["includes_no_difference"]:
                 said = (f"ratio {s['mean']:.3f}x (geometric mean; interval {s['ci']['low']:.3f} .. "
                         f"{s['ci']['high']:.3f} includes 1: **not distinguishable**: the repetitions cannot tell {num} from {den}; {counted})")
@@ -217,8 +235,8 @@ def report(result):
                   "real product; ratios that involve them say nothing about "
                   f"{databases.products(benchfiles.database_of(k) for k in result['figures'])}.", ""]
     if not result["complete"]:
-        lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". The statistics use the repetitions "
-                  "that finished (n says how many).", ""]
+        lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". The statistics use the complete "
+                  "repetitions only (n says how many).", ""]
     lines += ["## The answer", ""] + answer_lines(result)
     lines += queries.repeat_report_lines(result.get("queries"))
     lines += ["An interval that includes 1 means these repetitions cannot tell the two databases apart on that "
@@ -230,7 +248,9 @@ def report(result):
               f"- Interval: {result['interval']}; ratios are taken within each repetition, then summarised as a "
               "geometric mean with the interval on their logarithms (2x and 0.5x average to 1x).",
               "- A phase that failed, was interrupted or is suspect (foreign work, CPU readings that disagree) gives "
-              "no value for that repetition: n counts the repetitions that did (Notes name the others).",
+              "no value for that repetition, and an incomplete repetition (a phase or a file missing, a count "
+              "missing, documents that differ) gives none at all: n counts the repetitions that did (Notes name "
+              "the others).",
               "", "## Repetitions", ""]
     for rep in result["repetitions"]:
         state = "complete" if rep["complete"] else "INCOMPLETE: " + "; ".join(rep["incomplete"])

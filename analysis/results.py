@@ -150,7 +150,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     server_stats = benchfiles.server_stats_json(bench_dir, phase_id)
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
-    per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix)
+    per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix,
+                            usage.get("net_s"), usage.get("reason"))
     # logs a database keeps beside its WAL (its hooks' LOGS: MySQL's binary log), per operation as
     # the WAL; a database without one gets no such field
     logs = wal_mod.further_logs(database, server_stats, phase_id)
@@ -203,6 +204,12 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         run_notes.append(lost)
         if status in ("ok", "suspect"):
             status, reason = "failed", lost
+    if facts["transactions"] and count is None and status in ("ok", "suspect"):
+        # a transaction workload's count is its correctness check (phase_status.COUNT_FAILED): without
+        # it the phase is not known to have kept what it committed, and its figures compare nothing
+        status, reason = "failed", (f"no count after the phase ({phase_id}.count.json missing): the transactions' "
+                                    "correctness check (what the database holds: nothing lost) did not run")
+        run_notes.append(reason)
     if reconciliation["verdict"] == "suspect":
         run_notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work

@@ -105,17 +105,21 @@ def _full_grid(pts):
     return len({p[0] for p in parts}) * len({p[-1] for p in parts}) == len(parts)
 
 
-def point_summary(path):
-    """One point as (kind, results, figures {run key: {path: summary}}, ratios) whatever its REPEAT:
-    a repeated point's statistics, or a single run's values as n=1 summaries."""
+def point_summary(path, name=None):
+    """One point as (kind, results, figures {run key: {path: summary}}, ratios, notes) whatever its
+    REPEAT: a repeated point's statistics (over its complete repetitions), or a single run's values as
+    n=1 summaries (none when its results.json says `complete: false`: notes say so)."""
+    name = name or os.path.basename(path)
     res_path = os.path.join(path, "results.json")
     if not os.path.exists(res_path):
-        return None, None, {}, {}
+        return None, None, {}, {}, []
     r = read_json(res_path)
     if repeat.is_experiment(r):
-        return "repeat", r, r.get("figures") or {}, r.get("ratios") or {}
-    figs, rats, _ = repeat.summarise_results([r])
-    return "single", r, figs, rats
+        left = [x["folder"] for x in r.get("repetitions") or [] if not x.get("complete")]
+        notes = [f"{name}: {', '.join(left)} incomplete: left out of the point's statistics (n counts the others)"] if left else []
+        return "repeat", r, r.get("figures") or {}, r.get("ratios") or {}, notes
+    figs, rats, notes = repeat.summarise_results([r], [name])
+    return "single", r, figs, rats, notes
 
 
 def build(sweep_dir):
@@ -123,8 +127,10 @@ def build(sweep_dir):
     key, pts = points(sweep_dir)
     entries, incomplete, series, ratio_series = [], [], {}, {}
     host, stand_in, starts, description = None, set(), [], None
+    notes = []
     for value, name, path in pts:
-        kind, r, figs, rats = point_summary(path)
+        kind, r, figs, rats, said = point_summary(path, name)
+        notes += said
         complete = bool(r and r.get("complete"))
         why = (r or {}).get("incomplete") or ([] if r else ["no results.json: the point did not finish"])
         if not complete:
@@ -176,6 +182,9 @@ def build(sweep_dir):
         "queries": sweep_queries.build(pts),
         # each point's time-series ingest side by side (tsbs: model, per event, storage, chunks)
         "ingest": sweep_queries.ingest_sides(pts),
+        # what was left out of the series and ratios, and why (incomplete points or repetitions,
+        # phases not ok)
+        "notes": notes,
     }
 
 
@@ -256,8 +265,9 @@ def report(result):
                   "real product; ratios that involve them say nothing about "
                   f"{databases.products(benchfiles.database_of(k) for k in result['series'])}.", ""]
     if not result["complete"]:
-        lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". Points without results are left "
-                  "out of the tables and plots.", ""]
+        lines += ["> **Incomplete:** " + "; ".join(result["incomplete"]) + ". Points without results, and a "
+                  "single run that is incomplete, are left out of the tables and plots (n/a); a repeated point "
+                  "uses its complete repetitions (Notes).", ""]
     repeated = any(p.get("kind") == "repeat" for p in result["points"])
     folders = "+".join(f"{k}=<value>" for k in keys_of(key))
     paired = "+" in key and not _full_grid([(v, None, None) for v in result["values"]])
@@ -288,4 +298,6 @@ def report(result):
                      f"REPEAT={pt['repeat'] if pt['repeat'] is not None else '?'}): {state}")
     lines += ["", "Every figure of every point is in results.json (`series`, `ratios`); each point's own "
               "report.md has its tables, plots and profiles.", ""]
+    if result.get("notes"):
+        lines += ["## Notes", ""] + [f"- {n}" for n in result["notes"]] + [""]
     return "\n".join(lines)

@@ -257,3 +257,27 @@ def test_a_process_watch_that_read_nothing_is_not_measured_not_none(standin):
     json.dump(phase, open(path, "w"))
     c = cells(standin)[0]["foreign processes in cgroup"]["postgres"]
     assert c.state == check.UNAVAILABLE and "could read" in c.text
+
+
+def test_errors_record_no_latency_so_a_phase_with_errors_passes_the_operations_row(standin):
+    """The client records a latency for each successful operation only (client/src/runner.js sendOne:
+    the catch counts the error, its histograms get nothing): ok = the merged histogram's count, and a
+    phase with errors is not a false alarm."""
+    def with_errors(doc):
+        for run in doc["runs"]:
+            for o in run["operations"].values():
+                assert o["latency_count"] == o["ok"]  # what the real run recorded
+                o["errors"] = 3
+    edit_results(standin, with_errors)
+    table, _ = cells(standin)
+    for db in ("mongodb", "postgres"):
+        cell = table["operations per type (= latencies)"][db]
+        assert cell.state == check.OK, cell.text
+
+    def one_latency_short(doc):
+        o = next(iter(doc["runs"][0]["operations"].values()))
+        o["latency_count"] = o["ok"] - 1
+    edit_results(standin, one_latency_short)
+    table, _ = cells(standin)
+    cell = table["operations per type (= latencies)"]["mongodb"]
+    assert cell.state == check.MISSING and "ok differs from the merged latency histogram's count" in cell.text

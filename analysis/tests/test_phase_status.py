@@ -101,9 +101,33 @@ def test_failed_nothing_lost_check_does_not_replace_an_interrupt():
     assert decide(interrupted=True, count={"outcome": "check_failed", "problems": ["x"]})[0] == "interrupted"
 
 
-def test_a_failed_count_alone_leaves_the_phase_ok():
-    # the lab never failed a phase on count alone: results.json's completeness check names it
+def test_a_failed_count_leaves_an_insert_phase_ok_for_the_completeness_check():
+    # an insert workload's figures stand without the count: results.json's completeness names it
     assert decide(count={"outcome": "failed"}) == ("ok", "")
+
+
+def test_a_failed_count_fails_a_transaction_phase():
+    """booking/oltp (the plan's workload `transactions`): the count is the phase's correctness check
+    (nothing lost, the rows there); without it the phase's figures are not known to be of work done."""
+    assert phase_status.decide(facts(count={"outcome": "failed"}), [], count_checks=True) == (
+        "failed", phase_status.COUNT_FAILED)
+    assert "correctness check" in phase_status.COUNT_FAILED
+    # an earlier verdict keeps its reason; a count that ran leaves the phase ok
+    assert phase_status.decide(facts(count={"outcome": "failed"}, client_exit_codes=[0, 3]), [], count_checks=True) == (
+        "failed", "client-2 exited with code 3")
+    assert phase_status.decide(facts(), [], count_checks=True) == ("ok", "")
+
+
+def test_phase_status_of_a_booking_phase_whose_count_failed_is_failed(tmp_path, capsys):
+    """The CLI the lab calls reads the workload's facts from the folder's plan.json (written by the real
+    `node client plan --json`)."""
+    from . import txn_fixture
+    from .test_plan import write_plan
+    txn_fixture.build(str(tmp_path))
+    write_plan(str(tmp_path))
+    path = lab_phase_file(tmp_path, count={"outcome": "failed"})
+    assert main(["phase-status", "--phase-file", str(path)]) == 0
+    assert capsys.readouterr().out == f"failed ({phase_status.COUNT_FAILED})\n"
 
 
 def lab_phase_file(tmp_path, **changes):

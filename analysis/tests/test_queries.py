@@ -86,9 +86,9 @@ def test_a_refusal_is_unsupported_with_the_servers_words_and_no_ratio():
 def test_repeat_summary_keeps_intervals_only_when_every_repetition_agreed():
     ok = {"queries": {"olap-a": {"status": "ok", "answers_equal": True}}}
     bad = {"queries": {"olap-a": {"status": "answers differ", "answers_equal": False}}}
-    ratios = {"mongodb-q-olap-a/postgres-q-olap-a": {"per_op.cpu_us": {"mean": 2.0, "ci": {"low": 1.5, "high": 2.5}}}}
+    ratios = {"mongodb-q-olap-a/postgres-q-olap-a": {"query.per_query.cpu_us_net": {"mean": 2.0, "ci": {"low": 1.5, "high": 2.5}}}}
     s = queries.repeat_summary([ok, ok], ratios)["olap-a"]
-    assert s["status"] == "ok" and s["ratio"]["cpu_us"]["mean"] == 2.0 and s["answers_equal"] == [True, True]
+    assert s["status"] == "ok" and s["ratio"]["cpu_us_net"]["mean"] == 2.0 and s["answers_equal"] == [True, True]
     s = queries.repeat_summary([ok, bad], ratios)["olap-a"]
     assert s["status"] == "answers differ" and s["ratio"] is None and "repetitions 2" in s["reason"]
 
@@ -127,7 +127,7 @@ def test_results_json_and_report_from_a_bench_folder(tmp_path):
 
 def test_repeat_report_section():
     ok = {"queries": {"olap-a": {"status": "ok", "answers_equal": True}}}
-    ratios = {"mongodb-q-olap-a/postgres-q-olap-a": {"per_op.cpu_us": {"mean": 2.0, "ci": {"low": 1.5, "high": 2.5}}}}
+    ratios = {"mongodb-q-olap-a/postgres-q-olap-a": {"query.per_query.cpu_us_net": {"mean": 2.0, "ci": {"low": 1.5, "high": 2.5}}}}
     text = "\n".join(queries.repeat_report_lines(queries.repeat_summary([ok, ok], ratios)))
     assert "| olap-a | yes, yes | ok | n/a | 2.000x [1.500, 2.500] | n/a |" in text
 

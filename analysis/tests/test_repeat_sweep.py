@@ -130,8 +130,10 @@ def test_repeat_keeps_finished_repetitions_and_names_the_missing_one(tmp_path, f
     assert not res["complete"]
     assert any(i.startswith("repeat-3: not run") for i in res["incomplete"])
     assert res["figures"]["postgres"]["per_doc.cpu_us"]["values"] == [100.0, None, None]
-    assert res["figures"]["mongodb"]["per_doc.cpu_us"]["n"] == 2
-    assert any("repetition 2: postgres status failed" in n for n in res["notes"])
+    # an incomplete repetition is left out whole: mongodb's ok phase of it too
+    assert res["figures"]["mongodb"]["per_doc.cpu_us"]["values"] == [200.0, None, None]
+    assert res["figures"]["mongodb"]["per_doc.cpu_us"]["n"] == 1
+    assert "repetition 2: incomplete (postgres: status failed): its figures are left out" in res["notes"]
     assert "**Incomplete:**" in (bench / "report.md").read_text()
 
 
@@ -165,6 +167,58 @@ def test_a_bench_ratio_and_a_comparison_leave_a_suspect_phase_out(fixture_dir):
     mongo = [x for x in rows if x["database"] == "mongodb"]
     assert mongo and all(x["change_pct"] is None and x["left_out"] == "REF2 suspect" for x in mongo)
     assert all(x["left_out"] is None for x in rows if x["database"] == "postgres")
+
+
+def test_identical_values_have_no_interval_and_no_verdict():
+    """Zero observed spread measures no noise: no interval (and no "beyond noise"), the reason said."""
+    s = ci.summarise([5.0, 5.0, 5.0])
+    assert s["n"] == 3 and s["mean"] == 5.0 and s["stdev"] == 0.0
+    assert s["ci"] is None and "identical" in s["reason"] and "no observed spread" in s["reason"]
+    assert ci.includes(s, 5.0) is None
+    r = ci.summarise_ratio([2.0, 2.0, 2.0])
+    assert r["mean"] == pytest.approx(2.0) and r["ci"] is None and "no observed spread" in r["reason"]
+
+
+def test_a_histogram_figure_interval_is_at_least_its_quantisation_step():
+    """HdrHistogram keeps 3 significant digits: equal percentiles over the repetitions are equal to
+    10^-3 of the value, no better; a ratio of two such values to two steps."""
+    s = ci.summarise([10.0, 10.0, 10.0], step=1e-3)
+    assert s["ci"]["half_width"] == pytest.approx(0.01) and s["ci"]["floor"]
+    wide = ci.summarise([10.0, 12.0, 14.0], step=1e-3)
+    assert wide["ci"]["half_width"] == pytest.approx(4.303 * 2 / 3 ** 0.5, rel=1e-4) and "floor" not in wide["ci"]
+    r = ci.summarise_ratio([1.002, 1.002, 1.002], step=1e-3)
+    assert ci.includes(r, 1.0) is True
+    # identical beyond the step: no spread observed, so no verdict either way
+    assert ci.includes(ci.summarise_ratio([1.01, 1.01, 1.01], step=1e-3), 1.0) is None
+    # a spread narrower than the step: the step's interval, and a verdict
+    tight = ci.summarise_ratio([1.0100, 1.0101, 1.0099], step=1e-3)
+    assert tight["ci"]["floor"] and ci.includes(tight, 1.0) is False
+
+
+def test_identical_repetitions_are_never_beyond_noise(tmp_path, fixture_dir):
+    """Three identical repetitions: latency p99 0.2% apart (what HdrHistogram's rounding makes of two
+    equal databases) is not distinguishable, and CPU 2x with zero spread has no interval, not a verdict."""
+    bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0)] * 3)
+    for i in (1, 2, 3):
+        path = bench / f"repeat-{i}" / "results.json"
+        r = json.loads(path.read_text())
+        for run in r["runs"]:
+            run["latency_ms"]["p99"] = 10.02 if run["database"] == "mongodb" else 10.0
+        path.write_text(json.dumps(r))
+    res = repeat.write(str(bench))
+    p99 = res["ratios"]["mongodb/postgres"]["latency_ms.p99"]
+    assert p99["mean"] == pytest.approx(1.002) and p99["includes_no_difference"] is True
+    assert res["figures"]["mongodb"]["latency_ms.p99"]["ci"]["half_width"] == pytest.approx(0.01002)
+    cpu = res["ratios"]["mongodb/postgres"]["per_doc.cpu_us"]
+    assert cpu["ci"] is None and cpu["includes_no_difference"] is None
+    # latency p50 differs by 40% in the fixture, identically in each repetition: no verdict
+    assert res["ratios"]["mongodb/postgres"]["latency_ms.p50"]["includes_no_difference"] is None
+    text = (bench / "report.md").read_text()
+    assert "beyond noise" not in text, text
+    assert "no observed spread, so no noise measured and no verdict" in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("- CPU (µs/doc):"))
+    assert "ratio 2.000x (no interval: 3 identical values: no observed spread" in line, line
+    assert "one value" not in line
 
 
 def test_repeat_without_repetitions_is_a_clear_error(tmp_path, fixture_dir):

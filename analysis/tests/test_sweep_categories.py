@@ -69,7 +69,7 @@ def test_enum_sweep_in_the_given_order_with_the_side_by_side_plot(tmp_path, base
     assert why[("mongodb", "native", "per_op.cpu_us")] == "not run at this point (DATABASES=postgres)"
     assert ("postgres", "native", "per_op.cpu_us") not in why
     text = (sweep_dir / "report.md").read_text()
-    assert "- mongodb at MODEL=native, CPU (µs/op): not run at this point (DATABASES=postgres)" in text
+    assert "- mongodb at MODEL=native, CPU (µs/op, gross): not run at this point (DATABASES=postgres)" in text
     assert "## storage (B/event) against MODEL" in text
     assert "| bucket | 120 | 180 | 0.667x |" in text
 

@@ -105,3 +105,67 @@ def test_a_differing_answer_is_named_with_its_rows(tmp_path):
     assert "differ from event, mongodb: mongodb's" in out["reason"]
     # the other queries are untouched
     assert built["high-cpu-1"]["status"] == "ok"
+
+
+def _set_run(path, phase, **changes):
+    r = json.loads(path.read_text())
+    run = next(x for x in r["runs"] if x["phase"] == phase)
+    for key, value in changes.items():
+        if key == "cpu_factor":
+            run["query"]["per_query"]["cpu_us_net"] *= value
+        elif key == "digest":
+            run["query"]["digest"] = value
+        else:
+            run[key] = value
+    path.write_text(json.dumps(r))
+    return r
+
+
+def test_a_suspect_sides_cpu_is_marked(tmp_path):
+    d = tmp_path / "sweep-MODEL+DATABASES"
+    shutil.copytree(FIXTURE, d)
+    _set_run(d / "MODEL=bucket+DATABASES=mongodb" / "results.json", "mongodb-q-lastpoint",
+             status="suspect", reason="reads 9 > expected 5 + tolerance 0")
+    r = sweep.write(str(d))
+    side = r["queries"]["lastpoint"]["sides"][SIDES[1]]
+    assert side["figures_from"] == "suspect" and side["suspect"] == "reads 9 > expected 5 + tolerance 0"
+    text = (d / "report.md").read_text()
+    row = next(ln for ln in text.splitlines() if ln.startswith("| lastpoint |"))
+    assert row.split(" | ")[3].endswith("(SUSPECT)"), row
+    assert f"- SUSPECT {SIDES[1]}: reads 9 > expected 5 + tolerance 0" in text
+    other = next(ln for ln in text.splitlines() if ln.startswith("| high-cpu-1 |"))
+    assert "SUSPECT" not in other
+
+
+def test_a_repeated_point_is_compared_on_every_repetition(tmp_path):
+    """The native point run 3 times: every repetition's answers are compared, and its figures are the
+    mean over the ok repetitions (a suspect third left out), said in the table."""
+    d = tmp_path / "sweep-MODEL+DATABASES"
+    shutil.copytree(FIXTURE, d)
+    native = d / "MODEL=native+DATABASES=timescaledb"
+    original = native / "results.json"
+    cpu = next(x for x in json.loads(original.read_text())["runs"]
+               if x["phase"] == "timescaledb-q-lastpoint")["query"]["per_query"]["cpu_us_net"]
+    for i in (1, 2, 3):
+        (native / f"repeat-{i}").mkdir()
+        shutil.copy(original, native / f"repeat-{i}" / "results.json")
+    _set_run(native / "repeat-2" / "results.json", "timescaledb-q-lastpoint", cpu_factor=2.0)
+    _set_run(native / "repeat-2" / "results.json", "timescaledb-q-high-cpu-1", digest="0" * 64)
+    _set_run(native / "repeat-3" / "results.json", "timescaledb-q-lastpoint", cpu_factor=10.0,
+             status="suspect", reason="user_table_reads 4 > expected 0 + tolerance 0")
+    (native / "bench.env").write_text("WORKLOAD=tsbs\n")
+    (native / "run.env").write_text("WORKLOAD=tsbs\nREPEAT=3\n")
+    original.unlink()
+    from analysis import repeat
+    repeat.write(str(native))
+    r = sweep.write(str(d))
+    side = r["queries"]["lastpoint"]["sides"][SIDES[2]]
+    assert side["repetitions"] == [1, 2] and side["of"] == 3
+    assert side["cpu_us_net"] == pytest.approx(1.5 * cpu)
+    assert side["suspect"] == "repetition 3: user_table_reads 4 > expected 0 + tolerance 0"
+    high = r["queries"]["high-cpu-1"]
+    assert high["status"] == "answers differ" and high["differ"] == [SIDES[2]]
+    assert f"{SIDES[2]} (repetition 2)" in high["reason"]
+    text = (d / "report.md").read_text()
+    row = next(ln for ln in text.splitlines() if ln.startswith("| lastpoint |"))
+    assert row.split(" | ")[4].endswith("(mean of reps 1, 2 of 3; a repetition suspect, left out) |"), row

@@ -45,17 +45,18 @@ def _client(phase, database, stage, client_id, t0, rng):
     for op in dict.fromkeys(plan):
         mine = [e for e in events if e[0] == op]
         oks = [e for e in mine if e[3]]
+        # as client/src/runner.js sendOne: a latency is recorded for a successful operation only
         ops[op] = {"ok": len(oks), "errors": len(mine) - len(oks), "dropped": 0,
                    "docs": len(oks), "latency_ms": {},
-                   "histograms": {"latency_us": _hist([e[2] for e in mine]),
-                                  "service_us": _hist([max(1, e[2] - 50) for e in mine])}}
+                   "histograms": {"latency_us": _hist([e[2] for e in oks]),
+                                  "service_us": _hist([max(1, e[2] - 50) for e in oks])}}
     seconds = []
     for t in sorted({e[1] for e in events}):
         per = {}
         for op in dict.fromkeys(e[0] for e in events if e[1] == t):
             sel = [e for e in events if e[1] == t and e[0] == op]
             per[op] = {"ok": sum(1 for e in sel if e[3]), "errors": sum(1 for e in sel if not e[3]),
-                       "latency_us": _hist([e[2] for e in sel])}
+                       "latency_us": _hist([e[2] for e in sel if e[3]])}
         seconds.append({"t": t, "ops": per})
     ok = sum(1 for e in events if e[3])
     result = {
@@ -68,7 +69,7 @@ def _client(phase, database, stage, client_id, t0, rng):
                    else {"product": "FerretDB", "version": "v1.24.0", "stand_in": True}),
         "target_rate": 50, "achieved_rate": 50.0, "target_sustained": True, "interrupted": False,
         "reconnects": 0,
-        "histograms": {"latency_us": _hist([e[2] for e in events]), "service_us": _hist([e[2] for e in events])},
+        "histograms": {"latency_us": _hist([e[2] for e in events if e[3]]), "service_us": _hist([e[2] for e in events if e[3]])},
         "operations": ops,
         "timeline": {"interval_s": 1, "seconds": seconds},
     }

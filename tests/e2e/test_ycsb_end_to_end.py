@@ -109,7 +109,7 @@ def test_run_phase_per_operation_figures(ycsb_run):
         assert total == CLIENTS * OPS
         for op, o in ops.items():
             assert o["ok"] > 0 and o["errors"] == 0
-            assert o["ok"] + o["errors"] == o["latency_count"]
+            assert o["ok"] == o["latency_count"]  # an error records no latency (client/src/runner.js)
             assert 0 < o["latency_ms"]["p50"] <= o["latency_ms"]["p99"] <= o["latency_ms"]["max"]
         # A = read 50 / update 50 over 600 operations: well within 40..60%
         assert 0.4 < ops["read"]["ok"] / total < 0.6
