@@ -55,7 +55,6 @@ remove_check() {
   remove_databases || true
   rm -rf -- "$CHECK_TMP"
   CHECK_TMP=""
-CHECK_SETS=()  # the run's --set overrides, applied to the check too
 }
 
 # check_benches DIR...: every bench's check; 0 when all pass.
