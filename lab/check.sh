@@ -26,7 +26,7 @@ check_bench() {
   write_run_env "$bench" "$@" $sizes \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
-  REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
+  run_bench "$bench" || rc=$?
   RUN_FAILED=0  # the check's own verdict below decides
   analysis check --bench-dir "$bench" --prometheus "$(prometheus_url)" || rc=1
   # The check's bench settings were exported by load_run_env: the real run must not inherit them.
