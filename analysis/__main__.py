@@ -40,7 +40,8 @@ def main(argv=None):
 
     rp = sub.add_parser("report", help="benchN/report.md + plots, and a cross-bench report.md")
     rp.add_argument("benches", nargs="*", help="bench folders (default: every bench*/ with results.json)")
-    rp.add_argument("--out-dir", default=".", help="where the cross-bench report.md goes (default: .)")
+    rp.add_argument("--out-dir", help="where a cross-bench report.md of the benches goes (default: none; "
+                    "each bench's report.md is in its folder)")
 
     f = sub.add_parser("flamegraph", help="perf script text -> flame graph SVG; gzips large profiles")
     f.add_argument("profile")

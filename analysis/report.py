@@ -268,7 +268,9 @@ def cross_report(items, out_dir):
     return path
 
 
-def run(benches, out_dir="."):
+def run(benches, out_dir=None):
+    """Each bench's report.md and plots in its folder; with OUT_DIR also the cross-bench report.md
+    there (never into the working directory unasked: a run's bench may be anywhere)."""
     if not benches:
         benches = sorted(d for d in glob.glob("bench*") if os.path.isdir(d) and os.path.exists(os.path.join(d, "results.json")))
         if not benches:
@@ -279,6 +281,7 @@ def run(benches, out_dir="."):
         result, files = bench_report(b)
         items.append((b, result))
         made += files
-    os.makedirs(out_dir, exist_ok=True)
-    made.append(cross_report(items, out_dir))
+    if out_dir is not None:
+        os.makedirs(out_dir, exist_ok=True)
+        made.append(cross_report(items, out_dir))
     return made

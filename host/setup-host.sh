@@ -8,7 +8,8 @@
 # Contract with the caller:
 #   ensure_docker      0 when an engine answers. If it had to start dockerd itself it sets (not exports)
 #                      JSONBENCH_DOCKERD_PID (also in $JSONBENCH_CACHE/run/dockerd.pid); the caller
-#                      stops it with stop_started_dockerd when it is done.
+#                      stops it with stop_started_dockerd when it is done (the tests), or leaves it
+#                      running with leave_started_dockerd, which says how to stop it (a bench run).
 #   ensure_compose     0 when `docker compose version` answers.
 #   ensure_perf        always 0; exports JSONBENCH_PERF (path or empty) and JSONBENCH_PERF_REASON.
 #   registry_reachable 0 when the official images can be used (present or pullable).
@@ -141,6 +142,17 @@ stop_started_dockerd() {
   if [[ -f $pidfile && $(cat "$pidfile" 2>/dev/null) == "$pid" ]]; then rm -f "$pidfile"; fi
   unset JSONBENCH_DOCKERD_PID
   return 0
+}
+
+# A bench run's end: the dockerd ensure_docker started in this process stays up (the monitoring's
+# containers run on it, to be read after the run); says how to stop it and forgets the pid, so that a
+# later stop_started_dockerd in this process leaves it alone.
+leave_started_dockerd() {
+  local pid=${JSONBENCH_DOCKERD_PID:-}
+  [[ -n $pid ]] || return 0
+  _setup_log "the Docker engine this run started (dockerd, pid $pid) is left running: Prometheus and Grafana stay up to be read"
+  _setup_log "to stop it: ./runme.sh down && $JSONBENCH_ROOT/host/setup-host.sh stop_started_dockerd $pid"
+  unset JSONBENCH_DOCKERD_PID
 }
 
 # go >= 1.21 knows GOTOOLCHAIN and fetches newer toolchains itself; older ones (Debian 12 ships

@@ -79,7 +79,8 @@ PAIRS="cadvisor prometheus"
 compose build client >&2
 say "monitoring up: $PAIRS"
 # Recreated: a running Prometheus does not reread its bind-mounted configuration.
-compose up -d --wait --force-recreate $PAIRS >&2
+compose up -d --force-recreate $PAIRS >&2
+services_running $PAIRS || exit 1
 refresh_databases "$DB" >&2
 
 # bench1's document shape at the asked load; DOCS so that the clients outlast warm-up + every round.

@@ -130,6 +130,6 @@ run_bench() {
     [ ! -s "$BENCH_DIR/$phase.perf" ] || analysis flamegraph "$BENCH_DIR/$phase.perf" -o "$BENCH_DIR/$phase.svg" ||
       say "$phase: flame graph failed"
   done
-  analysis report "$BENCH_DIR" --out-dir "${REPORT_OUT_DIR:-$LAB_ROOT}" || say "report failed"
+  analysis report "$BENCH_DIR" || say "report failed"  # into the bench folder only
   analysis summary --bench-dir "$BENCH_DIR" || true
 }

@@ -26,7 +26,7 @@ check_bench() {
   write_run_env "$bench" "$@" $sizes \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
-  REPORT_OUT_DIR=$CHECK_TMP run_bench "$bench" || rc=$?
+  run_bench "$bench" || rc=$?
   RUN_FAILED=0  # the check's own verdict below decides
   analysis check --bench-dir "$bench" --prometheus "$(prometheus_url)" || rc=1
   # The check's bench settings were exported by load_run_env: the real run must not inherit them.
@@ -55,7 +55,6 @@ remove_check() {
   remove_databases || true
   rm -rf -- "$CHECK_TMP"
   CHECK_TMP=""
-CHECK_SETS=()  # the run's --set overrides, applied to the check too
 }
 
 # check_benches DIR...: every bench's check; 0 when all pass.

@@ -41,6 +41,20 @@ def test_results_then_summary_then_report(fixture_benches, tmp_path):
     assert (tmp_path / "report.md").exists()
 
 
+def test_report_of_a_bench_writes_into_its_folder_only(fixture_benches, tmp_path):
+    """A bench's report (what every run does, lab/bench.sh) goes into the bench folder: without
+    --out-dir no cross-bench report.md is written into the working directory (runme.sh's is the
+    checkout's root)."""
+    b = fixture_benches[hardware_bench(fixture_benches)]
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    p = cli("report", b, cwd=cwd)
+    assert p.returncode == 0, p.stderr
+    assert list(cwd.iterdir()) == []
+    assert os.path.exists(os.path.join(b, "report.md"))
+    assert all(line.startswith(b + os.sep) for line in p.stdout.splitlines()), p.stdout
+
+
 def test_bad_input_names_the_flag_and_value(tmp_path):
     p = cli("results", "--bench-dir", str(tmp_path / "missing"))
     assert p.returncode == 2 and "missing" in p.stderr and "does not exist" in p.stderr

@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(HERE))  # grafana/: dashboard_queries
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests"))
 from ci_skips import pytest_runtest_makereport  # noqa: E402,F401  (under CI=true an unexpected skip fails)
+from checkout_guard import pytest_sessionfinish, pytest_sessionstart  # noqa: E402,F401  (tests write nothing into the checkout)
 
 import lab_metrics  # noqa: E402
 import real_prometheus  # noqa: E402  (tests/: the Prometheus version the lab runs)
