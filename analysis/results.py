@@ -300,7 +300,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
                                             usage),
         # POOL=pgbouncer: the pooler's own CPU, memory and network, and per operation the server alone
         # beside the server + pooler (analysis/pooler.py); null without a pooler
-        "pooler": pooler_mod.summary(phase, metrics, per_op["ops"], txn["committed"] if txn else None, cpu_total, net_total),
+        "pooler": pooler_mod.summary(phase, metrics, per_op["ops"], txn["committed"] if txn else None, cpu_total, network),
         "booking_check": check,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),
