@@ -33,6 +33,31 @@ GAP_INTERVALS = 3          # a hole longer than this many scrape intervals is a 
 BASELINE_LOOKBACK_INTERVALS = 10  # how far before the window we look for the start value
 
 
+# the note export writes for each client container (results.py folds them into one)
+CREATED_IN_WINDOW = "no sample at window start: the container was created in the window"
+NO_SERIES = "series in Prometheus for project"
+
+
+def to_look_at(metrics):
+    """(gaps, notes) of a metrics export that need a look. Every normal run has conditions that are
+    expected, recorded in the file and not repeated on the console: clients created in their own
+    window (counted from 0), clients that ended before the window's end (their series stop: a gap to
+    the end), clients without disk series (they write nothing; no client disk figure is reported),
+    and a host that accounts no block I/O to any container (results.json disk.reason says so)."""
+    end = (metrics.get("window") or {}).get("end")
+    no_block_io = not (metrics.get("disk_devices") or {}).get("series_devices")
+
+    def expected(note):
+        svc, _, rest = note.partition(": ")
+        if rest.startswith(CREATED_IN_WINDOW) and svc.split("/")[0] == CLIENT_SERVICE:
+            return True
+        if rest.startswith("no container_fs_") and NO_SERIES in rest:
+            return svc == CLIENT_SERVICE or no_block_io
+        return False
+    gaps = [g for g in metrics.get("gaps") or [] if not (g["service"] == CLIENT_SERVICE and g["to"] == end)]
+    return gaps, [n for n in metrics.get("notes") or [] if not expected(n)]
+
+
 def container_key(labels):
     # cAdvisor names the container in `name`; `id` (the cgroup path) is the fallback
     return labels.get("name") or labels.get("id") or "?"
@@ -322,10 +347,10 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
                 out_services[svc]["gauges"][metric] = stats
             # PgBouncer writes nothing to disk: cAdvisor has no disk series for it, and none is reported
             if not mine and not (services[svc] == "pooler" and metric in DISK_COUNTERS):
-                notes.append(f"{svc}: no {metric} series in Prometheus for project {project!r} in the window")
+                notes.append(f"{svc}: no {metric} {NO_SERIES} {project!r} in the window")
 
     for svc, key in sorted(created):
-        notes.append(f"{svc}/{key}: no sample at window start: the container was created in the window, "
+        notes.append(f"{svc}/{key}: {CREATED_IN_WINDOW}, "
                      f"so its counters' start values are taken as 0")
     from .monitoring import monitoring_cpu  # imports this module: late import avoids the cycle
     monitoring = monitoring_cpu(prom, project, start, end, interval, lookback)

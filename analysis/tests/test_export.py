@@ -388,3 +388,54 @@ def test_a_missed_scrape_on_one_interface_is_not_a_counter_reset(prom_stack, tmp
     eth0 = {r["time"] for r in rows if r["series"] == "eth0"}
     eth1 = {r["time"] for r in rows if r["series"] == "eth1"}
     assert eth1 < eth0, (sorted(eth0), sorted(eth1))
+
+
+def test_a_normal_run_prints_only_what_needs_a_look_and_keeps_every_note(prom_stack, tmp_path, capsys):
+    """Issue 25, what a newcomer sees: every normal run printed "N gap(s), M note(s)" for conditions
+    every run has (clients created in their own window and ended before its end, a host without block
+    I/O accounting). Those stay in the file; the console shows what needs a look."""
+    from analysis.__main__ import main
+    fake, url = prom_stack
+    cpu, tx = "container_cpu_user_seconds_total", "container_network_transmit_bytes_total"
+    # every series cAdvisor exports on a host without block I/O accounting: no container_fs_*
+    every = {"container_cpu_system_seconds_total": 1.0, "container_network_receive_bytes_total": 700.0,
+             "container_memory_rss": 1e6, "container_memory_cache": 2e6, "container_memory_working_set_bytes": 3e6}
+    for name, svc in (("db1", "postgres"), ("c1", "client")):
+        for metric, v in every.items():
+            fake.set(name, svc, metric, v, "eth0" if "network" in metric else None)
+    with fake.lock:
+        fake.hidden.add("c1")
+    fake.set("db1", "postgres", cpu, 10.0)
+    fake.set("db1", "postgres", tx, 5000.0, "eth0")
+    wait_scraped(url, cpu, 3)
+    start = time.time()
+    fake.set("c1", "client", cpu, 1.0)  # a client created in the window
+    fake.set("c1", "client", tx, 100.0, "eth0")
+    with fake.lock:
+        fake.hidden.discard("c1")
+    fake.set("db1", "postgres", cpu, 12.0)
+    fake.set("db1", "postgres", tx, 9000.0, "eth0")
+    wait_until(start, 3.0)
+    with fake.lock:
+        fake.hidden.add("c1")  # the client ended: its series stop before the window's end
+    wait_until(start, 8.0)
+    end = time.time()
+    fake.set("db1", "postgres", tx, 100.0, "eth0")  # after the window: a misread the next one holds
+    wait_until(end, 2.5)
+    later = time.time()
+    wait_until(later, 1.5)
+
+    normal = phase_folder(tmp_path, "normal", start, end, db_state="running")
+    assert main(["export", "--bench-dir", str(normal), "--database", "postgres", "--prometheus", url]) == 0
+    assert capsys.readouterr().out == f"{normal}/postgres.metrics.json written\n"
+    kept = json.loads((normal / "postgres.metrics.json").read_text())
+    assert any("c1" in n and "created in the window" in n for n in kept["notes"])
+    assert any(n.startswith("postgres: no container_fs_writes_bytes_total series") for n in kept["notes"])
+    assert [g["container"] for g in kept["gaps"]] == ["c1"] and kept["gaps"][0]["to"] == end
+    assert kept["services"]["postgres"]["counters"][cpu]["delta"] == pytest.approx(2.0)
+
+    misread = phase_folder(tmp_path, "misread", start, later, db_state="running")
+    assert main(["export", "--bench-dir", str(misread), "--database", "postgres", "--prometheus", url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{misread}/postgres.metrics.json written; to look at:"
+    assert len(lines) == 2 and lines[1].startswith(f"  note: postgres/db1: {tx} on eth0 decreased at "), lines
