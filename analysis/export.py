@@ -99,8 +99,9 @@ def restart_recorded(phase, role):
         return False, "the phase file records no state of the database container (a run before the lab recorded facts)"
     if state == "restarted":
         return True, None
-    return False, f"the database container was {state} after the window, so it kept running in it" \
-        if state == "running" else f"the database container was {state} after the window, not restarted"
+    if state == "running":
+        return False, "the database container kept running through the window (phase.json facts.database.state)"
+    return False, f"the database container was {state} after the window, not started again in it"
 
 
 def counter_delta(samples, start, end, interval, created_ok=True, restart_ok=True, restart_why=None):
