@@ -101,8 +101,15 @@ def run(args):
         from . import export
         out = export.export(args.bench_dir, args.database, args.prometheus, args.project, args.scrape_interval,
                             args.phase)
-        print(f"{args.bench_dir}/{args.phase or args.database}.metrics.json: {len(out['gaps'])} gap(s), "
-              f"{len(out['notes'])} note(s)")
+        # what needs a look, and only that: a normal run's expected conditions stay in the file
+        gaps, notes = export.to_look_at(out)
+        start = out["window"]["start"]
+        print(f"{args.bench_dir}/{args.phase or args.database}.metrics.json written" + ("; to look at:" if gaps or notes else ""))
+        for g in gaps:
+            print(f"  gap: {g['service']}/{g['container']} {g['seconds']:.1f} s without samples from "
+                  f"{g['from'] - start:.1f} s into the window ({', '.join(g['metrics'])})")
+        for n in notes:
+            print(f"  note: {n}")
     elif args.command == "results":
         from . import results
         res = results.write(args.bench_dir, args.lab_env)

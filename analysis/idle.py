@@ -53,13 +53,17 @@ def idle_rate(samples, intervals):
     return {"rate_cores": inc / secs, "seconds": secs, "pairs": pairs, "reason": None}
 
 
-def net_of_idle(samples, start, end, intervals, interval=1.0):
-    """{gross_s, span_s, idle, net_s, reason} of one container's cumulative CPU samples over the window."""
-    d = ex.counter_delta(samples, start, end, interval)
+def net_of_idle(samples, start, end, intervals, interval=1.0, restart=(True, None)):
+    """{gross_s, span_s, idle, net_s, reason} of one container's cumulative CPU samples over the window.
+    restart: (whether the container may have restarted in the window, why not): export.restart_recorded."""
+    d = ex.counter_delta(samples, start, end, interval, restart_ok=restart[0], restart_why=restart[1])
     idle = idle_rate(samples, intervals)
     out = {"metric": USAGE, "gross_s": None, "span_s": None, "idle": idle, "net_s": None, "reason": None}
     if d["created_in_window"] or not d["samples"]:
         out["reason"] = f"no {USAGE} sample at or before the window's start and in it"
+        return out
+    if d["reason"]:
+        out["reason"] = f"{USAGE} {d['reason']}"
         return out
     out["gross_s"] = d["delta"]
     out["span_s"] = d["end_time"] - d["start_time"]
@@ -81,12 +85,16 @@ def export_cpu_usage(prom, project, service, phase, start, end, lookback, interv
     intervals = idle_intervals(phase)
     since = min([start - lookback] + [a for a, _ in intervals])
     raw = prom.raw_samples(ex.selector(USAGE, project, {service}), since, end)
-    per_container, _ = ex.sum_per_container(raw)
+    per_container, _ = ex.series_per_container(raw)
     if len(per_container) != 1:
         return {"metric": USAGE, "gross_s": None, "span_s": None, "idle": None, "net_s": None,
                 "reason": f"{len(per_container)} containers of service {service!r} export {USAGE} (needs one)"}
-    (samples,) = per_container.values()
-    out = net_of_idle(samples, start, end, intervals, interval)
+    (series,) = per_container.values()
+    if len(series) != 1:  # cAdvisor's per-CPU series (percpu metrics, off in compose.yaml): never added per timestamp
+        return {"metric": USAGE, "gross_s": None, "span_s": None, "idle": None, "net_s": None,
+                "reason": f"{len(series)} {USAGE} series of the {service!r} container (needs one)"}
+    (samples,) = series.values()
+    out = net_of_idle(samples, start, end, intervals, interval, ex.restart_recorded(phase, "database"))
     if not intervals and out["idle"]["reason"]:
         out["idle"]["reason"] = "the phase manifest has no idle interval (a run before issue 16): no idle rate"
         out["reason"] = out["reason"] and out["idle"]["reason"]

@@ -13,22 +13,27 @@ def monitoring_cpu(prom, project, start, end, interval, lookback):
     cpu_s is null (with the reason) when a service has no series in the window."""
     out = {}
     for svc in MONITORING_SERVICES:
-        total, containers, samples, missing = 0.0, set(), 0, []
+        total, containers, samples, missing, misread = 0.0, set(), 0, [], []
         for metric in CPU_COUNTERS:
             raw = prom.raw_samples(ex.selector(metric, project, {svc}), start - lookback, end)
-            per_container, _ = ex.sum_per_container(raw)
+            per_container, _ = ex.series_per_container(raw)
             if not per_container:
                 missing.append(metric)
                 continue
-            for key, s in per_container.items():
-                d = ex.counter_delta(s, start, end, interval)
-                total += d["delta"]
+            for key, series in per_container.items():
+                # the monitoring runs through every window: a decrease is a misread series, not a restart
+                d = ex.container_counter(series, metric, start, end, interval, restart_ok=False,
+                                         restart_why=f"the lab does not restart {svc}")
+                if d["delta"] is None:
+                    misread.append(f"{key}: {d['reason']}")
+                else:
+                    total += d["delta"]
                 samples += d["samples"]
                 containers.add(key)
-        reason = (f"no {', '.join(missing)} series for service {svc!r} of project {project!r} in the window"
-                  if missing else None)
-        out[svc] = {"cpu_s": None if missing else total, "containers": sorted(containers),
-                    "samples": samples, "reason": reason}
+        reasons = ([f"no {', '.join(missing)} series for service {svc!r} of project {project!r} in the window"]
+                   if missing else []) + misread
+        out[svc] = {"cpu_s": None if reasons else total, "containers": sorted(containers),
+                    "samples": samples, "reason": "; ".join(reasons) or None}
     return out
 
 

@@ -42,7 +42,25 @@ def _hatch(run):
     return "//" if run.get("stage") == "load" else None
 
 
-def per_doc_bars(result, path):
+def _empty_reason(runs, field):
+    """Why a per-document figure is null in every run: the runs' own reason where they give one."""
+    if field in ("write_bytes", "read_bytes"):
+        why = {(r.get("disk") or {}).get("reason") for r in runs} - {None}
+    elif field == "instructions":
+        why = {(r.get("cpu") or {}).get("instructions_reason") for r in runs} - {None}
+    else:
+        why = set()
+    return "; ".join(sorted(why)) if len(why) == 1 else "not measured on this host (see report)"
+
+
+def _say_empty(ax, text, width=48):
+    """A panel the run could not fill says why, instead of showing an empty axis."""
+    ax.set_yticks([])
+    ax.text(0.5, 0.5, "\n".join(textwrap.wrap(text, width)), transform=ax.transAxes, ha="center", va="center",
+            fontsize=8)
+
+
+def per_doc_figure(result):
     # insert costs only: a run phase of reads/updates has per_op figures instead (per_doc.reason)
     runs = [r for r in result["runs"] if not r["per_doc"].get("reason")] or result["runs"]
     fig, axes = plt.subplots(2, 2, figsize=(10, 7))
@@ -60,12 +78,15 @@ def per_doc_bars(result, path):
         ax.set_xticks(range(len(runs)), [lbl.replace(" (", "\n(") for lbl in labels], fontsize=8)
         ax.set_title(title, fontsize=10)
         if all(v is None for v in values):
-            ax.set_yticks([])
-            ax.text(0.5, 0.5, "not measured on this host (see report)", transform=ax.transAxes, ha="center", fontsize=9)
+            _say_empty(ax, _empty_reason(runs, field))
     suffix = _title_suffix(runs)
     fig.suptitle(f"{result['bench']}: per-document cost{suffix}", fontsize=11 if not suffix else 9)
     fig.tight_layout()  # makes room for the suptitle's lines
-    return _save(fig, path)
+    return fig
+
+
+def per_doc_bars(result, path):
+    return _save(per_doc_figure(result), path)
 
 
 def memory_bars(result, path):
@@ -90,18 +111,22 @@ def memory_bars(result, path):
 
 
 def load_timeseries(csv_gz):
+    """export's long format; `series` (device / interface, "" for CPU and memory) since issue 25:
+    an older file, one row per container with its devices summed, reads as one series each."""
     df = pd.read_csv(csv_gz, compression="gzip")
+    df["series"] = df["series"].fillna("").astype(str) if "series" in df.columns else ""
     return df
 
 
 def _rates(df, metric, start):
-    """Per-second rate of a counter per service: per container diff / dt, then summed per 1 s bucket.
-    A decrease (reset) gives no rate for that step instead of a negative one."""
+    """Per-second rate of a counter per service: per series (container, device / interface) diff / dt,
+    then summed per 1 s bucket. Never a difference of sums: a series missing from one scrape would
+    make the sum drop and jump back. A decrease gives no rate for that step instead of a negative one."""
     d = df[df.metric == metric].sort_values("time")
     if d.empty:
         return pd.DataFrame(columns=["service", "t", "rate"])
     parts = []
-    for (svc, _), g in d.groupby(["service", "container"]):
+    for (svc, _, _), g in d.groupby(["service", "container", "series"]):
         dv, dt = g.value.diff(), g.time.diff()
         rate = (dv / dt).where(dv >= 0)
         parts.append(pd.DataFrame({"service": svc, "t": (g.time - start).floordiv(1), "rate": rate}).dropna())
@@ -114,11 +139,16 @@ def _gauge(df, metric, start):
     if d.empty:
         return pd.DataFrame(columns=["service", "t", "value"])
     d["t"] = (d.time - start).floordiv(1)
-    d = d.sort_values("time").groupby(["service", "container", "t"], as_index=False).value.last()
+    d = d.sort_values("time").groupby(["service", "container", "series", "t"], as_index=False).value.last()
     return d.groupby(["service", "t"], as_index=False).value.sum()
 
 
-def timeseries_panels(result, run, csv_gz, path):
+def _disk_empty_reason(run):
+    reason = (run.get("disk") or {}).get("reason")
+    return "no disk bytes to draw: " + (reason or "no block I/O series for the database in the window (see the notes)")
+
+
+def timeseries_figure(result, run, csv_gz):
     df = load_timeseries(csv_gz)
     start = run["window"]["start"] or (df.time.min() if not df.empty else 0)
     db = run.get("service") or run["database"]
@@ -138,6 +168,7 @@ def timeseries_panels(result, run, csv_gz, path):
             ax.plot(gg.t, gg.value / 2**20, label=f"{svc} {name}", linestyle="-" if svc == db else "--")
     ax.set_ylabel("MiB")
     ax.set_title("memory")
+    empty = {2: _disk_empty_reason(run)}
     for ax, title, pairs in ((axes[2], "disk (database)", (("container_fs_reads_bytes_total", "read"),
                                                            ("container_fs_writes_bytes_total", "write"))),
                              (axes[3], "network (database)", (("container_network_receive_bytes_total", "rx"),
@@ -145,17 +176,22 @@ def timeseries_panels(result, run, csv_gz, path):
         for metric, name in pairs:
             r = _rates(df, metric, start)
             r = r[r.service == db]
-            ax.plot(r.t, r.rate / 1024, label=f"{db} {name}")
+            if not r.empty:  # a line of no points would put a legend over an empty axis
+                ax.plot(r.t, r.rate / 1024, label=f"{db} {name}")
         ax.set_ylabel("KiB/s")
         ax.set_title(title)
-    for ax in axes:
+    for i, ax in enumerate(axes):
         handles, _ = ax.get_legend_handles_labels()
         if handles:
             ax.legend(fontsize=7, loc="upper right")
         else:
-            ax.text(0.5, 0.5, "no data in the window", transform=ax.transAxes, ha="center")
+            _say_empty(ax, empty.get(i, "no data in the window"), width=90)
         ax.grid(alpha=0.3)
     axes[-1].set_xlabel("seconds since window start")
     fig.suptitle(f"{result['bench']}: {run_label(run)} phase over time", fontsize=11)
     fig.tight_layout()
-    return _save(fig, path)
+    return fig
+
+
+def timeseries_panels(result, run, csv_gz, path):
+    return _save(timeseries_figure(result, run, csv_gz), path)

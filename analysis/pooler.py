@@ -14,6 +14,15 @@ COUNTERS = {
 GAUGES = {"rss": "container_memory_rss", "working_set": "container_memory_working_set_bytes"}
 INCLUDES = ("the server's alone: the pooler's CPU and network are in `pooler` "
             "(pooler.per_op: server alone and server + pooler)")
+# What `server + pooler` network counts. The pooler's counters hold both of its sides: the clients'
+# and the hop to the server; the server's hold that hop too, from the other end. Their sum counted
+# the hop twice. The pair's network is what it exchanged with the clients, the pooler's client side:
+# its bytes less the server's, direction by direction (what the server received, the pooler sent it).
+# That holds because in the window the server talks to nothing else: the lab's readings go straight
+# to the server, but outside the window (lab/phase.sh; pool-ready before it, pool-close after it).
+NET_COUNTED = ("server + pooler network: the bytes the clients exchanged with the pooler, counted once = the "
+               "pooler's rx less the server's tx, plus the pooler's tx less the server's rx; the PgBouncer-to-"
+               "PostgreSQL hop is inside the pair and not counted (the server talks to nothing else in the window)")
 
 
 def _counter(metrics, service, metric):
@@ -34,10 +43,28 @@ def _per(v, n, scale=1.0):
     return None if v is None or not n else v * scale / n
 
 
-def summary(phase, metrics, ops, committed, server_cpu_s, server_net_bytes):
+def client_facing(pooler_net, server_net):
+    """(bytes the pooler exchanged with the clients, None) or (None, the reason). pooler_net and
+    server_net: {rx_bytes, tx_bytes} of each container over the window."""
+    if None in (pooler_net.get("rx_bytes"), pooler_net.get("tx_bytes"),
+                (server_net or {}).get("rx_bytes"), (server_net or {}).get("tx_bytes")):
+        return None, "no client-facing network: a network counter of the pooler or the server is null (see the phase's notes)"
+    from_clients = pooler_net["rx_bytes"] - server_net["tx_bytes"]
+    to_clients = pooler_net["tx_bytes"] - server_net["rx_bytes"]
+    for got, server_did, pooler_did, a, b in ((from_clients, "sent", "received", "tx", "rx"),
+                                              (to_clients, "received", "sent it", "rx", "tx")):
+        if got < 0:
+            return None, (f"no client-facing network: the server {server_did} more than the pooler {pooler_did} "
+                          f"(server {a} {server_net[a + '_bytes']:.0f} B, pooler {b} {pooler_net[b + '_bytes']:.0f} B): "
+                          "it exchanged bytes with something else in the window")
+    return from_clients + to_clients, None
+
+
+def summary(phase, metrics, ops, committed, server_cpu_s, server_network):
     """run.pooler: None without a pooler; else what ran, its own resources in the window, and the
     per-operation (and per committed transaction) CPU and network of the server alone and of the
-    server plus the pooler. ops: the phase's successful operations (per_op's divisor)."""
+    server plus the pooler. ops: the phase's successful operations (per_op's divisor);
+    server_network: the server's {rx_bytes, tx_bytes}."""
     p = (phase or {}).get("pooler")
     if not p:
         return None
@@ -50,7 +77,11 @@ def summary(phase, metrics, ops, committed, server_cpu_s, server_net_bytes):
         reasons.append("no metrics export for the phase: no pooler figures")
     elif cpu is None:
         reasons.append(f"no CPU counter for the {svc} container in the window (see the phase's notes)")
-    both_cpu, both_net = _add(server_cpu_s, cpu), _add(server_net_bytes, net)
+    server_net_bytes = _add((server_network or {}).get("rx_bytes"), (server_network or {}).get("tx_bytes"))
+    both_cpu = _add(server_cpu_s, cpu)
+    both_net, why_net = client_facing({"rx_bytes": c["rx_bytes"], "tx_bytes": c["tx_bytes"]}, server_network)
+    if metrics is not None and why_net:
+        reasons.append(why_net)
     return {
         "service": svc,
         "product": p.get("product"),
@@ -63,7 +94,8 @@ def summary(phase, metrics, ops, committed, server_cpu_s, server_net_bytes):
         "readings": p.get("readings"),
         "cpu": {"user_s": c["user_s"], "system_s": c["system_s"], "total_s": cpu},
         "memory": {k: _gauge(metrics, svc, m) for k, m in GAUGES.items()},
-        "network": {"rx_bytes": c["rx_bytes"], "tx_bytes": c["tx_bytes"]},
+        "network": {"rx_bytes": c["rx_bytes"], "tx_bytes": c["tx_bytes"], "client_facing_bytes": both_net,
+                    "counted": NET_COUNTED},
         "per_op": {
             "ops": ops,
             "server_cpu_us": _per(server_cpu_s, ops, 1e6),
@@ -95,8 +127,8 @@ def report_lines(result):
              "The clients' sessions went through the pooler; the lab's readings went straight to the server. "
              "The server's figures elsewhere in this report are the server's alone.", "",
              "| phase | pooler | mode / size | statements | pooler CPU s | pooler RSS MB (mean) | pooler net MB "
-             "| CPU µs/op server | CPU µs/op server + pooler |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "| CPU µs/op server | CPU µs/op server + pooler | net B/op server | net B/op server + pooler |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in runs:
         p = r["pooler"]
         rss = ((p.get("memory") or {}).get("rss") or {}).get("mean")
@@ -105,7 +137,9 @@ def report_lines(result):
         lines.append(f"| {r.get('phase')} | {name} | {p.get('mode')} / {p.get('size')} | {p.get('statements')} "
                      f"| {f((p.get('cpu') or {}).get('total_s'), '{:.2f}')} | {f(None if rss is None else rss / 1e6)} "
                      f"| {f(None if net is None else net / 1e6, '{:.2f}')} | {f(p['per_op'].get('server_cpu_us'))} "
-                     f"| {f(p['per_op'].get('server_plus_pooler_cpu_us'))} |")
+                     f"| {f(p['per_op'].get('server_plus_pooler_cpu_us'))} | {f(p['per_op'].get('server_net_bytes'), '{:,.0f}')} "
+                     f"| {f(p['per_op'].get('server_plus_pooler_net_bytes'), '{:,.0f}')} |")
     stand_ins = sorted({r["pooler"]["stand_in"] for r in runs if r["pooler"].get("stand_in")})
+    lines += ["", NET_COUNTED[0].upper() + NET_COUNTED[1:] + "."]
     lines += [""] + [f"> STAND-IN pooler: {s}." for s in stand_ins] + ([""] if stand_ins else [])
     return lines

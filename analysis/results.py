@@ -95,6 +95,10 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
 
     events = perfstat.parse(perf_text) if perf_text else {}
     instructions, instructions_event = perfstat.instructions(events)
+    # multiplexed (perf record holding a hardware counter): perf printed an estimate, not a count
+    instructions_scaled = perfstat.scaled(events, instructions_event)
+    if instructions_scaled:
+        instructions = None
     perf = phase.get("perf") or {}
 
     cpu_user = _counter(metrics, service, "container_cpu_user_seconds_total")
@@ -186,10 +190,14 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     if ops_note:
         run_notes.append(f"operations: {ops_note}")
     run_notes[:] = _one_created_in_window_note(run_notes)
-    if instructions is None:
-        why = perf.get("reason") or (f"{instructions_event}: {events[instructions_event]['status']}"
-                                     if instructions_event else "no hardware counters on this host")
-        run_notes.append(f"instructions not counted ({why}); software events only")
+    instructions_reason = None
+    if instructions_scaled:
+        instructions_reason = instructions_scaled["reason"]
+        run_notes.append(f"instructions not counted ({instructions_reason}); the estimate is in cpu.instructions_scaled")
+    elif instructions is None:
+        instructions_reason = perf.get("reason") or (f"{instructions_event}: {events[instructions_event]['status']}"
+                                                     if instructions_event else "no hardware counters on this host")
+        run_notes.append(f"instructions not counted ({instructions_reason}); software events only")
     expected_clients = phase.get("clients")
     if isinstance(expected_clients, int) and expected_clients != len(clients):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
@@ -266,9 +274,16 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
             "instructions_scope": ("user mode only (instructions:u): instructions the kernel ran for the server "
                                    "(system calls, network, I/O) are not counted") if instructions is not None
                                   and str(instructions_event or "").endswith(":u") else None,
+            # why instructions is null: not counted on this host, or only a scaled estimate
+            "instructions_reason": instructions_reason,
+            # perf multiplexed instructions: {running_pct, estimate, reason}; null when counted throughout
+            "instructions_scaled": instructions_scaled,
             "hardware_counters": perf.get("hardware_counters", instructions is not None),
             "perf_events": {k: v["value"] for k, v in events.items()},
             "perf_units": {k: v["unit"] for k, v in events.items() if v["unit"]},
+            # per counted event, the share of its enabled time it ran (perf stat's percentage column):
+            # below 100 its perf_events value is perf's scaled estimate
+            "perf_running_pct": {k: v["running_pct"] for k, v in events.items() if v.get("running_pct") is not None},
             "perf_reason": perf.get("reason"),
             "cgroup_cpu_s": _cgroup_cpu(phase),
             # container_cpu_usage_seconds_total (ns) over the window, and net of the idle rate read
@@ -307,7 +322,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
                                             usage),
         # POOL=pgbouncer: the pooler's own CPU, memory and network, and per operation the server alone
         # beside the server + pooler (analysis/pooler.py); null without a pooler
-        "pooler": pooler_mod.summary(phase, metrics, per_op["ops"], txn["committed"] if txn else None, cpu_total, net_total),
+        "pooler": pooler_mod.summary(phase, metrics, per_op["ops"], txn["committed"] if txn else None, cpu_total, network),
         "booking_check": check,
         # The perf record profile (file for the Firefox Profiler, or why there is none).
         "profile": _profile(perf),

@@ -16,8 +16,11 @@ POOLER = {"service": "pgbouncer", "product": "PgBouncer", "version": "1.18.0", "
           "container_id": "abc", "image": "jsonbench-pgbouncer:test",
           "stand_in": "PgBouncer 1.18 (Debian 12 package) standing in for PGDG's PgBouncer >= 1.21",
           "statements": "unnamed", "readings": "direct to PostgreSQL"}
-# the pooler's counters over the window (user s, system s, rx, tx) and its memory
-CPU_USER, CPU_SYS, RX, TX, RSS = 0.25, 0.15, 300_000, 200_000, 4_000_000
+# the pooler's counters over the window (user s, system s) and its memory; its network is the
+# clients' side (CLIENT_RX from the clients, CLIENT_TX to them) plus the hop to the server, which
+# the server's own counters see from the other end (its rx is what the pooler sent it)
+CPU_USER, CPU_SYS, RSS = 0.25, 0.15, 4_000_000
+CLIENT_RX, CLIENT_TX = 300_000, 200_000
 
 
 def _counter(delta):
@@ -33,6 +36,10 @@ def pooled_bench(tmp_path):
     phase_path.write_text(json.dumps(phase))
     metrics_path = tmp_path / "postgres.metrics.json"
     m = json.loads(metrics_path.read_text())
+    server = m["services"]["postgres"]["counters"]
+    server_rx = server["container_network_receive_bytes_total"]["delta"]
+    server_tx = server["container_network_transmit_bytes_total"]["delta"]
+    RX, TX = CLIENT_RX + server_tx, CLIENT_TX + server_rx  # the pooler's own counters
     m["services"]["pgbouncer"] = {"role": "pooler", "containers": ["pgb"], "counters": {
         "container_cpu_user_seconds_total": _counter(CPU_USER), "container_cpu_system_seconds_total": _counter(CPU_SYS),
         "container_network_receive_bytes_total": _counter(RX), "container_network_transmit_bytes_total": _counter(TX),
@@ -40,6 +47,12 @@ def pooled_bench(tmp_path):
                   "container_memory_working_set_bytes": {"mean": RSS, "max": RSS, "samples": 3, "per_container": {}}}}
     metrics_path.write_text(json.dumps(m))
     return tmp_path
+
+
+def pooler_net(bench):
+    """The pooler's rx and tx in the fixture's metrics export."""
+    c = json.loads((bench / "postgres.metrics.json").read_text())["services"]["pgbouncer"]["counters"]
+    return (c["container_network_receive_bytes_total"]["delta"], c["container_network_transmit_bytes_total"]["delta"])
 
 
 def test_the_pooler_is_beside_the_server_and_per_op_shows_both(pooled_bench):
@@ -52,7 +65,8 @@ def test_the_pooler_is_beside_the_server_and_per_op_shows_both(pooled_bench):
     assert (p["product"], p["version"], p["mode"], p["size"], p["statements"]) == ("PgBouncer", "1.18.0", "transaction", 4, "unnamed")
     assert p["stand_in"].startswith("PgBouncer 1.18")
     assert p["cpu"]["total_s"] == pytest.approx(CPU_USER + CPU_SYS)
-    assert p["network"] == {"rx_bytes": RX, "tx_bytes": TX}
+    RX, TX = pooler_net(pooled_bench)
+    assert (p["network"]["rx_bytes"], p["network"]["tx_bytes"]) == (RX, TX)
     assert p["memory"]["rss"]["mean"] == RSS
     # the server's own figures stay the server's alone
     server_cpu = pg["cpu"]["user_s"] + pg["cpu"]["system_s"]
@@ -64,7 +78,13 @@ def test_the_pooler_is_beside_the_server_and_per_op_shows_both(pooled_bench):
     assert p["per_op"]["server_cpu_us"] == pytest.approx(server_cpu * 1e6 / ops)
     assert p["per_op"]["pooler_cpu_us"] == pytest.approx((CPU_USER + CPU_SYS) * 1e6 / ops)
     assert p["per_op"]["server_plus_pooler_cpu_us"] == pytest.approx((server_cpu + CPU_USER + CPU_SYS) * 1e6 / ops)
-    assert p["per_op"]["server_plus_pooler_net_bytes"] == pytest.approx((server_net + RX + TX) / ops)
+    # issue 25 item 9: the clients' bytes once; the PgBouncer-PostgreSQL hop is inside the pair (it was
+    # counted twice: in the server's bytes and again in the pooler's)
+    assert p["network"]["client_facing_bytes"] == CLIENT_RX + CLIENT_TX
+    assert p["per_op"]["server_plus_pooler_net_bytes"] == pytest.approx((CLIENT_RX + CLIENT_TX) / ops)
+    assert p["per_op"]["server_plus_pooler_net_bytes"] != pytest.approx((server_net + RX + TX) / ops)
+    assert p["per_op"]["pooler_net_bytes"] == pytest.approx((RX + TX) / ops)
+    assert "once" in p["network"]["counted"] and "hop" in p["network"]["counted"]
     assert pg["transactions"]["cpu_us_per_committed"] == pytest.approx(server_cpu * 1e6 / 58)
     assert p["per_committed"]["server_plus_pooler_cpu_us"] == pytest.approx((server_cpu + CPU_USER + CPU_SYS) * 1e6 / 58)
     assert p["reason"] is None
@@ -90,6 +110,8 @@ def test_report_has_the_pooler_table_with_both_costs(pooled_bench):
     pg = {r["database"]: r for r in res["runs"]}["postgres"]
     assert "PgBouncer 1.18.0 (STAND-IN)" in row and "transaction / 4" in row and "unnamed" in row
     assert f"{pg['pooler']['per_op']['server_plus_pooler_cpu_us']:.1f}" in row
+    assert row.rstrip(" |").endswith(f"{pg['pooler']['per_op']['server_plus_pooler_net_bytes']:,.0f}")
+    assert "Server + pooler network: the bytes the clients exchanged with the pooler, counted once" in "\n".join(lines)
     assert any(line.startswith("> STAND-IN pooler: PgBouncer 1.18") for line in lines)
     report.bench_report(str(pooled_bench))
     text = (pooled_bench / "report.md").read_text()
@@ -100,3 +122,20 @@ def test_report_has_the_pooler_table_with_both_costs(pooled_bench):
             f"CPU µs / committed tx {fmt(c['server_cpu_us'])} for the server alone") in text
     assert f"{fmt(c['server_plus_pooler_cpu_us'])} with the pooler's" in text
     assert pooler.report_lines({"runs": [{"pooler": None}]}) == []
+
+
+def test_server_bytes_beyond_the_pooler_make_the_client_facing_figure_null_with_the_reason(pooled_bench):
+    """The pooler's client side is its bytes less the server's (every byte the server exchanged in the
+    window went to or came from the pooler). A server that received more than the pooler sent it
+    talked to something else in the window: no figure, and why."""
+    path = pooled_bench / "postgres.metrics.json"
+    m = json.loads(path.read_text())
+    pgb = m["services"]["pgbouncer"]["counters"]
+    server_rx = m["services"]["postgres"]["counters"]["container_network_receive_bytes_total"]["delta"]
+    pgb["container_network_transmit_bytes_total"]["delta"] = server_rx - 1
+    path.write_text(json.dumps(m))
+    p = {r["database"]: r for r in results.build(str(pooled_bench))["runs"]}["postgres"]["pooler"]
+    assert p["network"]["client_facing_bytes"] is None
+    assert p["per_op"]["server_plus_pooler_net_bytes"] is None
+    assert "received more than the pooler sent" in p["reason"]
+    assert p["per_op"]["pooler_net_bytes"] is not None  # the pooler's own figure stands

@@ -122,7 +122,9 @@ def test_perfstat_parses_cgroup_and_not_supported_lines():
             "10,,context-switches,docker/abc,1234000,100.00,,\n"
             "5,,context-switches,docker/def,1234000,100.00,,\n")
     ev = perfstat.parse(text)
-    assert ev["instructions:u"] == {"value": None, "unit": "", "status": "not supported"}
+    assert ev["instructions:u"] == {"value": None, "unit": "", "status": "not supported", "running_pct": None,
+                                    "run_ns": 0.0, "enabled_ns": 0.0}
+    assert ev["task-clock"]["running_pct"] == 100.0
     assert ev["task-clock"]["value"] == 1234.5 and ev["task-clock"]["unit"] == "msec"
     assert ev["context-switches"]["value"] == 15
     assert perfstat.instructions(ev) == (None, "instructions:u")

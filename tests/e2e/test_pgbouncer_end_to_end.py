@@ -80,6 +80,16 @@ def test_the_pooler_is_measured_beside_the_server(run):
     assert r["per_op"]["includes_pooler"].startswith("the server's alone")
     assert p["per_op"]["server_plus_pooler_cpu_us"] == pytest.approx(
         p["per_op"]["server_cpu_us"] + p["per_op"]["pooler_cpu_us"])
+    # server + pooler network: the clients' bytes once (issue 25 item 9), never the two containers'
+    # sum, which holds the PgBouncer-to-PostgreSQL hop twice; measured on the real pair
+    server_net = r["network"]["rx_bytes"] + r["network"]["tx_bytes"]
+    client_side = p["network"]["client_facing_bytes"]
+    assert client_side == pytest.approx(p["network"]["rx_bytes"] - r["network"]["tx_bytes"]
+                                        + p["network"]["tx_bytes"] - r["network"]["rx_bytes"])
+    assert 0 < client_side < p["network"]["rx_bytes"] + p["network"]["tx_bytes"]
+    assert p["per_op"]["server_plus_pooler_net_bytes"] * ops == pytest.approx(client_side)
+    print(f"client-facing {client_side:.0f} B, server (the hop) {server_net:.0f} B, "
+          f"pooler {p['network']['rx_bytes'] + p['network']['tx_bytes']:.0f} B, {ops} ops")
     metrics = json.loads((bench / "postgres.metrics.json").read_text())
     assert metrics["services"]["pgbouncer"]["role"] == "pooler"
     phase = json.loads((bench / "postgres.phase.json").read_text())
