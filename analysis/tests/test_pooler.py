@@ -100,6 +100,9 @@ def test_report_has_the_pooler_table_with_both_costs(pooled_bench):
     report.bench_report(str(pooled_bench))
     text = (pooled_bench / "report.md").read_text()
     assert "## Connection pooler" in text
+    # the runs table names each server image's OS and C library, or why it has none
+    os_row = next(line for line in text.splitlines() if line.startswith("| image OS / libc |"))
+    assert "Debian GNU/Linux 13 (trixie) / glibc 2.41" in os_row and "not read (a run before it)" in os_row
     # the transactions answer says its CPU is the server's alone and gives it with the pooler's
     c = pg["pooler"]["per_committed"]
     assert (f"postgres ran through PgBouncer 1.24.1 (STAND-IN), transaction pooling, 4 server connections, named statements: "
