@@ -31,7 +31,7 @@ printf '"%s" "%s"\n' "$POSTGRES_USER" "$POSTGRES_PASSWORD" >"$dir/userlist.txt"
 # connection: PgBouncer (1.21+, the Dockerfile's PGBOUNCER_MIN on both paths) keeps each client's
 # statements and prepares one on a server connection the first time it runs there, so the server
 # parses it once per server connection, as without a pool once per session. 200 (1.22's default)
-# holds every statement of a workload (booking and oltp have about ten): none is evicted and parsed
+# holds every statement of a workload (oltp names 9, booking 4): none is evicted and parsed
 # again. 0 would pass the names through to a server connection that never saw them.
 MAX_PREPARED_STATEMENTS=200
 dpkg --compare-versions "$version" ge 1.21 ||
