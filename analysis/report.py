@@ -42,12 +42,22 @@ def _per_doc_table(result):
     return "\n".join(rows)
 
 
+def _image_os(run):
+    """The image's OS and C library as the lab read them (runs[].image_os), or why not."""
+    o = run.get("image_os")
+    if o is None:
+        return "not read (a run before it)"
+    said = " / ".join(v for v in (o.get("os"), o.get("libc")) if v)
+    return f"{said} ({o['reason']})" if o.get("reason") else said
+
+
 def _runs_table(result):
     runs = result["runs"]
     fields = [
         ("status", lambda r: r["status"] + (f" ({r['reason']})" if r.get("reason") else "")),
         ("server", lambda r: f"{r.get('product') or '?'} {r.get('server_version') or ''}".strip()),
         ("image", lambda r: f"`{r.get('image')}`"),
+        ("image OS / libc", _image_os),
         ("window (s)", lambda r: fmt(r["window"].get("seconds"))),
         ("clients", lambda r: str(r["clients"])),
         ("docs ok / in db", lambda r: f"{fmt(r['docs_ok'])} / {fmt(r['docs_in_db'])}"),

@@ -242,6 +242,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "service": service,
         "product": products[0] if len(products) == 1 else (products or None),
         "image": phase.get("image"),
+        # the image's OS and C library, read by the lab before the phases (lab/image-os.py)
+        "image_os": phase.get("image_os"),
         "server_version": versions[0] if len(versions) == 1 else (", ".join(versions) or None),
         "stand_in": bool(stand_in_what) or client_says_stand_in,
         "stand_in_what": stand_in_what or None,

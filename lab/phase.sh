@@ -246,7 +246,7 @@ finish_phase() {
     "perf.events[]=$PHASE_EVENTS" "perf.hardware_counters!=$PHASE_HW" "perf.reason?=$PHASE_PERF_REASON" \
     "perf.profile:=$profile" \
     "cgroup_processes:=$(cgroup_processes_summary)" \
-    "pooler:=$(pool_phase_json "$db")" \
+    "image_os:=${IMAGE_OS[$db]:-null}" "pooler:=$(pool_phase_json "$db")" \
     "facts.client_exit_codes[#]=$codes" \
     "facts.wait.expected_s#=$PHASE_EXPECTED_S" "facts.wait.limit_s#=$PHASE_WAIT_LIMIT_S" \
     "facts.wait.timed_out!=$PHASE_WAIT_TIMED_OUT" "facts.lab_error_exit_code#=$PHASE_LAB_ERROR" \

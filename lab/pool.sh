@@ -63,6 +63,8 @@ pool_start() {
     pool_hook "$db" pool_start "$ready" </dev/null || { rm -f "$ready"; return 1; }
     POOL_READY[$db]=$(cat "$ready")
     rm -f "$ready"
+    # its image's OS and C library, as a database's (lab/stack.sh read_image_os), for pool_phase_json
+    read_image_os "$(grep "^$db " <<<"$rows" | cut -d' ' -f2)"
   done
 }
 
@@ -83,8 +85,10 @@ pool_close_servers() {
 }
 
 # phase.json `pooler`: null without a pool, else what ran between the clients and the server (its
-# pool_phase_json, given the readiness facts its pool_start wrote).
+# pool_phase_json, given the readiness facts its pool_start wrote and its image's OS facts).
 pool_phase_json() {
+  local row
   pool_for "$1" || { echo null; return 0; }
-  pool_hook "$1" pool_phase_json "${POOL_READY[$1]:-}"
+  row=$(pooled_databases "$1") || return 1
+  pool_hook "$1" pool_phase_json "${POOL_READY[$1]:-}" "${IMAGE_OS[${row#* }]:-null}"
 }

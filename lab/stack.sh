@@ -117,8 +117,22 @@ refresh_databases() {
     # waited for (wait-ready would wait READY_TIMEOUT_S for it)
     [ "${INTERRUPTED:-0}" = 0 ] || return 1
     database_ready "$db" || return 1
+    read_image_os "$db"
   done
   pool_start "$dbs"  # the bench's POOL, after the database offering it is ready (lab/pool.sh)
+}
+
+# The operating system and C library of each running service's image (lab/image-os.py), by
+# service, for D.phase.json `image_os` (a pooler's: its `pooler.image_os`). Read once per bench
+# after the service started and before any phase, outside every window, from the image the
+# container runs (its id), in a throwaway container of its own: never inside a measured one.
+declare -gA IMAGE_OS=()
+read_image_os() {
+  local service=$1 cid image
+  cid=$(container_of "$service") && [ -n "$cid" ] && image=$(docker inspect -f '{{.Image}}' "$cid" 2>/dev/null) &&
+    [ -n "$image" ] && IMAGE_OS[$service]=$(python3 "$LAB_ROOT/lab/image-os.py" "$image") && return 0
+  IMAGE_OS[$service]=$(python3 "$LAB_ROOT/lab/json-object.py" "image?=${image:-}" "os?=" "libc?=" \
+    "reason=the image of the $service container could not be read (no container, or lab/image-os.py failed)")
 }
 
 # A started database container answers the client's authenticated connect; then the database's

@@ -26,10 +26,18 @@ fi
 export JSONBENCH_STANDINS
 "$LAB_ROOT/host/install-prometheus.sh" || exit 2
 # The stand-in images before any suite: unit tests start a PostgreSQL container and a busy one from
-# them (tests/unit/lab_images.py); built only later, by the first e2e runme.sh, those tests skipped.
+# them (tests/unit/lab_images.py), the client's tests their PostgreSQL server
+# (client/test/helpers/postgres-server.js); built only later, by the first e2e runme.sh, those tests
+# would skip or fail. With the official images, the PostgreSQL one pulled for the same reason.
 if [ "$JSONBENCH_STANDINS" = 1 ]; then
   say "building the local stand-in images"
   "$LAB_ROOT/lab/standins/build.sh" || exit 2
+else
+  pg_image=$(official_images | grep -m1 '^postgres:') || { echo "test: compose.yaml names no postgres image" >&2; exit 2; }
+  docker image inspect "$pg_image" >/dev/null 2>&1 || {
+    say "pulling $pg_image (the unit and client suites start it)"
+    docker pull "$pg_image" || exit 2
+  }
 fi
 
 failed=()

@@ -136,7 +136,8 @@ def lab_phase_file(tmp_path, **changes):
         doc = json.load(f)
     del doc["status"], doc["reason"]
     doc.update(phase="postgres", stage="run", idle={"quiet": {"start": 1.0, "end": 2.0}, "guard": {"start": 2.0, "end": None}},
-               settled_after=None, query=None, cgroup_processes=None, pooler=None, facts=facts(**changes))
+               settled_after=None, query=None, cgroup_processes=None, pooler=None, facts=facts(**changes),
+               image_os={"image": "sha256:" + "0" * 64, "os": "Debian GNU/Linux 13 (trixie)", "libc": "glibc 2.41", "reason": None})
     path = tmp_path / "postgres.phase.json"
     path.write_text(json.dumps(doc, indent=2) + "\n")
     return path

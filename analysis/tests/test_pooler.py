@@ -12,10 +12,12 @@ from analysis.labels import fmt
 
 from . import txn_fixture
 
-POOLER = {"service": "pgbouncer", "product": "PgBouncer", "version": "1.18.0", "mode": "transaction", "size": 4,
+TRIXIE = {"image": "sha256:" + "1" * 64, "os": "Debian GNU/Linux 13 (trixie)", "libc": "glibc 2.41", "reason": None}
+POOLER = {"service": "pgbouncer", "product": "PgBouncer", "version": "1.24.1", "mode": "transaction", "size": 4,
           "container_id": "abc", "image": "jsonbench-pgbouncer:test",
-          "stand_in": "PgBouncer 1.18 (Debian 12 package) standing in for PGDG's PgBouncer >= 1.21",
-          "statements": "unnamed", "readings": "direct to PostgreSQL"}
+          "stand_in": "PgBouncer 1.24 (Debian 13 package, on the PostgreSQL stand-in image) standing in for PGDG's PgBouncer on postgres:17.6",
+          "statements": "named", "max_prepared_statements": 200, "image_os": TRIXIE, "readings": "direct to PostgreSQL"}
+SERVER_OS = dict(TRIXIE, image="sha256:" + "2" * 64)
 # the pooler's counters over the window (user s, system s) and its memory; its network is the
 # clients' side (CLIENT_RX from the clients, CLIENT_TX to them) plus the hop to the server, which
 # the server's own counters see from the other end (its rx is what the pooler sent it)
@@ -33,6 +35,7 @@ def pooled_bench(tmp_path):
     phase_path = tmp_path / "postgres.phase.json"
     phase = json.loads(phase_path.read_text())
     phase["pooler"] = POOLER
+    phase["image_os"] = SERVER_OS
     phase_path.write_text(json.dumps(phase))
     metrics_path = tmp_path / "postgres.metrics.json"
     m = json.loads(metrics_path.read_text())
@@ -62,8 +65,11 @@ def test_the_pooler_is_beside_the_server_and_per_op_shows_both(pooled_bench):
     pg, mg = by_db["postgres"], by_db["mongodb"]
     assert mg["pooler"] is None and "includes_pooler" not in mg["per_op"]
     p = pg["pooler"]
-    assert (p["product"], p["version"], p["mode"], p["size"], p["statements"]) == ("PgBouncer", "1.18.0", "transaction", 4, "unnamed")
-    assert p["stand_in"].startswith("PgBouncer 1.18")
+    assert (p["product"], p["version"], p["mode"], p["size"], p["statements"]) == ("PgBouncer", "1.24.1", "transaction", 4, "named")
+    assert p["max_prepared_statements"] == 200
+    assert p["stand_in"].startswith("PgBouncer 1.24")
+    # each image's OS and C library as the lab read them: the pooler's and the server's
+    assert p["image_os"] == TRIXIE and pg["image_os"] == SERVER_OS and mg["image_os"] is None
     assert p["cpu"]["total_s"] == pytest.approx(CPU_USER + CPU_SYS)
     RX, TX = pooler_net(pooled_bench)
     assert (p["network"]["rx_bytes"], p["network"]["tx_bytes"]) == (RX, TX)
@@ -108,17 +114,20 @@ def test_report_has_the_pooler_table_with_both_costs(pooled_bench):
     lines = pooler.report_lines(res)
     row = next(line for line in lines if line.startswith("| postgres |"))
     pg = {r["database"]: r for r in res["runs"]}["postgres"]
-    assert "PgBouncer 1.18.0 (STAND-IN)" in row and "transaction / 4" in row and "unnamed" in row
+    assert "PgBouncer 1.24.1 (STAND-IN)" in row and "transaction / 4" in row and "named" in row
     assert f"{pg['pooler']['per_op']['server_plus_pooler_cpu_us']:.1f}" in row
     assert row.rstrip(" |").endswith(f"{pg['pooler']['per_op']['server_plus_pooler_net_bytes']:,.0f}")
     assert "Server + pooler network: the bytes the clients exchanged with the pooler, counted once" in "\n".join(lines)
-    assert any(line.startswith("> STAND-IN pooler: PgBouncer 1.18") for line in lines)
+    assert any(line.startswith("> STAND-IN pooler: PgBouncer 1.24") for line in lines)
     report.bench_report(str(pooled_bench))
     text = (pooled_bench / "report.md").read_text()
     assert "## Connection pooler" in text
+    # the runs table names each server image's OS and C library, or why it has none
+    os_row = next(line for line in text.splitlines() if line.startswith("| image OS / libc |"))
+    assert "Debian GNU/Linux 13 (trixie) / glibc 2.41" in os_row and "not read (a run before it)" in os_row
     # the transactions answer says its CPU is the server's alone and gives it with the pooler's
     c = pg["pooler"]["per_committed"]
-    assert (f"postgres ran through PgBouncer 1.18.0 (STAND-IN), transaction pooling, 4 server connections, unnamed statements: "
+    assert (f"postgres ran through PgBouncer 1.24.1 (STAND-IN), transaction pooling, 4 server connections, named statements: "
             f"CPU µs / committed tx {fmt(c['server_cpu_us'])} for the server alone") in text
     assert f"{fmt(c['server_plus_pooler_cpu_us'])} with the pooler's" in text
     assert pooler.report_lines({"runs": [{"pooler": None}]}) == []

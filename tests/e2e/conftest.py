@@ -39,6 +39,18 @@ PERF_RECORD_S={perf_s}
 """
 
 
+def image_os_of(image):
+    """An image's OS and C library read here, not by lab/image-os.py: /etc/os-release's PRETTY_NAME
+    with `cat` and glibc's version from the last word of `ldd --version`'s first line, each in a
+    throwaway container of the image."""
+    def run(entrypoint, *args):
+        return subprocess.run(["docker", "run", "--rm", "--network", "none", "--entrypoint", entrypoint, image, *args],
+                              capture_output=True, text=True, check=True, timeout=60).stdout
+    pretty = next(line.split("=", 1)[1].strip('"') for line in run("cat", "/etc/os-release").splitlines()
+                  if line.startswith("PRETTY_NAME="))
+    return {"os": pretty, "libc": "glibc " + run("ldd", "--version").splitlines()[0].split()[-1]}
+
+
 _STANDINS = []
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import (LAB_ROOT, PROJECT, interrupt_run, project_containers, prom_query,
+from conftest import (LAB_ROOT, PROJECT, image_os_of, interrupt_run, project_containers, prom_query,
                       prom_query_range)
 
 DATABASES = ["mongodb", "postgres"]
@@ -49,6 +49,20 @@ def test_disk_device_thp_and_mongodb_settings_are_stated(lab_run, db):
         env = json.loads((lab_run.bench / "mongodb.settings.json").read_text())
         assert env["environment"]["GLIBC_TUNABLES"] == "glibc.pthread.rseq=0", env
         assert env["ulimits"]["nofile"]["hard"] > 0 and env["ulimits"]["nproc"]["hard"] == 64000, env
+
+
+@pytest.mark.parametrize("db", DATABASES)
+def test_each_run_names_its_images_os_and_libc(lab_run, db):
+    """results.json runs[].image_os (lab/image-os.py, read before the phases) equals a reading of the
+    same image taken here, and names the image the phase's container ran."""
+    entry = run_entry(lab_run, db)
+    got = entry["image_os"]
+    assert got["reason"] is None, got
+    image_id = subprocess.run(["docker", "image", "inspect", "-f", "{{.Id}}", entry["image"]],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    assert got["image"] == image_id, (got, entry["image"])
+    assert {"os": got["os"], "libc": got["libc"]} == image_os_of(image_id)
+    assert lab_run.phase(db)["image_os"] == got
 
 
 @pytest.mark.parametrize("db", DATABASES)

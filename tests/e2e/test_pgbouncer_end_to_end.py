@@ -1,13 +1,15 @@
 """POOL=pgbouncer through ./runme.sh on the stand-ins: the OLTP workload's clients reach PostgreSQL
-through PgBouncer in transaction mode (the stand-in path's Debian PgBouncer 1.18, built from
-databases/postgres/pgbouncer/Dockerfile on the PostgreSQL stand-in image), the lab's readings go
-straight to the server, and the pooler's own CPU, memory and network are in results.json and
-report.md beside the server's. Kept short (one PostgreSQL phase of a few seconds, no perf record)."""
+through PgBouncer in transaction mode (the stand-in path's Debian 13 PgBouncer 1.24, built from
+databases/postgres/pgbouncer/Dockerfile on the PostgreSQL stand-in image) with named prepared
+statements, the lab's readings go straight to the server, and the pooler's own CPU, memory and
+network, and its image's OS, are in results.json and report.md beside the server's. Kept short (one
+PostgreSQL phase of a few seconds, no perf record)."""
 import json
+import subprocess
 
 import pytest
 
-from conftest import bench_fixture
+from conftest import bench_fixture, image_os_of
 
 CLIENTS, SESSIONS, POOL_SIZE, OPS = 2, 3, 2, 90
 BENCH = f"""\
@@ -46,7 +48,7 @@ def test_the_phase_is_ok_and_every_transaction_committed(run):
     assert r["transactions"]["committed"] == CLIENTS * OPS
     for i in range(1, CLIENTS + 1):
         c = json.loads((bench / "clients" / f"postgres-client-{i}.json").read_text())
-        assert c["transactions"]["statements"] == "unnamed"  # transaction pooling: on both paths
+        assert c["transactions"]["statements"] == "named"  # as without a pool: max_prepared_statements carries them
     # the table still holds its rows (count, read directly from the server)
     assert r["docs_in_db"] == 300
 
@@ -69,9 +71,14 @@ def test_the_pooler_is_measured_beside_the_server(run):
     bench, r = run
     p = r["pooler"]
     assert p["service"] == "pgbouncer" and p["product"] == "PgBouncer"
-    assert (p["mode"], p["size"], p["statements"]) == ("transaction", POOL_SIZE, "unnamed")
+    assert (p["mode"], p["size"], p["statements"], p["max_prepared_statements"]) == ("transaction", POOL_SIZE, "named", 200)
     if p["stand_in"]:
-        assert p["version"].startswith("1.18."), p
+        assert p["version"].startswith("1.24."), p
+    # the pooler image's OS and C library, as the lab read them before the phase and as read here
+    image_id = subprocess.run(["docker", "image", "inspect", "-f", "{{.Id}}", p["image"]],
+                              capture_output=True, text=True, check=True).stdout.strip()
+    assert p["image_os"]["image"] == image_id and p["image_os"]["reason"] is None, p["image_os"]
+    assert {"os": p["image_os"]["os"], "libc": p["image_os"]["libc"]} == image_os_of(image_id)
     assert p["cpu"]["total_s"] > 0 and p["memory"]["rss"]["mean"] > 0
     assert p["network"]["rx_bytes"] > 0 and p["network"]["tx_bytes"] > 0
     server_cpu = r["cpu"]["user_s"] + r["cpu"]["system_s"]
@@ -97,7 +104,7 @@ def test_the_pooler_is_measured_beside_the_server(run):
     report = (bench / "report.md").read_text()
     section = report[report.index("## Connection pooler"):]
     row = next(x for x in section.splitlines() if x.startswith("| postgres |"))
-    assert "PgBouncer" in row and f"transaction / {POOL_SIZE}" in row and "unnamed" in row
+    assert "PgBouncer" in row and f"transaction / {POOL_SIZE}" in row and "| named |" in row
 
 
 def test_the_pooler_is_started_and_said_as_before(pooled_run):
@@ -109,6 +116,6 @@ def test_the_pooler_is_started_and_said_as_before(pooled_run):
     assert f"pool_mode=transaction default_pool_size={POOL_SIZE}" in line
     phase = json.loads((bench / "postgres.phase.json").read_text())
     assert list(phase["pooler"]) == ["service", "product", "version", "mode", "size", "container_id", "image",
-                                     "stand_in", "statements", "readings"]
+                                     "stand_in", "statements", "max_prepared_statements", "image_os", "readings"]
     assert phase["pooler"]["product"] == "PgBouncer" and phase["pooler"]["container_id"]
     assert (bench / "postgres.out").read_text().count("pool-close: {") == 1

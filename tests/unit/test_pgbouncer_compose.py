@@ -34,7 +34,8 @@ def test_pgbouncer_is_built_on_the_postgres_image_the_lab_runs(standins):
     assert Path(pgb["build"]["context"]) == LAB_ROOT / "databases/postgres/pgbouncer"
     assert pgb["build"].get("dockerfile", "Dockerfile") == "Dockerfile"
     assert pgb["build"]["args"]["BASE"] == pg["image"]
-    assert pgb["build"]["args"]["PGBOUNCER_MIN"] == ("1.18" if standins == "1" else "1.21")
+    # both paths: protocol-level named prepared statements in transaction mode (max_prepared_statements)
+    assert pgb["build"]["args"]["PGBOUNCER_MIN"] == "1.21"
     assert "ports" not in pgb and pgb["expose"] == ["6432"]
     assert pgb["healthcheck"] == {"disable": True}
     env = pgb["environment"]
@@ -43,7 +44,7 @@ def test_pgbouncer_is_built_on_the_postgres_image_the_lab_runs(standins):
     label = (pgb.get("labels") or {}).get("jsonbench.stand_in")
     if standins == "1":
         assert pg["image"] == "jsonbench-standin/postgres:17"
-        assert label.startswith("PgBouncer 1.18 (Debian 12 package")
+        assert label.startswith("PgBouncer 1.24 (Debian 13 package")
         assert pgb["image"] == "jsonbench-pgbouncer:t"
     else:
         assert pg["image"] == "postgres:17.6" and label is None

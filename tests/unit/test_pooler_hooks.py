@@ -17,7 +17,7 @@ FAKE_HOOKS = r"""
 pool_uri() { echo "fake://$POOL_SERVICE:1/$MYSQL_PASSWORD"; }
 pool_start() { LEAK=set; echo "starting $POOL_SERVICE"; echo '{"product": "Fake", "version": "1.0"}' >"$1"; }
 pool_close() { echo "pool-close: {\"closed\": 1}"; echo "a warning" >&2; }
-pool_phase_json() { python3 "$LAB_ROOT/lab/json-object.py" service="$POOL_SERVICE" "ready:=$1"; }
+pool_phase_json() { python3 "$LAB_ROOT/lab/json-object.py" service="$POOL_SERVICE" "ready:=$1" "image_os:=$2"; }
 """
 
 
@@ -67,7 +67,12 @@ def test_hooks_values_travel_by_stdout_and_files_never_by_variables(tmp_path):
     lines = r.stdout.splitlines()
     # pool_start's stdout is the console; its readiness facts came back in its file, kept by the lab
     assert lines[:3] == ["starting fake-pool", "leak=none", "fake://fake-pool:1/yp"]
-    assert json.loads("\n".join(lines[3:])) == {"service": "fake-pool", "ready": {"product": "Fake", "version": "1.0"}}
+    pooler = json.loads("\n".join(lines[3:]))
+    assert {k: pooler[k] for k in ("service", "ready")} == {"service": "fake-pool", "ready": {"product": "Fake", "version": "1.0"}}
+    # the lab read the pooler's image (lab/stack.sh read_image_os) after its pool_start and handed the
+    # facts to its pool_phase_json: here there is no container to read, which it says
+    assert (pooler["image_os"]["os"], pooler["image_os"]["libc"]) == (None, None)
+    assert pooler["image_os"]["reason"] == "the image of the fake-pool container could not be read (no container, or lab/image-os.py failed)"
     # pool_close's stdout and stderr go to the phase's .out
     assert out.read_text() == 'pool-close: {"closed": 1}\na warning\n'
     # postgres offers no fakepool: it is dialled directly

@@ -1,7 +1,7 @@
 """results.json runs[].wal.bytes (analysis/wal.py over two `node client server-stats` readings)
 against an independent reading: pg_current_wal_lsn() read with psql inside the readings, around
 real jsonb inserts and jsonb_set updates on a real PostgreSQL (the official image compose.yaml pins when it
-is present, else the lab's stand-in: Debian's PostgreSQL 15)."""
+is present, else the lab's stand-in: Debian 13's PostgreSQL 17.12)."""
 import json
 import os
 import shutil

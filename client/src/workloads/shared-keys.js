@@ -54,7 +54,7 @@ const POOL = {
 const pooled = (v) => v.POOL === 'pgbouncer';
 const POOL_MODE = {
   type: 'enum', values: ['transaction', 'session'], default: 'transaction', when: pooled, appliesAbout: 'POOL=pgbouncer',
-  about: 'PgBouncer pool_mode: transaction (a server connection per transaction; the clients then send unnamed statements) or session (one per client session; named prepared statements as without a pool)',
+  about: 'PgBouncer pool_mode: transaction (a server connection per transaction; the clients\' named prepared statements carried by its max_prepared_statements) or session (one per client session); named prepared statements in both, as without a pool',
 };
 const POOL_SIZE = {
   type: 'int', min: 1, max: 190, default: '20', when: pooled, appliesAbout: 'POOL=pgbouncer',

@@ -50,7 +50,7 @@ class TxnWorkload {
       transactions: {
         isolation: this.target.transactionIsolation(this.opts.isolation),
         ...extra,
-        // a binding's statement form, when it has one (POOL_MODE=transaction: unnamed; databases/<name>/client)
+        // a binding's statement form, when it has one (PostgreSQL: named; databases/<name>/client)
         ...(this.target.statements ? { statements: this.target.statements } : {}),
         sessions: this.sessions,
         ...this.stats.result(this.policy),

@@ -1,90 +1,97 @@
 'use strict';
-// A real PostgreSQL server for tests: Debian's packages, a fresh data
-// directory in a temp folder, a free port on 127.0.0.1, stopped by pid.
-// initdb refuses to run as root, so as root the server runs as `postgres`.
-const { execFileSync, spawn } = require('child_process');
+// A real PostgreSQL server for tests: a container of the PostgreSQL image the lab itself runs (the
+// official image databases/postgres/compose.yaml pins when it is present, else the lab's stand-in,
+// databases/postgres/database.json standin.image: PostgreSQL 17 on Debian 13, built by
+// `lab/standins/build.sh postgres`; lab/test.sh builds it before the suites), so the client is
+// tested against the server version the lab measures, not whatever the host's packages hold.
+// Fresh data (the container's own volume), trust authentication, 5432 published on a free
+// loopback port; stopped and removed by its id, volume included.
+const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { Client } = require('pg');
-const { freePort, stopChild, waitUntil, readyOrCleanedUp, tail } = require('./processes');
+const { freePort, sleep, waitUntil, readyOrCleanedUp } = require('./processes');
 
-function findBinDir() {
-  const root = '/usr/lib/postgresql';
-  if (!fs.existsSync(root)) return null;
-  const versions = fs.readdirSync(root).filter((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a));
-  return versions.length ? path.join(root, versions[0], 'bin') : null;
+const ROOT = path.resolve(__dirname, '../../..');
+
+const docker = (args, opts = {}) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }).trim();
+
+// The images the lab would run for the postgres service: compose.yaml's, then the stand-in's.
+function candidateImages() {
+  const compose = fs.readFileSync(path.join(ROOT, 'databases/postgres/compose.yaml'), 'utf8');
+  const official = /^ {4}image: *(\S+)/m.exec(compose);
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'databases/postgres/database.json'), 'utf8'));
+  return [official && official[1], manifest.standin.image].filter(Boolean);
 }
 
-// On a fresh CI machine (root, no stdin) install Debian's PostgreSQL.
-function ensureInstalled() {
-  let bin = findBinDir();
-  if (bin) return bin;
-  if (process.getuid() !== 0) throw new Error('PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb) and we are not root to apt-get it');
-  execFileSync('apt-get', ['update'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  bin = findBinDir();
-  if (!bin) throw new Error('apt-get install postgresql did not provide initdb');
-  return bin;
+function present(image) {
+  const r = spawnSync('docker', ['image', 'inspect', image], { stdio: 'ignore' });
+  if (r.error) throw new Error(`no docker command (${r.error.code}): the PostgreSQL test server runs in a container`);
+  return r.status === 0;
 }
 
-// uid/gid to run as: `postgres` when we are root, else ourselves.
-function runAs() {
-  if (process.getuid() !== 0) return {};
-  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
-  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
-  return { uid, gid };
+// The first present image, or an error that says how to get one.
+function postgresImage() {
+  const images = candidateImages();
+  const found = images.find(present);
+  if (!found) {
+    throw new Error(`no PostgreSQL image for the tests: neither ${images.join(' nor ')} is present `
+      + '(build the stand-in with lab/standins/build.sh postgres, or pull the official one)');
+  }
+  return found;
 }
+
+const running = (id) => docker(['inspect', '-f', '{{.State.Running}}', id]) === 'true';
 
 async function startPostgres() {
-  const bin = ensureInstalled();
-  const user = runAs();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-pg-'));
-  const data = path.join(dir, 'data');
-  if (user.uid !== undefined) fs.chownSync(dir, user.uid, user.gid);
-  execFileSync(path.join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...user, stdio: 'ignore' });
+  const image = postgresImage();
   const port = await freePort();
-  const logFile = path.join(dir, 'server.log');
+  // --shm-size: Docker's 64 MB /dev/shm is short for parallel query workers (compose.yaml sets 1g)
+  const id = docker(['run', '-d', '--label', 'jsonbench.test=postgres', '-p', `127.0.0.1:${port}:5432`,
+    '--shm-size', '256m', '-e', 'POSTGRES_HOST_AUTH_METHOD=trust', '-e', 'POSTGRES_INITDB_ARGS=-E UTF8 --no-sync',
+    image]);
   const uri = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  const spawnServer = () => {
-    const log = fs.openSync(logFile, 'a');
-    if (user.uid !== undefined) fs.fchownSync(log, user.uid, user.gid);
-    const child = spawn(path.join(bin, 'postgres'), [
-      '-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-    ], { ...user, stdio: ['ignore', log, log] });
-    fs.closeSync(log);
-    return child;
-  };
   const server = {
-    port, uri, dir, logFile, child: spawnServer(),
-    get pid() { return this.child.pid; },
-    // PostgreSQL's SIGTERM is a "smart" shutdown that waits for sessions to
-    // end; SIGINT (fast) is what stops a server under a connected client.
-    stop(signal = 'SIGINT') { return stopChild(this.child, signal); },
-    // Same data directory and port: clients can reconnect to it.
+    id, image, port, uri,
+    // PostgreSQL's SIGTERM is a "smart" shutdown that waits for sessions to end; SIGINT (fast, also
+    // the images' STOPSIGNAL) is what stops a server under a connected client. The container's
+    // process 1 is postgres itself (both entrypoints exec it).
+    async stop(signal = 'SIGINT') {
+      if (!running(id)) return;
+      docker(['kill', '-s', signal, id]);
+      const deadline = Date.now() + 30000;
+      while (running(id)) {
+        if (Date.now() > deadline) { docker(['kill', id]); break; }
+        await sleep(100);
+      }
+    },
+    // Same data (the container's volume) and port: clients can reconnect to it.
     async restart() {
       await this.stop();
-      this.child = spawnServer();
+      docker(['start', id]);
       await this.ready();
     },
     async cleanup() {
-      await stopChild(this.child, 'SIGINT');
-      fs.rmSync(dir, { recursive: true, force: true });
+      try { docker(['rm', '-f', '-v', id]); } catch { /* already gone */ }
     },
     async query(sql, params) {
-      const c = new Client({ connectionString: uri });
+      const c = new Client({ connectionString: uri, connectionTimeoutMillis: 5000 });
       await c.connect();
       try { return await c.query(sql, params); } finally { await c.end(); }
     },
+    logs() {
+      const r = spawnSync('docker', ['logs', '--tail', '30', id], { encoding: 'utf8' });
+      return `${r.stdout || ''}${r.stderr || ''}`;
+    },
+    // Ready = a TCP session answering (the entrypoint's first-start server listens on no TCP port).
     ready() {
       return waitUntil(async () => {
-        if (this.child.exitCode !== null) throw new Error(`postgres exited: ${tail(logFile)}`);
+        if (!running(id)) throw new Error(`the ${image} container stopped: ${this.logs()}`);
         await this.query('select 1');
-      }, 30000, 'PostgreSQL');
+      }, 60000, `PostgreSQL (${image})`);
     },
   };
   return readyOrCleanedUp(server, () => server.ready());
 }
 
-module.exports = { startPostgres };
+module.exports = { startPostgres, postgresImage };

@@ -1,10 +1,11 @@
 'use strict';
 // POOL=pgbouncer against real components: the pgbouncer image built from
-// databases/postgres/pgbouncer/Dockerfile on the PostgreSQL stand-in image (the stand-in path: Debian's
-// PgBouncer 1.18), started with compose exactly as the lab starts it (compose.yaml + the pgbouncer
+// databases/postgres/pgbouncer/Dockerfile on the PostgreSQL stand-in image (the stand-in path: Debian
+// 13's PgBouncer 1.24), started with compose exactly as the lab starts it (compose.yaml + the pgbouncer
 // file + both stand-in overrides), in front of the real PostgreSQL stand-in container. The OLTP
 // workload runs through the pool; the counts are reconciled with what the server saw, read directly
-// (pg_stat_database: transactions, and at most POOL_SIZE server sessions for more client sessions).
+// (pg_stat_database: transactions, and at most POOL_SIZE server sessions for more client sessions;
+// the server's statement log: what it parsed and executed).
 // Needs the Docker engine and jsonbench-standin/postgres (lab/standins/build.sh postgres).
 const test = require('node:test');
 const assert = require('node:assert/strict');
@@ -58,6 +59,28 @@ test.describe('PgBouncer (stand-in path) in front of the PostgreSQL stand-in', {
       return { commits: Number(r.commits), rollbacks: Number(r.rollbacks), sessions: Number(r.sessions) };
     } finally { await c.end(); }
   };
+  // The server's log, as lines (postgres logs to stderr; with log_min_duration_statement = 0 each
+  // parse, bind and execute of the extended protocol, with the statement's name).
+  const pgLog = () => spawnSync('docker', ['logs', compose('ps', '-q', 'postgres').trim()], { encoding: 'utf8' }).stderr.split('\n');
+  const serverLog = async (value) => { // log_min_duration_statement, ms (0: every statement)
+    const c = new Client({ connectionString: direct });
+    await c.connect();
+    try {
+      await c.query(`alter system set log_min_duration_statement = ${value}`);
+      await c.query('select pg_reload_conf()');
+    } finally { await c.end(); }
+  };
+  // the pool's own counters of the bench's database (SHOW STATS, 1.21+: parses and binds)
+  const poolStats = async () => {
+    const c = new Client({ connectionString: admin });
+    await c.connect();
+    try {
+      const { rows } = await c.query({ text: 'SHOW STATS', queryMode: 'simple' });
+      // no row yet before the database's first client
+      const r = rows.find((x) => x.database === 'jsonbench') || { total_client_parse_count: 0, total_server_parse_count: 0, total_bind_count: 0 };
+      return { clientParses: Number(r.total_client_parse_count), serverParses: Number(r.total_server_parse_count), binds: Number(r.total_bind_count) };
+    } finally { await c.end(); }
+  };
   // session mode holds a server connection per client session (bench-schema refuses a smaller pool)
   const startPool = async (mode) => {
     env.POOL_MODE = mode;
@@ -92,19 +115,22 @@ test.describe('PgBouncer (stand-in path) in front of the PostgreSQL stand-in', {
     await cli(['init'], { URI: direct, WORKLOAD: 'oltp', KEY: 'uuidv7', LAYOUT: 'heap', SEED: '3', TABLE_ROWS: '1000' });
     // as the lab does: the load's vacuum and analyze done now, not by autovacuum during the run
     await cli(['settle'], { URI: direct, WORKLOAD: 'oltp' });
+    // every statement in the server's log, with its protocol messages (read by the transaction-mode test)
+    await serverLog(0);
   });
   test.after(() => {
     try { if (env) compose('down', '-v', '--timeout', '30'); } finally { fs.rmSync(tmp, { recursive: true, force: true }); }
   });
 
-  test('the image: PgBouncer 1.18 from Debian as PID 1, no healthcheck, the stand-in label, auth by the generated password', async () => {
+  test('the image: PgBouncer 1.24 from Debian as PID 1, no healthcheck, the stand-in label, auth by the generated password', async () => {
     const ready = await startPool('transaction');
     assert.equal(ready.product, 'PgBouncer');
-    assert.match(ready.version, /^1\.18\./);
+    assert.match(ready.version, /^1\.24\./);
+    assert.equal(ready.max_prepared_statements, 200);
     const id = compose('ps', '-q', 'pgbouncer').trim();
     const inspect = JSON.parse(execFileSync('docker', ['inspect', id], { encoding: 'utf8' }))[0];
     assert.ok(!inspect.Config.Healthcheck || inspect.Config.Healthcheck.Test[0] === 'NONE', JSON.stringify(inspect.Config.Healthcheck));
-    assert.match(inspect.Config.Labels['jsonbench.stand_in'], /PgBouncer 1\.18 .*standing in for PGDG's PgBouncer >= 1\.21/);
+    assert.match(inspect.Config.Labels['jsonbench.stand_in'], /^PgBouncer 1\.24 \(Debian 13 package.*standing in for PGDG's PgBouncer on postgres:17\.6$/);
     // `docker top` reads the host's /proc: nothing runs in the container to find out
     const top = execFileSync('docker', ['top', id, '-o', 'pid,comm'], { encoding: 'utf8' }).trim().split('\n').slice(1);
     assert.deepEqual(top.map((l) => l.trim().split(/\s+/)[1]), ['pgbouncer']);
@@ -113,12 +139,34 @@ test.describe('PgBouncer (stand-in path) in front of the PostgreSQL stand-in', {
     assert.match(wrong.stderr, /password authentication failed|SASL|auth/i);
   });
 
-  test('transaction mode: OLTP through the pool with unnamed statements; the server saw every commit, on POOL_SIZE sessions', async () => {
+  test('transaction mode: OLTP through the pool with named statements, each parsed once per server connection; the server saw every commit, on POOL_SIZE sessions', async (t) => {
     const before = await serverCounts();
+    const stats0 = await poolStats();
+    const from = pgLog().length;
     const res = await runOltp('transaction', 200);
+    const log = pgLog().slice(from);
+    const stats = await poolStats();
     assert.equal(res.transactions.committed, 200);
-    assert.equal(res.transactions.statements, 'unnamed');
+    assert.equal(res.transactions.statements, 'named');
     assert.equal(res.errors, 0);
+    // What the server parsed and bound (its own log): named statements only (PgBouncer's names for the
+    // clients' ones), each text parsed at most once per server connection, bound once per execution;
+    // unnamed statements would be parsed at every execution (PgBouncer 1.18's way: 231 parses here).
+    const ext = log.map((l) => /duration: [0-9.]+ ms {2}(parse|bind|execute) (\S+): (.*)$/.exec(l)).filter(Boolean);
+    const parses = ext.filter((m) => m[1] === 'parse');
+    const binds = ext.filter((m) => m[1] === 'bind');
+    assert.deepEqual(ext.filter((m) => m[2] === '<unnamed>').map((m) => m[0]), []);
+    const texts = new Set(parses.map((m) => m[3]));
+    assert.ok(texts.size >= 3, `statements parsed: ${[...texts].join(' | ')}`);
+    assert.ok(parses.length <= POOL_SIZE * texts.size, `${parses.length} parses of ${texts.size} statements on ${POOL_SIZE} server connections`);
+    assert.ok(binds.length >= res.transactions.attempts, `${binds.length} binds for ${res.transactions.attempts} attempts`);
+    // the pool says the same: the server parses it sent, the binds it forwarded; the clients parsed
+    // each statement once per session (SESSIONS client sessions)
+    assert.equal(stats.serverParses - stats0.serverParses, parses.length);
+    assert.equal(stats.binds - stats0.binds, binds.length);
+    assert.ok(stats.clientParses - stats0.clientParses <= SESSIONS * texts.size);
+    t.diagnostic(`transaction mode: ${binds.length} executions of ${texts.size} statements, ${parses.length} server parses `
+      + `(${POOL_SIZE} server connections), ${stats.clientParses - stats0.clientParses} client parses (${SESSIONS} sessions)`);
     const closed = await cli(['pool-close'], { URI: admin, POOL_DB: 'jsonbench' });
     assert.ok(closed.server_connections_closed >= 1 && closed.server_connections_closed <= POOL_SIZE, JSON.stringify(closed));
     assert.equal(closed.server_connections_left, 0);

@@ -7,12 +7,10 @@ const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');
 const { runCli } = require('../helpers/run-cli');
 
-// PostgreSQL 17 moved the counter to pg_stat_checkpointer; Debian 12 ships 15.
+// The test server is the lab's PostgreSQL 17 (test/helpers/postgres-server.js), whose checkpointer
+// counts requested checkpoints in pg_stat_checkpointer (pg_stat_bgwriter.checkpoints_req before 17).
 async function requestedCheckpoints(pg) {
-  const v = Number((await pg.query('show server_version_num')).rows[0].server_version_num);
-  const sql = v >= 170000 ? 'select num_requested as n from pg_stat_checkpointer'
-    : 'select checkpoints_req as n from pg_stat_bgwriter';
-  return Number((await pg.query(sql)).rows[0].n);
+  return Number((await pg.query('select num_requested as n from pg_stat_checkpointer')).rows[0].n);
 }
 
 test.describe('PostgreSQL: settle and count flush outside the window', () => {

@@ -5,7 +5,8 @@
 // Neither opens a PostgreSQL connection, so the lab's bookkeeping never goes through the pool and
 // the server sees only the clients' work.
 //   pool-ready: waits until the pooler accepts an authenticated admin connection, then prints one
-//     JSON line with its SHOW VERSION (`PgBouncer 1.18.0`): the version every result names.
+//     JSON line with its SHOW VERSION (`PgBouncer 1.24.1`): the version every result names, and
+//     its max_prepared_statements (SHOW CONFIG): what carries the clients' named statements.
 //   pool-close: after a window, KILL + RESUME of the bench's database: the pool's server
 //     connections are closed, so the server's end reading sees no session but its own (and the
 //     next phase starts with an empty pool); prints how many server connections were closed.
@@ -22,7 +23,7 @@ async function withAdmin(uri, fn) {
   try { return await fn(client); } finally { await client.end().catch(() => {}); }
 }
 
-// `PgBouncer 1.18.0` -> { product: 'PgBouncer', version: '1.18.0' }
+// `PgBouncer 1.24.1` -> { product: 'PgBouncer', version: '1.24.1' }
 async function showVersion(admin) {
   const { rows } = await admin.query('SHOW VERSION');
   const text = String(Object.values(rows[0] || {})[0] || '');
@@ -30,8 +31,19 @@ async function showVersion(admin) {
   return m ? { product: m[1], version: m[2] } : { product: text || null, version: null };
 }
 
+// The pool's own max_prepared_statements (SHOW CONFIG: key, value, ...), as a number; null where the
+// version has no such setting.
+async function maxPreparedStatements(admin) {
+  const row = (await admin.query('SHOW CONFIG')).rows.find((r) => r.key === 'max_prepared_statements');
+  return row ? Number(row.value) : null;
+}
+
 function poolReady(opts, options) {
-  return retryUntilReady('pool-ready', opts, async (o) => ({ pooler: 'pgbouncer', ready: true, ...await withAdmin(o.uri, showVersion) }), options);
+  return retryUntilReady('pool-ready', opts, async (o) => ({
+    pooler: 'pgbouncer',
+    ready: true,
+    ...await withAdmin(o.uri, async (admin) => ({ ...await showVersion(admin), max_prepared_statements: await maxPreparedStatements(admin) })),
+  }), options);
 }
 
 // Server connections of the pooled database (SHOW SERVERS: one row each, column `database`).

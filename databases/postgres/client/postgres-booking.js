@@ -4,7 +4,6 @@
 // nothing-lost check.
 const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
 const { transaction } = require('./postgres-txn');
-const { statementsFor } = require('./pg-unnamed');
 const { uuidString } = require('../../../client/src/keys');
 
 const DDL = [
@@ -102,10 +101,12 @@ const methods = {
   bookingKey(bytes) { return uuidString(bytes); },
   initBooking(opts) { return init(this.client, opts); },
   // The session's commit durability (DURABILITY), set again after every reconnect (prepareSession).
-  // POOL/POOL_MODE: named or unnamed statements (pg-unnamed.js).
-  prepareBooking({ durability, pool, poolMode }) {
+  // Named prepared statements (pg's query config `name`: parsed once per session) on every path:
+  // through PgBouncer in transaction mode too, whose max_prepared_statements prepares each one once
+  // on each server connection a client's transaction lands on (pgbouncer/pgbouncer-entrypoint.sh).
+  prepareBooking({ durability }) {
     this.booking = { durability };
-    this.statements = statementsFor({ pool, poolMode });
+    this.statements = 'named';
     return this.prepareSession();
   },
   book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },

@@ -33,31 +33,40 @@ const STATS_SQL = `select to_jsonb(d) as row,
            and a.pid <> pg_backend_pid()) as other_sessions
   from pg_stat_database d where d.datname = current_database()`;
 
-// Statements the reading itself sends, counted by analysis as lab work:
-// `show server_version` (connect.js), the cluster's select (readClusterStats; one more on
-// PostgreSQL 17+ for pg_stat_checkpointer) and the select above, one connection.
-const READING = { connections: 1, statements: 3, about: 'show server_version; select from pg_stat_database (the cluster); select from pg_stat_database (this database)' };
+// Statements the reading itself sends, counted by analysis as lab work: `show server_version`
+// (connect.js), the select above (this database; it gives the server's version number) and the
+// cluster's select (readClusterStats, written for that version), one connection, on every version.
+const READING = { connections: 1, statements: 3, about: 'show server_version; select from pg_stat_database (this database); select from pg_stat_database (the cluster)' };
 
 // The whole cluster, not only the lab's database: work in another database of the same server
 // (a session on `postgres` running generate_series, a CHECKPOINT) spends the same CPU, WAL and
 // buffers. Summed over pg_stat_database's rows of the other databases (the row with no datname,
 // shared catalogs, which every connection reads, is left out), with the checkpointer's counters
-// (pg_stat_bgwriter; pg_stat_checkpointer from 17) and the settings that bound how many
-// checkpoints the WAL itself may force. Its own function: one query, one place.
-const CLUSTER_SQL = `select current_setting('server_version_num')::int as version_num,
+// and the settings that bound how many checkpoints the WAL itself may force. PostgreSQL 17 moved
+// the checkpoint counters out of pg_stat_bgwriter into a view of their own, pg_stat_checkpointer
+// (checkpoints_req became num_requested), which no earlier version has: the select names the view
+// its server has, so the reading is one statement on both.
+const CHECKPOINTER_FROM = 170000;
+function clusterSql(versionNum) {
+  const checkpointer = versionNum >= CHECKPOINTER_FROM
+    ? '(select to_jsonb(c) from pg_stat_checkpointer c) as checkpointer,'
+    : '';
+  return `select current_setting('server_version_num')::int as version_num,
        (select coalesce(jsonb_agg(to_jsonb(d)), '[]') from pg_stat_database d
          where d.datname is not null and d.datname <> current_database()) as other_databases,
-       (select to_jsonb(b) from pg_stat_bgwriter b) as bgwriter,
+       (select to_jsonb(b) from pg_stat_bgwriter b) as bgwriter, ${checkpointer}
        (select count(*) from pg_stat_activity a
          where a.backend_type = 'client backend' and a.pid <> pg_backend_pid()
            and a.datname is distinct from current_database())::int as other_database_backends,
        (select jsonb_object_agg(name, jsonb_build_object('setting', setting, 'unit', unit)) from pg_settings
          where name in ('max_wal_size', 'checkpoint_completion_target')) as settings`;
+}
 const CLUSTER_SUMS = { xact_commit: 'xacts', xact_rollback: 'xacts', tup_returned: 'rows_read', tup_fetched: 'rows_read', sessions: 'sessions', active_time: 'active_ms' };
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
 
-async function readClusterStats(client) {
-  const { rows: [r] } = await client.query(CLUSTER_SQL);
+// versionNum: the server's server_version_num, as the database's select read it.
+async function readClusterStats(client, versionNum) {
+  const { rows: [r] } = await client.query(clusterSql(versionNum));
   const counters = {};
   const unavailable = {};
   for (const [col, name] of Object.entries(CLUSTER_SUMS)) {
@@ -70,27 +79,23 @@ async function readClusterStats(client) {
     }
   }
   counters.other_database_backends = r.other_database_backends;
-  let checkpoints = r.bgwriter && r.bgwriter.checkpoints_req;
-  let statements = 1;
-  if (checkpoints === undefined && r.version_num >= 170000) {
-    statements += 1;
-    const { rows: [c] } = await client.query('select num_requested from pg_stat_checkpointer');
-    checkpoints = c.num_requested;
-  }
+  const checkpoints = r.checkpointer ? r.checkpointer.num_requested : r.bgwriter && r.bgwriter.checkpoints_req;
   counters.checkpoints_requested = checkpoints === undefined || checkpoints === null ? null : Number(checkpoints);
   if (counters.checkpoints_requested === null) unavailable.checkpoints_requested = `no requested-checkpoint counter in PostgreSQL ${r.version_num}`;
   const wal = r.settings.max_wal_size;
   const cct = r.settings.checkpoint_completion_target;
   counters.max_wal_size_bytes = wal && UNIT_BYTES[wal.unit] ? Number(wal.setting) * UNIT_BYTES[wal.unit] : null;
   counters.checkpoint_completion_target = cct ? Number(cct.setting) : null;
-  return { counters, unavailable, statements, raw: { other_databases: r.other_databases, bgwriter: r.bgwriter, settings: r.settings } };
+  const raw = { other_databases: r.other_databases, bgwriter: r.bgwriter, settings: r.settings };
+  if (r.checkpointer) raw.checkpointer = r.checkpointer;
+  return { counters, unavailable, raw };
 }
 
 async function readPostgresStats(client) {
-  const cluster = await readClusterStats(client);
   const { rows } = await client.query(STATS_SQL);
   const r = rows[0];
   if (!r) throw new Error('pg_stat_database has no row for current_database()');
+  const cluster = await readClusterStats(client, r.version_num);
   const counters = {};
   const unavailable = {};
   for (const name of COUNTERS) {
@@ -114,7 +119,7 @@ async function readPostgresStats(client) {
     server: { name: 'postgres', version: r.version, product: 'PostgreSQL', stand_in: false },
     counters, unavailable, server_time: r.server_time,
     raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num, cluster: cluster.raw },
-    reading: { ...READING, statements: READING.statements - 1 + cluster.statements },
+    reading: READING,
   };
 }
 

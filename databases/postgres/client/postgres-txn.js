@@ -3,7 +3,6 @@
 // (txn-retry.js) on 40001 serialization_failure and 40P01 deadlock_detected (the study's client
 // retried on serialization failures only). stepsOn(client): the model's steps on this session.
 const { withRetries } = require('../../../client/src/targets/txn-retry');
-const { unnamed } = require('./pg-unnamed');
 
 const ISOLATION_SQL = {
   'read-committed': 'begin isolation level read committed',
@@ -24,8 +23,7 @@ function transaction(target, i, body, {
     await client.query(ISOLATION_SQL[isolation]);
     let committing = false;
     try {
-      // POOL_MODE=transaction: the steps' statements unnamed (pg-unnamed.js, target.statements)
-      const out = await body(stepsOn(target.statements === 'unnamed' ? unnamed(client) : client));
+      const out = await body(stepsOn(client));
       committing = true;
       await client.query('commit');
       return out;

@@ -26,10 +26,16 @@ umask 077
 # exchange and logs into PostgreSQL (scram-sha-256, the server's pg_hba method) with it.
 printf '"%s" "%s"\n' "$POSTGRES_USER" "$POSTGRES_PASSWORD" >"$dir/userlist.txt"
 
-# Versions with max_prepared_statements (1.21+) would rewrite named prepared statements (1.22+ by
-# default): 0 keeps the statements as the clients send them, as 1.18 does, on both paths.
-prepared=""
-dpkg --compare-versions "$version" lt 1.21 || prepared="max_prepared_statements = 0"
+# The clients send named prepared statements on every path (parsed once per client session, then
+# Bind/Execute only). In transaction mode a client's next transaction may land on another server
+# connection: PgBouncer (1.21+, the Dockerfile's PGBOUNCER_MIN on both paths) keeps each client's
+# statements and prepares one on a server connection the first time it runs there, so the server
+# parses it once per server connection, as without a pool once per session. 200 (1.22's default)
+# holds every statement of a workload (oltp names 9, booking 4): none is evicted and parsed
+# again. 0 would pass the names through to a server connection that never saw them.
+MAX_PREPARED_STATEMENTS=200
+dpkg --compare-versions "$version" ge 1.21 ||
+  { echo "pgbouncer-entrypoint: PgBouncer $version has no max_prepared_statements (1.21+)" >&2; exit 2; }
 
 cat >"$dir/pgbouncer.ini" <<INI
 [databases]
@@ -55,7 +61,7 @@ max_client_conn = 2000
 server_check_query =
 ; node-postgres sends none of these, but a psql or another driver may
 ignore_startup_parameters = extra_float_digits
-$prepared
+max_prepared_statements = $MAX_PREPARED_STATEMENTS
 INI
-echo "pgbouncer-entrypoint: PgBouncer $version, pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE synchronous_commit=$POOL_SYNCHRONOUS_COMMIT${prepared:+, $prepared}" >&2
+echo "pgbouncer-entrypoint: PgBouncer $version, pool_mode=$POOL_MODE default_pool_size=$POOL_SIZE synchronous_commit=$POOL_SYNCHRONOUS_COMMIT max_prepared_statements=$MAX_PREPARED_STATEMENTS" >&2
 exec pgbouncer "$dir/pgbouncer.ini"

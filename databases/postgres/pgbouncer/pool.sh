@@ -49,18 +49,19 @@ pool_close() {
   else echo "pool-close: failed ($said): the pool's server connections may still be open at the end reading"; fi
 }
 
-# pool_phase_json READY_JSON: D.phase.json's `pooler`, what ran between the clients and the server.
+# pool_phase_json READY_JSON IMAGE_OS_JSON: D.phase.json's `pooler`, what ran between the clients and
+# the server; IMAGE_OS_JSON: its image's OS and C library, read by the lab before the phases.
 pool_phase_json() {
-  local cid image label product="" version="" statements=named
+  local cid image label product="" version="" prepared=""
   cid=$(container_of "$POOL_SERVICE")
   image=$(docker inspect -f '{{.Config.Image}}' "$cid" 2>/dev/null)
   label=$(label_of "$cid" jsonbench.stand_in)
-  [[ ${1:-} != "{"* ]] ||
-    { read -r product; read -r version; } < <(printf '%s' "$1" | python3 "$LAB_ROOT/lab/json-get.py" product version) || true
-  # databases/postgres/client/pg-unnamed.js: the same choice on both paths
-  [ "$POOL_MODE" != transaction ] || statements=unnamed
+  [[ ${1:-} != "{"* ]] || { read -r product; read -r version; read -r prepared; } < <(printf '%s' "$1" |
+    python3 "$LAB_ROOT/lab/json-get.py" product version max_prepared_statements) || true
+  # statements: named on every path and in both modes (databases/postgres/client/postgres-booking.js);
+  # in transaction mode the pool's max_prepared_statements (pool-ready's SHOW CONFIG) carries them
   python3 "$LAB_ROOT/lab/json-object.py" service="$POOL_SERVICE" "product?=$product" "version?=$version" \
     mode="$POOL_MODE" "size#=$POOL_SIZE" "container_id?=$cid" "image?=$image" "stand_in?=$label" \
-    statements="$statements" \
+    statements=named "max_prepared_statements#=$prepared" "image_os:=${2:-null}" \
     readings="direct to PostgreSQL: readiness, init, server-stats, count and the nothing-lost check, settle"
 }

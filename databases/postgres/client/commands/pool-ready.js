@@ -1,6 +1,6 @@
 'use strict';
 // `pool-ready`: PgBouncer (POOL=pgbouncer) accepts an authenticated admin connection; prints
-// {pooler, ready, product, version, seconds, attempts} (../pgbouncer-admin.js). Run by
+// {pooler, ready, product, version, max_prepared_statements, seconds, attempts} (../pgbouncer-admin.js). Run by
 // databases/postgres/pgbouncer/pool.sh `pool_start`.
 const { poolReady } = require('../pgbouncer-admin');
 
