@@ -39,6 +39,9 @@ function bookingsOf(outcomes, field) {
     if (!c.flights || !c.day_range) {
       throw new InputError(`TXN_OUTCOMES: client ${c.client_id} has no flights/day_range (a booking client's result file has them in \`transactions\`)`);
     }
+    if (c.key !== 'uuidv7' && c.key !== 'uuidv4') {
+      throw new InputError(`TXN_OUTCOMES: client ${c.client_id} has key ${JSON.stringify(c.key)}; allowed for booking ids: uuidv7, uuidv4`);
+    }
     const d = new BookingDeriver({
       key: c.key, seed: c.seed, clientId: c.client_id, flights: c.flights, dayRange: c.day_range,
     });

@@ -103,3 +103,24 @@ test('a transaction in doubt that a later attempt committed is committed only, a
   for (const i of [9, 3, 4, 10, 0, 8, 1]) ranges.add(i);
   assert.deepEqual(ranges.ranges(), [[0, 1], [3, 4], [8, 10]]);
 });
+
+test('a TXN_OUTCOMES file that is not the clients\' outcomes is refused naming the file, where and what', () => {
+  const fs = require('fs');
+  const os = require('os');
+  const path = require('path');
+  const { readOutcomes } = require('../../src/commands/booking-check');
+  const { InputError } = require('../../src/input-error');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-outcomes-'));
+  try {
+    const file = path.join(dir, 'o.json');
+    fs.writeFileSync(file, JSON.stringify({ phase: 'postgres', clients: [{ ...CLIENT, committed_indices: [[0]], in_doubt_indices: [] }] }));
+    assert.throws(() => readOutcomes(file), (e) => e instanceof InputError
+      && e.message.startsWith(`TXN_OUTCOMES=${file}: does not match client/src/txn-outcomes.schema.json at 'clients/0/committed_indices/0'`));
+    fs.writeFileSync(file, '{');
+    assert.throws(() => readOutcomes(file), /not a readable JSON file/);
+    const sequence = { phase: 'oltp', clients: [{ ...CLIENT, key: 'sequence', committed_indices: [[0, 1]], in_doubt_indices: [] }] };
+    assert.throws(() => checkBookings(consistent(2), sequence, []), /has key "sequence"; allowed for booking ids: uuidv7, uuidv4/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
