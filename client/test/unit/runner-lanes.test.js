@@ -79,7 +79,8 @@ test('each operation starts when due on a free lane while the one before is stil
   }
   assert.ok(w.started.slice(1).every(([, , , n]) => n >= 2), 'every operation after the first started beside the one before');
   assert.ok(w.maxInFlight <= lanes.length, `${w.maxInFlight} in flight on ${lanes.length} lanes`);
-  for (const l of lanes) assert.equal(l.maxRunning, 1, `lane ${l.name} ran two operations at once`);
+  // (a lane may stay unused: each operation ends once the next has started, so two can carry them)
+  for (const l of lanes) assert.ok(l.maxRunning <= 1, `lane ${l.name} ran two operations at once`);
   // consecutive operations never share a lane (the one before still holds its own)
   assert.ok(w.started.slice(1).every(([, name], k) => name !== w.started[k][1]));
 });
