@@ -74,11 +74,13 @@ def main(argv=None):
     sa.add_argument("sweep")
     sa.add_argument("--specs", required=True, help="JSON {KEY: {type, allowed}} of the bench keys")
 
-    tt = sub.add_parser("txn-totals", help="a transaction phase's committed and in-doubt transactions summed over its "
-                        "clients, as COMMITTED=<n> IN_DOUBT=<m> for `node client count` (nothing when unknown: why on stderr)")
+    tt = sub.add_parser("txn-outcomes", help="a transaction phase's committed and in-doubt transactions per client "
+                        "(their indices) into --out, for `node client count`'s nothing-lost check (TXN_OUTCOMES); "
+                        "nothing written when unknown: why on stderr")
     tt.add_argument("--bench-dir", required=True)
     tt.add_argument("--phase", required=True)
     tt.add_argument("--clients", type=int, required=True, help="client result files the phase should have")
+    tt.add_argument("--out", required=True, help="the file to write (D.txn-outcomes.json)")
 
     ps = sub.add_parser("phase-status", help="decide a phase's status from the facts the lab recorded in D.phase.json; "
                         "write status and reason into it; print the verdict (`ok` or `failed (reason)`)")
@@ -169,12 +171,11 @@ def run(args):
     elif args.command == "sweep-args":
         from . import sweep_args
         print(sweep_args.run(args.sweep, args.specs))
-    elif args.command == "txn-totals":
+    elif args.command == "txn-outcomes":
         from . import transactions
-        words, reason = transactions.totals_words(args.bench_dir, args.phase, args.clients)
+        reason = transactions.write_outcomes(args.bench_dir, args.phase, args.clients, args.out)
         if reason:
-            print(f"analysis txn-totals: {args.phase}: {reason}", file=sys.stderr)
-        print(words)
+            print(f"analysis txn-outcomes: {args.phase}: {reason}", file=sys.stderr)
     elif args.command == "phase-status":
         from . import phase_status
         print(phase_status.complete(args.phase_file))

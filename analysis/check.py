@@ -252,7 +252,10 @@ def check_documents(ctx):
     if check is not None:  # booking: count's nothing-lost check decides (it knows the in-doubt commits)
         if not check.get("ok"):
             return Cell(MISSING, "nothing-lost check failed: " + "; ".join(check.get("problems") or []))
-        return Cell(OK, f"seats {fmt_count(check.get('seats'))} = committed {fmt_count(check.get('committed'))}")
+        if check.get("ids_checked") is None:
+            return Cell(MISSING, "nothing-lost check ran without the clients' outcomes: no booking looked for by id")
+        return Cell(OK, f"{fmt_count(check['ids_checked'])} booking ids looked for: every one of the "
+                        f"{fmt_count(check.get('committed'))} committed there, seats {fmt_count(check.get('seats'))}")
     if ok is None or counted is None:
         return Cell(MISSING, f"documents acknowledged {ok}, counted {counted}")
     if not ok:

@@ -52,8 +52,9 @@ def _ops(clients):
     return out
 
 
-def lab_work(clients, stats):
-    """What the lab sent between the readings, from the client result files and the readings."""
+def lab_work(clients, stats, booking_check=None):
+    """What the lab sent between the readings, from the client result files and the readings
+    (booking: and what count's nothing-lost check found of the clients' bookings, booking_check)."""
     start = stats.get("start") or {}
     ops = _ops(clients)
     docs_ok = (ops.get("insert") or {}).get("ok", 0)
@@ -73,13 +74,14 @@ def lab_work(clients, stats):
     reading = start.get("reading") or (stats.get("end") or {}).get("reading") or {}
     # tsbs MODEL=bucket: an upsert per event; the first of each host-hour creates its bucket row,
     # the others update it (the clients count the host-hours they ingested)
-    txn = _txn_work(clients)
+    txn = _txn_work(clients, booking_check)
     buckets_created = sum(int((c.get("tsbs") or {}).get("host_hours") or 0) for c in clients
                           if (c.get("tsbs") or {}).get("model") == "bucket")
     return {
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
         **({"buckets_created": buckets_created} if buckets_created else {}),
-        # WORKLOAD=booking/oltp: {workload, committed, attempts, aborted, in_doubt, commit_retries}
+        # WORKLOAD=booking/oltp: {workload, committed, attempts, aborted, aborted_on_errors, in_doubt,
+        # commit_retries, writes (booking), booked (booking, from count)}
         **({"txn": txn} if txn else {}),
         # per operation type; a phase of inserts only holds {insert: ...}
         "ops": ops,
@@ -90,13 +92,23 @@ def lab_work(clients, stats):
     }
 
 
-def _txn_work(clients):
+def _txn_work(clients, booking_check=None):
     """The transactions the clients ran (client results' `transactions`), or None: each attempt is
     one transaction on the server, committed or rolled back."""
     txns = [(c.get("workload"), c["transactions"]) for c in clients if isinstance(c.get("transactions"), dict)]
     if not txns:
         return None
     total = lambda k: sum(int(t.get(k) or 0) for _, t in txns)  # noqa: E731
+    # booking: write statements per table over every attempt, {table: {ok, failed}}; None when a
+    # client's result does not say (a client before `writes`)
+    writes = None
+    if all(isinstance(t.get("writes"), dict) for _, t in txns):
+        writes = {}
+        for _, t in txns:
+            for table, w in t["writes"].items():
+                cell = writes.setdefault(table, {"ok": 0, "failed": 0})
+                cell["ok"] += int(w.get("ok") or 0)
+                cell["failed"] += int(w.get("failed") or 0)
     return {"workload": txns[0][0], "committed": total("committed"), "attempts": total("attempts"),
             "aborted": sum(int(n) for _, t in txns for n in (t.get("aborts") or {}).values()),
             # aborted on an error no retry helps (a lost connection among them): such an attempt may
@@ -104,9 +116,19 @@ def _txn_work(clients):
             "aborted_on_errors": sum(int(n) for _, t in txns for r, n in (t.get("aborts") or {}).items()
                                      if str(r).startswith("error:")),
             "in_doubt": total("in_doubt"), "commit_retries": total("commit_retries"),
-            # booking: the audit rows its upserts may create (one per flight and day: FLIGHTS x
-            # DAY_RANGE, the bench keys every client reports), 0 when the results do not say
-            "audit_keys": max((int(t.get("flights") or 0) * int(t.get("day_range") or 0) for _, t in txns), default=0)}
+            "writes": writes, "booked": _booked(booking_check)}
+
+
+def _booked(check):
+    """What count's nothing-lost check found of the clients' bookings (count.json booking_check):
+    {rows: the audit rows they created, by_bookings: {n: audit rows holding n bookings}, landed: the
+    bookings in the database (committed + in-doubt ones that landed)}, or None when it derived none
+    (no count, or count ran without the clients' outcomes)."""
+    if not isinstance(check, dict) or check.get("audit_rows_booked") is None:
+        return None
+    return {"rows": int(check["audit_rows_booked"]),
+            "by_bookings": {int(n): int(k) for n, k in (check.get("audit_rows_by_bookings") or {}).items()},
+            "landed": int(check.get("committed") or 0) + int(check.get("in_doubt_landed") or 0)}
 
 
 def _n(ops, op, field="ok"):
@@ -163,10 +185,11 @@ def _server_name(stats):
 check, delta, n, total, commands_delta = _check, _delta, _n, _sum, _commands_delta
 
 
-def reconcile(database, stats, clients, phase=None, profile_foreign=None):
+def reconcile(database, stats, clients, phase=None, profile_foreign=None, booking_check=None):
     """The reconciliation object of one phase (results.json runs[].reconciliation).
 
     stats: D.server-stats.json ({start, end}) or None; clients: the client result dicts;
+    booking_check: D.count.json's nothing-lost check (booking: the audit rows its bookings created);
     phase: D.phase.json (its optional cgroup_processes.foreign lists processes other than the server
     seen in the database container during the window; null with a reason when the watch could not
     read the cgroup); profile_foreign: {comm: samples} of the perf record profile's samples from
@@ -187,7 +210,7 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None):
         out["unavailable"] = unknown
     else:
         seconds = max(0.0, float(end.get("taken_at", 0)) - float(start.get("taken_at", 0)))
-        w = lab_work(clients, stats)
+        w = lab_work(clients, stats, booking_check)
         # every counter's change between the readings (WAL and journal bytes, blocks, ...), for the record
         out["deltas"] = {k: _delta(start, end, k) for k in (end.get("counters") or {})}
         out["lab_work"], out["interval_s"] = w, round(seconds, 3)

@@ -183,6 +183,9 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         run_notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase")
     if count is None:
         run_notes.append(f"{phase_id}.count.json missing: no database-side count or sizes")
+    uncovered = txn_mod.check_uncovered(check, txn)
+    if uncovered:
+        run_notes.append(uncovered)
     if docs_in_db is not None and clients and docs_in_db != docs_expected and check is None:
         run_notes.append(f"documents in the database ({docs_in_db}) differ from documents acknowledged "
                          f"by the clients ({docs_expected}" + (f", {docs_before} of them in earlier phases)"
@@ -204,7 +207,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
     reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase,
-                                         profile_samples.foreign(bench_dir, phase_id, database))
+                                         profile_samples.foreign(bench_dir, phase_id, database), check)
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if check is not None and not check.get("ok"):
         # the lab fails the phase on count's exit 1; a folder from elsewhere is held to the same rule
@@ -490,6 +493,10 @@ def build(bench_dir, lab_env=None):
                 and r.get("booking_check") is None):
             incomplete.append(f"{ph}: {r['docs_in_db']} documents in the database but {r['docs_expected_in_db']} "
                               f"acknowledged by the clients")
+        # booking: a passed check speaks for the clients' bookings only if it looked for them
+        uncovered = txn_mod.check_uncovered(r.get("booking_check"), r.get("transactions"))
+        if uncovered:
+            incomplete.append(f"{ph}: {uncovered}")
     dbs = list(dict.fromkeys(r["database"] for r in runs))
     compared = documents_compared(runs)
     incomplete += [f"{c['stage']} phases: the documents read back differ between the databases ({c['differ']})"

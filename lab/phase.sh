@@ -267,19 +267,24 @@ finish_phase() {
 }
 
 # `node client count` into D.count.json. A transaction phase's count also checks that nothing was
-# lost against the clients' committed and in-doubt transactions, summed by `analysis txn-totals`
-# (all of the phase's result files, else the check runs without them: stderr says why); its exit 1
-# (a failed check) keeps D.count.json with the `booking_check` rows. The outcome goes into
-# finish_phase's locals `count_outcome` (ok, failed, check_failed) and `count_problems` (a JSON list).
+# lost against the clients' committed and in-doubt transactions, booking by booking: `analysis
+# txn-outcomes` writes D.txn-outcomes.json from all of the phase's result files (which indices
+# each client committed and left in doubt; else no file and the check runs without them: stderr
+# says why), passed to count as TXN_OUTCOMES; its exit 1 (a failed check) keeps D.count.json with
+# the `booking_check` rows. The outcome goes into finish_phase's locals `count_outcome` (ok, failed,
+# check_failed) and `count_problems` (a JSON list).
 count_phase() {
-  local db=$1 ph=$2 out=$3 totals="" code=0 kv said
+  local db=$1 ph=$2 out=$3 outcomes="" code=0 said
   if is_txn_workload; then
-    totals=$(analysis txn-totals --bench-dir "$BENCH_DIR" --phase "$ph" --clients "$PHASE_CLIENTS" 2>>"$out") || totals=""
-    [[ $totals =~ ^(COMMITTED=[0-9]+\ IN_DOUBT=[0-9]+)?$ ]] || { say "$ph: txn-totals printed '$totals': not passed to count"; totals=""; }
-    [ -z "$totals" ] || echo "count: $totals (analysis txn-totals over the phase's client results)" >>"$out"
+    analysis txn-outcomes --bench-dir "$BENCH_DIR" --phase "$ph" --clients "$PHASE_CLIENTS" \
+      --out "$BENCH_DIR/$ph.txn-outcomes.json" 2>>"$out" || say "$ph: txn-outcomes failed (see $ph.out)"
+    if [ -s "$BENCH_DIR/$ph.txn-outcomes.json" ]; then
+      outcomes=$BENCH_DIR/$ph.txn-outcomes.json
+      echo "count: TXN_OUTCOMES=$ph.txn-outcomes.json (analysis txn-outcomes over the phase's client results)" >>"$out"
+    fi
   fi
   (
-    for kv in $totals; do export "${kv?}"; done
+    [ -z "$outcomes" ] || export TXN_OUTCOMES=$outcomes
     client_oneshot "$db" count
   ) >"$BENCH_DIR/$ph.count.json.tmp" 2>>"$out" || code=$?
   if [ "$code" = 0 ]; then

@@ -176,8 +176,9 @@ client_env_args() {
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
   [ -z "${READY_TIMEOUT_S:-}" ] || printf -- '-e\nREADY_TIMEOUT_S\n'
-  # count's nothing-lost check of a transaction phase (lab/phase.sh count_phase sets them)
-  local t; for t in COMMITTED IN_DOUBT; do [ -z "${!t:-}" ] || printf -- '-e\n%s\n' "$t"; done
+  # count's nothing-lost check of a transaction phase (lab/phase.sh count_phase sets it): the
+  # clients' outcomes file, mounted read-only
+  [ -z "${TXN_OUTCOMES:-}" ] || printf -- '-v\n%s:/txn-outcomes.json:ro\n-e\nTXN_OUTCOMES=/txn-outcomes.json\n' "$TXN_OUTCOMES"
   printf -- '-e\nURI\n-e\nBENCH\n'
 }
 

@@ -24,8 +24,7 @@ const CLIENT_SPECS = {
   // A client needs CLIENTS only to deal out ycsb's records; a lone `run` is client 1 of 1.
   CLIENTS: { ...BENCH_SPECS.CLIENTS, required: false, default: '1' },
   // The query a query phase runs (STAGE=query): a name of the workload's set (client/src/queries/).
-  COMMITTED: { type: 'int', min: 0, about: 'count, WORKLOAD=booking: bookings the clients committed (sum of their docs_ok); checked against the seats' },
-  IN_DOUBT: { type: 'int', min: 0, default: '0', about: 'count, WORKLOAD=booking: commits whose outcome the clients could not know (sum of transactions.in_doubt)' },
+  TXN_OUTCOMES: { type: 'text', about: 'count, WORKLOAD=booking: a file of the clients\' committed and in-doubt transactions (`python -m analysis txn-outcomes` writes it; client/src/txn-outcomes.schema.json); the nothing-lost check looks for each booking by id' },
   // pool-close: the pooled database whose server connections PgBouncer closes (POSTGRES_DB).
   POOL_DB: { type: 'text', default: 'jsonbench', pattern: /^[A-Za-z_][A-Za-z0-9_]{0,62}$/, patternAbout: 'a PostgreSQL database name (letters, digits, _)', about: 'pool-close: the pooled database' },
   QUERY: { type: 'text', pattern: /^[a-z0-9][a-z0-9-]*$/, patternAbout: 'a query name of the workload\'s set (client/src/queries/)', about: 'query of a query phase (STAGE=query) and of explain' },
@@ -57,10 +56,10 @@ const COMMANDS = {
   // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
   // WORKLOAD: PostgreSQL vacuums the workload's tables (booking's five, oltp's sbtest, else jsonbench).
   settle: ['URI', 'WORKLOAD'],
-  // WORKLOAD=booking: also the nothing-lost check (COMMITTED: bookings the clients committed).
+  // WORKLOAD=booking: also the nothing-lost check (TXN_OUTCOMES: the bookings the clients committed).
   // DIGEST=documents: also every document read back and digested (document-digest.js; KEY: how keys compare).
   // COMPRESS (tsbs): the database's native compression, applied after the ingest window (count.js).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'COMMITTED', 'IN_DOUBT', 'KEY', 'DIGEST'],
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'TXN_OUTCOMES', 'KEY', 'DIGEST'],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],

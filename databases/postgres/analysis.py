@@ -55,31 +55,19 @@ def reconcile(checks, w, start, end, seconds, sem, helpers):
 
 
 # What one committed transaction writes on PostgreSQL, as user-table row counts (databases/postgres/
-# client/postgres-booking.js, postgres-oltp.js): a booking inserts a seat and a payment and upserts its
-# audit row (an insert the first time, an update after); oltp's writes per operation type.
+# client/postgres-oltp.js): oltp's writes per operation type. A booking's are reconciled per table
+# (_postgres_booking_rows).
 OLTP_ROWS_INSERTED = {"delete-insert": 1}
 OLTP_ROWS_CHANGED = {"index-update": 1, "non-index-update": 1, "delete-insert": 1}
+# The tables a booking writes (client/src/workloads/booking.js WRITTEN; their write counters are read
+# one by one, databases/postgres/client/postgres-stats.js `table_<name>_n_tup_*`).
+BOOKING_WRITTEN = ("seat", "payment", "audit")
 
 
-def _postgres_txn_rows(w):
-    """Rows written by the transactions: an aborted attempt's rows count too (pg_stat counts the
+def _postgres_oltp_rows(w):
+    """Rows written by the oltp transactions: an aborted attempt's rows count too (pg_stat counts the
     tuples of rolled-back transactions), so each aborted attempt is tolerated up to its rows."""
     txn, ops = w["txn"], w.get("ops") or {}
-    if txn["workload"] == "booking":
-        # The audit upsert (insert ... on conflict do update) of two sessions racing to create the same
-        # audit row: both insert speculatively, the later one finds the conflict in the index, takes
-        # its tuple back and updates instead. PostgreSQL counts that tuple as inserted and as deleted
-        # (heapam.c heap_abort_speculative: "count deletion, as we counted the insertion too"; seen as
-        # n_tup_del 1 in a contended run of tests/unit/test_txn_lab_real_servers.py). It can happen only
-        # while a key has no row yet: at most once per other session for each audit row created.
-        races = txn.get("audit_keys", 0) * max(0, w["client_sessions"] - 1)
-        return (3 * txn["committed"], 3 * txn["aborted"] + w["errors"] + races,
-                "pg_stat_user_tables n_tup_ins + n_tup_upd: three rows per committed booking (seat, payment, "
-                "the audit upsert: an insert the first time, an update after; tolerance: the aborted attempts' rows, "
-                "and a speculative insert taken back by each other session racing to create an audit row)",
-                0, races, "pg_stat_user_tables n_tup_del: bookings delete nothing (tolerance: a speculative insert "
-                "taken back, counted as a deletion, by each other session racing to create an audit row: "
-                "FLIGHTS x DAY_RANGE x (sessions - 1))")
     inserted = sum(_n(ops, op) * k for op, k in OLTP_ROWS_INSERTED.items())
     changed = sum(_n(ops, op) * k for op, k in OLTP_ROWS_CHANGED.items())
     return (inserted, txn["aborted"] + w["errors"],
@@ -87,6 +75,83 @@ def _postgres_txn_rows(w):
             changed, 2 * txn["aborted"] + w["errors"],
             "pg_stat_user_tables n_tup_upd + n_tup_del: one row per committed index/non-index update and "
             "delete+insert (tolerance: aborted attempts)")
+
+
+def _postgres_booking_rows(checks, w, start, end):
+    """A booking's rows, table by table, against the write statements the clients counted over every
+    attempt (results' transactions.writes: pg_stat_user_tables counts a rolled-back transaction's
+    tuples as a committed one's, so they are expected, not tolerated). Tolerated: an attempt ended by
+    an error no retry helps (a lost connection) may have written its statement in flight.
+
+    seat, payment: n_tup_ins + n_tup_upd + n_tup_del = their inserts. audit, whose upsert (insert ...
+    on conflict do update) inserts a row the first time and updates it after: two sessions racing to
+    create the same row both insert speculatively and the later takes its tuple back, which
+    PostgreSQL counts as inserted and deleted (heapam.c heap_abort_speculative: "count deletion, as
+    we counted the insertion too"), before it updates. So n_tup_ins + n_tup_upd - n_tup_del = its
+    upserts; n_tup_ins - n_tup_del = the rows created: those of the bookings in the database (count's
+    nothing-lost check derives each booking's (flight, day): booking_check.audit_rows_booked), plus
+    at most one per rolled-back upsert; n_tup_del = the speculative insertions taken back: a row
+    holding n bookings was raced for by at most min(sessions - 1, n - 1) of them, and an upsert of no
+    booking in the database (rolled back, or failed) may have raced or been raced by every session.
+    Any other table of the database (aircraft, schedule, anything else): no write at all."""
+    txn, sessions = w["txn"], w["client_sessions"]
+    writes, lost = txn.get("writes"), txn["aborted_on_errors"]
+    d = {(t, c): _delta(start, end, f"table_{t}_n_tup_{c}") for t in BOOKING_WRITTEN for c in ("ins", "upd", "del")}
+    why = None
+    if writes is None or any(t not in writes for t in BOOKING_WRITTEN):
+        why = "the client results have no transactions.writes (per-table write counts)"
+    elif any(v is None for v in d.values()):
+        missing = next(f"table_{t}_n_tup_{c}" for (t, c), v in d.items() if v is None)
+        why = ((end.get("unavailable") or {}).get(missing) or (start.get("unavailable") or {}).get(missing)
+               or f"the readings have no per-table counter {missing} (a client before per-table readings)")
+    ok = {t: (writes or {}).get(t, {}).get("ok", 0) for t in BOOKING_WRITTEN}
+    failed = {t: (writes or {}).get(t, {}).get("failed", 0) for t in BOOKING_WRITTEN}
+
+    def of(table, ins, upd, dl):
+        return None if why else ins * d[(table, "ins")] + upd * d[(table, "upd")] + dl * d[(table, "del")]
+    for table in ("seat", "payment"):
+        _check(checks, f"{table}_rows", ok[table], of(table, 1, 1, 1), lost,
+               f"pg_stat_user_tables {table}: n_tup_ins + n_tup_upd + n_tup_del = one insert per {table} insert the "
+               "clients sent and the server answered, in any attempt (transactions.writes; tolerance: attempts ended "
+               "by a non-retryable error, whose statement in flight may have run)", why, low_too=True)
+    _check(checks, "audit_upserts", ok["audit"], of("audit", 1, 1, -1), lost,
+           "pg_stat_user_tables audit: n_tup_ins + n_tup_upd - n_tup_del = one insert or update per audit upsert the "
+           "server answered, in any attempt (a speculative insertion taken back counts as inserted and deleted; "
+           "tolerance: attempts ended by a non-retryable error)", why, low_too=True)
+    booked = txn.get("booked")
+    booked_why = why or (None if booked else "count's nothing-lost check did not derive the bookings' (flight, day) "
+                                             "(no booking_check with audit_rows_booked: no count, or no TXN_OUTCOMES)")
+    landed = (booked or {}).get("landed", 0)
+    rolled_back_ok = max(0, ok["audit"] - landed)
+    _check(checks, "audit_rows_created", (booked or {}).get("rows", 0),
+           None if booked_why else of("audit", 1, 0, -1), rolled_back_ok + lost,
+           "pg_stat_user_tables audit: n_tup_ins - n_tup_del = the audit rows the bookings in the database created "
+           "(booking_check.audit_rows_booked; tolerance: an answered upsert of no booking in the database, rolled "
+           "back, may have inserted a row; attempts ended by a non-retryable error)", booked_why, low_too=True)
+    # Each row created (a committed or rolled-back insertion) is raced for at most once by each other
+    # session, and only by an upsert of the same row. Rows created: at most the answered upserts; with
+    # count's figures, the rows of the bookings in the database (`booked`) plus one per answered upsert
+    # of no booking there (rolled back). Racers of a booked row: its other bookings, at most
+    # sessions - 1 of them, and any upsert of no booking in the database (answered or failed).
+    others = ok["audit"] + failed["audit"] - landed
+    if booked:
+        per_row = sum(rows * min(sessions - 1, n - 1) for n, rows in booked["by_bookings"].items())
+        races = min(per_row + others + (sessions - 1) * rolled_back_ok, (sessions - 1) * (booked["rows"] + rolled_back_ok))
+        rule = ("the lesser of: the sum over the audit rows of min(sessions - 1, its bookings - 1) "
+                "(booking_check.audit_rows_by_bookings) + the upserts of no booking in the database + (sessions - 1) x "
+                "the answered ones among them; (sessions - 1) x (audit rows created + those answered upserts)")
+    else:
+        races = (sessions - 1) * ok["audit"]
+        rule = "(sessions - 1) x the answered audit upserts (count's audit rows unknown)"
+    _check(checks, "audit_speculative_deletes", 0, None if why else d[("audit", "del")], races + lost,
+           f"pg_stat_user_tables audit n_tup_del: bookings delete nothing; tolerance: the speculative insertions two "
+           f"sessions racing to create the same audit row take back (heapam.c heap_abort_speculative): {rule}", why)
+    # every other table of the database: the user tables' sums less the three
+    user = [_delta(start, end, f"user_n_tup_{c}") for c in ("ins", "upd", "del")]
+    elsewhere = None if why or any(v is None for v in user) else sum(user) - sum(d.values())
+    _check(checks, "rows_written_elsewhere", 0, elsewhere, 0,
+           "pg_stat_user_tables n_tup_ins + n_tup_upd + n_tup_del of every user table but seat, payment and audit "
+           "(aircraft and schedule included): bookings write nothing there", why)
 
 
 def _postgres(checks, w, start, end, seconds):
@@ -119,13 +184,14 @@ def _postgres(checks, w, start, end, seconds):
                txn["aborted"] + txn["in_doubt"],
                "xact_rollback: one per aborted attempt (tolerance: a ROLLBACK after each failed COMMIT, in-doubt "
                "commits)", low_too=True)
-        ins, ins_tol, ins_about, chg, chg_tol, chg_about = _postgres_txn_rows(w)
-        written = (_sum(_delta(start, end, "user_n_tup_ins"), _delta(start, end, "user_n_tup_upd"))
-                   if txn["workload"] == "booking" else _delta(start, end, "user_n_tup_ins"))
-        changed = (_delta(start, end, "user_n_tup_del") if txn["workload"] == "booking"
-                   else _sum(_delta(start, end, "user_n_tup_upd"), _delta(start, end, "user_n_tup_del")))
-        _check(checks, "rows_written", ins, written, ins_tol, ins_about, low_too=True)
-        _check(checks, "rows_changed", chg, changed, chg_tol, chg_about, low_too=bool(chg))
+        if txn["workload"] == "booking":
+            _postgres_booking_rows(checks, w, start, end)
+        else:
+            ins, ins_tol, ins_about, chg, chg_tol, chg_about = _postgres_oltp_rows(w)
+            _check(checks, "rows_written", ins, _delta(start, end, "user_n_tup_ins"), ins_tol, ins_about, low_too=True)
+            _check(checks, "rows_changed", chg, _sum(_delta(start, end, "user_n_tup_upd"),
+                                                     _delta(start, end, "user_n_tup_del")),
+                   chg_tol, chg_about, low_too=bool(chg))
     if txn is None:
         _postgres_rows(checks, w, start, end)
     _postgres_reads(checks, w, start, end, seconds, sessions_in)

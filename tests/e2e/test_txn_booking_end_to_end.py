@@ -160,6 +160,17 @@ def test_booking_on_mongodb_retried_its_conflicts_and_lost_nothing(txn_runs):
     assert committed == CLIENTS * OPS == t["committed"]
     assert check["ok"] and check["seats"] == check["payments"] == committed == check["committed"]
     assert check["audit_seats"] == committed and check["audit_mismatches"] == []
+    # every booking looked for by id (D.txn-outcomes.json passed to count): all there, none foreign
+    assert check["ids_checked"] == committed and check["lost_count"] == check["unexpected_count"] == 0
+    assert (bench / "mongodb.txn-outcomes.json").exists()
+    # the stand-in's counters, table by table: exactly the writes the clients sent, nothing elsewhere
+    rec = run["reconciliation"]
+    sent = sum(w["ok"] + w["failed"] for w in t["writes"].values())
+    for name in ("seat_writes", "payment_writes", "audit_writes", "writes_elsewhere", "inserts"):
+        assert rec["checks"][name]["verdict"] == "ok", (name, rec["checks"][name])
+    allowance = sum(rec["checks"][n]["tolerance"] for n in ("seat_writes", "payment_writes", "audit_writes"))
+    print(f"mongodb (SecantusDB) booking phase: allowance {allowance} writes against {sent} write commands sent; "
+          f"{check['ids_checked']} booking ids checked")
     # the audit row was contended: conflicts happened, were retried and every attempt counted
     assert t["retries"] > 0, t
     assert t["attempts"] == t["committed"] + t["aborted_attempts"] and t["gave_up"] == 0
@@ -199,7 +210,9 @@ def test_stopped_postgres_fails_the_phase_and_loses_no_committed_booking(txn_run
     assert check is not None, (bench / "postgres.out").read_text()[-3000:]
     assert check["ok"], check["problems"]
     assert check["committed"] == committed and check["in_doubt"] == in_doubt
-    assert committed <= check["seats"] <= committed + in_doubt
+    # by id: every committed booking there, every seat a committed or in-doubt booking's
+    assert check["ids_checked"] == committed + in_doubt and check["lost_count"] == check["unexpected_count"] == 0
+    assert check["seats"] == committed + check["in_doubt_landed"]
     assert check["seats"] == check["payments"] == check["audit_seats"] and check["audit_mismatches"] == []
     print(f"postgres stopped mid-phase: {committed} committed, {in_doubt} in doubt, {check['seats']} seats")
     out = (bench / "postgres.out").read_text()

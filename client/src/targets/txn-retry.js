@@ -43,20 +43,53 @@ class RetryPolicy {
   }
 }
 
+// The indices of one client's transactions in one state, as sorted inclusive ranges [[first, last],
+// ...] (the result file's committed_indices / in_doubt_indices): small when the indices mostly run
+// on, however many transactions there are. add() extends the last range when i follows it (the
+// common case: transactions end nearly in order, several lanes at once only shuffle neighbours);
+// ranges() sorts and joins the rest.
+class IndexRanges {
+  constructor() { this.list = []; }
+
+  add(i) {
+    const last = this.list[this.list.length - 1];
+    if (last && i === last[1] + 1) last[1] = i;
+    else this.list.push([i, i]);
+  }
+
+  ranges() {
+    const sorted = this.list.map((r) => [...r]).sort((a, b) => a[0] - b[0]);
+    const out = [];
+    for (const r of sorted) {
+      const last = out[out.length - 1];
+      if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
+      else out.push(r);
+    }
+    return out;
+  }
+}
+
 // Counts of one client's transactions: attempts, aborts by reason, commits that needed a retried
 // commit, in-doubt commits (the connection went during COMMIT: committed or not, the server
-// knows), and the last attempt's duration of each committed transaction.
+// knows), and the last attempt's duration of each committed transaction. Each transaction i ends
+// committed, in doubt or neither: a transaction in doubt after one attempt that a later attempt
+// committed is committed only (MongoDB: a re-commit answered NoSuchTransaction is in doubt, then
+// the whole transaction is retried and commits), so no transaction is counted twice.
 class TxnStats {
   constructor() {
     this.committed = 0;
     this.attempts = 0;
     this.aborts = {};
     this.gaveUp = 0;
-    this.inDoubt = 0;
+    this.doubted = new Set();
     this.commitRetries = 0;
     this.retries = 0;
+    this.committedAt = new IndexRanges();
     this.lastAttempt = newHistogram();
   }
+
+  // Transactions whose commit may or may not have landed, and no later attempt committed.
+  get inDoubt() { return this.doubted.size; }
 
   // The Prometheus series of the same counts (metrics.js txnSeries()), when the client serves /metrics.
   observe(series) { this.series = series; }
@@ -66,11 +99,17 @@ class TxnStats {
     if (this.series) this.series.attempts.inc();
   }
 
-  commit(lastAttemptUs) {
+  // Transaction i committed; its last attempt took lastAttemptUs.
+  commit(i, lastAttemptUs) {
     this.lastAttempt.recordValue(lastAttemptUs);
     this.committed++;
+    this.committedAt.add(i);
+    this.doubted.delete(i);
     if (this.series) this.series.commits.inc();
   }
+
+  // Transaction i's commit was sent and its outcome is unknown (a binding's call).
+  doubt(i) { this.doubted.add(i); }
 
   abort(reason) {
     this.aborts[reason] = (this.aborts[reason] || 0) + 1;
@@ -78,6 +117,8 @@ class TxnStats {
   }
 
   result(policy) {
+    const doubted = new IndexRanges();
+    for (const i of [...this.doubted].sort((a, b) => a - b)) doubted.add(i);
     return {
       ...policy.describe(),
       committed: this.committed,
@@ -87,6 +128,9 @@ class TxnStats {
       gave_up: this.gaveUp,
       in_doubt: this.inDoubt,
       commit_retries: this.commitRetries,
+      // which transactions (indices 0..OPS-1): the nothing-lost check derives their ids from them
+      committed_indices: this.committedAt.ranges(),
+      in_doubt_indices: doubted.ranges(),
       last_attempt_ms: summarize(this.lastAttempt),
       last_attempt_us: hdr.encodeIntoCompressedBase64(this.lastAttempt),
     };
@@ -105,7 +149,7 @@ async function withRetries(i, attempt, { policy, stats, classify }) {
     const start = now();
     try {
       const r = await attempt(n);
-      stats.commit(Math.max(1, Math.round(Number(now() - start) / 1000)));
+      stats.commit(i, Math.max(1, Math.round(Number(now() - start) / 1000)));
       return r;
     } catch (err) {
       const reason = classify(err);
@@ -128,5 +172,5 @@ async function withRetries(i, attempt, { policy, stats, classify }) {
 }
 
 module.exports = {
-  RetryPolicy, TxnStats, withRetries, sleep, BACKOFF_INITIAL_MS, BACKOFF_GROWTH, BACKOFF_MAX_MS,
+  RetryPolicy, TxnStats, IndexRanges, withRetries, sleep, BACKOFF_INITIAL_MS, BACKOFF_GROWTH, BACKOFF_MAX_MS,
 };

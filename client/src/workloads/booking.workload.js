@@ -30,12 +30,13 @@ module.exports = {
   // init's data (the aircraft, the FLIGHTS flights) and the tables settle vacuums on PostgreSQL
   initData: (target, opts) => target.initBooking(opts),
   tables: () => Object.keys(require('./booking-data').tables),
-  // count: the nothing-lost check (every committed booking's seat and payment there, commands/booking-check.js)
-  // and the five tables' sizes; exit 1 when it fails
+  // count: the nothing-lost check (every committed booking's seat and payment there, by id, and no
+  // seat of anyone else: commands/booking-check.js) and the five tables' sizes; exit 1 when it fails
   async count({ target, server, opts, readSettled, print }) {
-    const { checkBookings } = require('../commands/booking-check');
+    const { checkBookings, readOutcomes } = require('../commands/booking-check');
+    const outcomes = opts.txnOutcomes ? readOutcomes(opts.txnOutcomes) : null;
     const found = await target.verifyBooking();
-    const check = checkBookings(found, { committed: opts.committed, inDoubt: opts.inDoubt });
+    const check = checkBookings(found, outcomes, outcomes ? await target.bookingSeatIds() : []);
     const sizes = await readSettled(target, undefined, () => target.bookingSizes());
     print({
       database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
@@ -45,6 +46,6 @@ module.exports = {
   },
   describe: (opts, out) => ({ ...out, shape: null }),
   // Each operation a transaction; the count holds one seat per committed booking (count's
-  // nothing-lost check also allows the in-doubt ones).
+  // nothing-lost check also allows the in-doubt ones, by id).
   analysis: { insert_ops: ['insert'], ingest: false, transactions: true, count_expected: { basis: 'committed' } },
 };

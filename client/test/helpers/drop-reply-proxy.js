@@ -3,8 +3,11 @@
 // it can swallow the server's replies to chosen commands: the server has done the command, the
 // client sees its connection closed instead of the reply. It forces "the commit landed and its
 // reply was lost", the case MongoDB's UnknownTransactionCommitResult label is for, against a real
-// server. Wire format: each message starts with a 16-byte header (int32 length, requestID,
-// responseTo, opCode), little-endian (MongoDB Wire Protocol).
+// server. It can also swallow a chosen command itself (the server never sees it), run something
+// against the server meanwhile, then close the client's connection: "the commit was lost on its
+// way, and the server forgot the transaction" (killSessions), which the driver's own retry of the
+// commit then meets as NoSuchTransaction. Wire format: each message starts with a 16-byte header
+// (int32 length, requestID, responseTo, opCode), little-endian (MongoDB Wire Protocol).
 const net = require('net');
 
 // Whole messages out of a stream of chunks.
@@ -31,12 +34,19 @@ async function startDropReplyProxy(upstream) {
     sockets.add(client); sockets.add(up);
     const doomed = new Set(); // requestIDs whose replies are swallowed
     const close = () => { client.destroy(); up.destroy(); };
+    let held = false; // a swallowed request: nothing more goes through on this connection
     client.on('data', messageSplitter((msg) => {
+      if (held) return;
       for (const rule of rules) {
         if (rule.left > 0 && msg.includes(rule.key)) {
           seen[rule.name] = (seen[rule.name] || 0) + 1;
           rule.left--;
           rule.dropped++;
+          if (rule.request) {
+            held = true;
+            Promise.resolve().then(rule.meanwhile).finally(close);
+            return;
+          }
           doomed.add(msg.readInt32LE(4));
         }
       }
@@ -56,6 +66,15 @@ async function startDropReplyProxy(upstream) {
     port: server.address().port,
     drop(name, count) {
       const rule = { name, key: Buffer.from(`${name}\0`), left: count, dropped: 0 };
+      rules.push(rule);
+      return rule;
+    },
+    // The next `count` commands naming `name` never reach the server: meanwhile() runs (awaited),
+    // then the client's connection is closed.
+    swallow(name, count, meanwhile = async () => {}) {
+      const rule = {
+        name, key: Buffer.from(`${name}\0`), left: count, dropped: 0, request: true, meanwhile,
+      };
       rules.push(rule);
       return rule;
     },

@@ -12,6 +12,7 @@ const path = require('path');
 const { startPostgres } = require('../helpers/postgres-server');
 const { startSecantus } = require('../helpers/secantus-server');
 const { runCli, startCli } = require('../helpers/run-cli');
+const { writeOutcomes } = require('../helpers/txn-outcomes');
 
 const BASE = { WORKLOAD: 'booking', KEY: 'uuidv7', LAYOUT: 'heap', SEED: '5' };
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-booking-'));
@@ -31,6 +32,10 @@ async function runClients(uri, env, clients, { during } = {}) {
 
 const sum = (rs, f) => rs.reduce((a, r) => a + f(r.result), 0);
 const scraped = {};
+// TXN_OUTCOMES for count: the runs' committed and in-doubt bookings
+const outcomesOf = (rs) => ({ TXN_OUTCOMES: writeOutcomes(tmp, rs.map((r) => r.result)) });
+// the last contention run's clients, per server (the tampering test checks against them)
+const contended = {};
 
 async function count(uri, env = {}) {
   const r = await runCli(['count'], { env: { WORKLOAD: 'booking', URI: uri, ...env }, timeoutMs: 120000 });
@@ -86,10 +91,12 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
       // Latency from the intended start includes the retries; the last attempt alone does not.
       const worst = rs.map((r) => r.result).sort((p, q) => q.transactions.retries - p.transactions.retries)[0];
       assert.ok(worst.latency_ms.max >= worst.transactions.last_attempt_ms.max);
-      const c = await count(uri, { COMMITTED: String(committed) });
+      const c = await count(uri, outcomesOf(rs));
       assert.equal(c.code, 0, c.stderr + c.stdout);
       assert.equal(c.json.booking_check.seats, committed);
       assert.equal(c.json.booking_check.audit_seats, committed);
+      assert.equal(c.json.booking_check.ids_checked, committed);
+      contended[name] = rs;
       t.diagnostic(`${name}: ${committed} committed, ${retries} retries, aborts ${JSON.stringify(tx.map((x) => x.aborts))}`);
     });
   }
@@ -102,10 +109,10 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
     assert.match(c.stderr, /seats without a payment: [0-9a-f-]{36}/);
     assert.match(c.stderr, /\(1, 2025-01-01\) audit \d+ seats \d+/);
     await sec.withDb((db) => db.collection('seat').deleteOne({}));
-    const m = await count(sec.uri, { COMMITTED: '100' });
+    const m = await count(sec.uri, outcomesOf(contended['SecantusDB snapshot/majority']));
     assert.equal(m.code, 1);
     assert.match(m.stderr, /payments without a seat: [0-9a-f]{32}/);
-    assert.match(m.stderr, /seats 99 < committed bookings 100: committed bookings were lost/);
+    assert.match(m.stderr, /committed bookings lost: 1 \(client \d booking \d+ id [0-9a-f-]{36}\)/);
   });
 
   // A server stopped mid-run (PostgreSQL: fast shutdown; SecantusDB: killed) and started again on
@@ -134,9 +141,11 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
       const waited = Math.max(...rs.map((r) => r.result.latency_ms.max));
       assert.ok(sum(rs, (x) => x.errors + x.dropped) > 0 || waited >= 1000, `the stop cost nothing (latency max ${waited} ms): the test did not test`);
       assert.ok(committed > 0);
-      const c = await count(s.uri, { COMMITTED: String(committed), IN_DOUBT: String(inDoubt) });
+      const c = await count(s.uri, outcomesOf(rs));
       assert.equal(c.code, 0, c.stderr + c.stdout);
       assert.ok(c.json.booking_check.seats >= committed);
+      assert.equal(c.json.booking_check.ids_checked, committed + inDoubt);
+      assert.equal(c.json.booking_check.seats, committed + c.json.booking_check.in_doubt_landed);
       t.diagnostic(`fault on ${name}: ${committed} committed, ${inDoubt} in doubt, ${c.json.booking_check.seats} seats, `
         + `errors ${sum(rs, (x) => x.errors)}, latency max ${waited} ms, aborts ${JSON.stringify(rs.map((r) => r.result.transactions.aborts))}`);
     });

@@ -40,13 +40,21 @@ for (const rate of [2000, 500, 90]) {
   });
 }
 
+// "No pacing" is checked by what the loop does, not by how long it took: it never waits (neither the
+// schedule's timer nor its futex) and has no schedule. A wall-clock bound here failed on a loaded
+// machine and proved nothing on an idle one; how fast the closed loop runs is the benchmarks' to say
+// (bench/client-cpu.js).
 test('rate 0 is a closed loop: back-to-back, latency = service time, nothing dropped, one timeline entry per second', async () => {
   const workload = timestampingWorkload(3000, 0);
   const runner = new Runner({ target, workload, opts: { clientId: 't', reconnectTimeoutS: 1 }, metrics: null, log: () => {}, label: 'test' });
   workload.runner = runner;
+  let waits = 0;
+  runner.waitForNext = () => { waits++; return null; };
+  runner.sleep = () => { waits++; return Promise.resolve(); };
   const t0 = Date.now();
   await runner.run();
-  assert.ok(Date.now() - t0 < 2000, 'no pacing');
+  assert.equal(runner.schedule, null, 'no schedule');
+  assert.equal(waits, 0, 'no pacing: the loop never waited');
   const res = runner.result({ server: {}, database: 'postgres' });
   assert.equal(res.docs_ok, 3000);
   assert.equal(res.dropped, 0);

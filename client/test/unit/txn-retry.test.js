@@ -1,10 +1,9 @@
 'use strict';
 // The retry policy's delays (MongoDB drivers' 5 ms x1.5 up to 500 ms, seeded jitter; immediate),
-// the retry loop's counts, and the nothing-lost check's verdicts.
+// the retry loop's counts (the nothing-lost check's verdicts: booking-check.test.js).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { RetryPolicy, TxnStats, withRetries } = require('../../src/targets/txn-retry');
-const { checkBookings } = require('../../src/commands/booking-check');
 
 test('backoff: 5 ms x1.5 per retry, capped at 500 ms, times a seeded jitter in [0.5, 1)', () => {
   const p = new RetryPolicy({ retry: 'backoff', maxAttempts: 20, seed: 3, clientId: '2' });
@@ -33,19 +32,4 @@ test('every attempt counted; a non-retryable error ends at once; MAX_ATTEMPTS gi
     committed: 1, attempts: 7, retries: 4, aborts: { serialization_failure: 5, 'error:23505': 1 }, gave_up: 1,
   });
   assert.equal(r.last_attempt_ms.p50 !== null, true);
-});
-
-test('the nothing-lost check: consistent passes; each kind of loss is named with its rows', () => {
-  const good = {
-    seats: 3, payments: 3, audit_rows: 2, audit_seats: 3, seats_without_payment: [], payments_without_seat: [], audit_mismatches: [],
-  };
-  assert.equal(checkBookings(good, { committed: 3 }).ok, true);
-  assert.equal(checkBookings(good, { committed: 2, inDoubt: 1 }).ok, true);
-  assert.match(checkBookings(good, { committed: 4 }).problems.join(), /seats 3 < committed bookings 4/);
-  assert.match(checkBookings(good, { committed: 2 }).problems.join(), /seats 3 > committed bookings 2 \+ in doubt 0/);
-  const bad = checkBookings({
-    ...good, payments: 2, seats_without_payment: ['ab'], audit_mismatches: [{ schedule_id: 4, day: '2025-01-01', audit: null, seats: 1 }],
-  }, {});
-  assert.equal(bad.ok, false);
-  assert.match(bad.problems.join('; '), /seats 3 != payments 2; seats without a payment: ab; .*\(4, 2025-01-01\) audit missing seats 1/);
 });

@@ -97,6 +97,11 @@ async function verify(db, limit = 20) {
   };
 }
 
+// Every seat's id as 32 hex digits (the nothing-lost check matches them with the clients' bookings).
+async function seatIds(db) {
+  return (await db.collection('seat').find({}, { projection: { _id: 1 } }).toArray()).map((d) => hex(d._id));
+}
+
 async function sizes(db) {
   const out = { table_bytes: 0, index_bytes: 0, total_bytes: 0 };
   for (const name of Object.keys(tables)) {
@@ -114,9 +119,10 @@ const methods = {
   prepareBooking() { return requireReplicaSet(this.client, 'booking'); },
   book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
   verifyBooking() { return verify(this.db); },
+  bookingSeatIds() { return seatIds(this.db); },
   bookingSizes() { return sizes(this.db); },
 };
 
 module.exports = {
-  init, stepsOn, verify, sizes, methods,
+  init, stepsOn, verify, seatIds, sizes, methods,
 };

@@ -18,8 +18,16 @@ const TRANSACTIONS = {
 
 // Commands the reading itself sends on its one pooled connection (handshake
 // hellos and the driver's monitoring connection come on top: counted by
-// analysis per connection).
+// analysis per connection). With the workload's collections: `top` too.
 const READING = { connections: 1, statements: 4, about: 'ping; buildInfo; serverStatus; endSessions' };
+const READING_WITH_TOP = { connections: 1, statements: 5, about: 'ping; buildInfo; serverStatus; top; endSessions' };
+
+// The write operations `top` counts per collection (MongoDB manual, top: "for every collection ... a
+// count of how many times each event has executed"), read for the workload's collections as
+// `top_<collection>_<event>`, and summed over the database's other collections as
+// `top_other_writes` (the lab's data is in one database: foreign writes elsewhere show in the
+// server-wide opcounters).
+const TOP_WRITES = ['insert', 'update', 'remove'];
 
 const num = (v) => (v === undefined || v === null ? null : Number(v));
 
@@ -75,8 +83,30 @@ function fromStatus(status, who = 'serverStatus') {
   return { counters, commands, unavailable };
 }
 
-// server: the connect-time server info ({product, version, stand_in}).
-async function readMongoStats(client, server = {}) {
+// {counters, unavailable} of `top` (admin command; its totals keyed "<db>.<collection>") for the
+// collections of database db; why: the reason when there is no answer.
+function fromTop(top, db, collections, why = 'top has no totals') {
+  const counters = {};
+  const unavailable = {};
+  const totals = (top && top.totals) || null;
+  for (const c of collections) {
+    for (const e of TOP_WRITES) {
+      const cell = totals && totals[`${db}.${c}`] && totals[`${db}.${c}`][e];
+      // a collection nothing has touched yet may have no entry: none of its events ran
+      counters[`top_${c}_${e}`] = totals ? num(cell ? cell.count : 0) : null;
+      if (!totals) unavailable[`top_${c}_${e}`] = why;
+    }
+  }
+  counters.top_other_writes = totals ? Object.entries(totals)
+    .filter(([ns]) => ns.startsWith(`${db}.`) && !collections.includes(ns.slice(db.length + 1)))
+    .reduce((n, [, v]) => n + TOP_WRITES.reduce((m, e) => m + Number((v[e] && v[e].count) || 0), 0), 0) : null;
+  if (!totals) unavailable.top_other_writes = why;
+  return { counters, unavailable };
+}
+
+// server: the connect-time server info ({product, version, stand_in}); db, collections: the
+// workload's collections, whose writes `top` counts one by one (none: no `top`).
+async function readMongoStats(client, server = {}, { db, collections = [] } = {}) {
   // tcmalloc: 1 asks MongoDB for the allocator's detailed figures (per-CPU
   // caches, heap); servers that do not know the option ignore it.
   const status = await client.db('admin').command({ serverStatus: 1, tcmalloc: 1 });
@@ -92,13 +122,25 @@ async function readMongoStats(client, server = {}) {
     uptime_s: num(status.uptime),
   };
   if (!status.tcmalloc) unavailable.tcmalloc = `${who} has no tcmalloc section`;
+  if (collections.length) {
+    let top = null;
+    let why = null;
+    try {
+      top = await client.db('admin').command({ top: 1 });
+    } catch (err) {
+      why = `${server.stand_in ? `${server.product} ` : ''}top failed: ${err.message}`;
+    }
+    const t = fromTop(top, db, collections, why || undefined);
+    Object.assign(counters, t.counters);
+    Object.assign(unavailable, t.unavailable);
+  }
   const localTime = status.localTime instanceof Date ? status.localTime.getTime() / 1000 : null;
   return {
     server: { ...serverOf(status, server), product: server.product, stand_in: Boolean(server.stand_in) },
-    counters, commands, unavailable, server_time: localTime, raw, reading: READING,
+    counters, commands, unavailable, server_time: localTime, raw, reading: collections.length ? READING_WITH_TOP : READING,
   };
 }
 
 module.exports = {
-  readMongoStats, fromStatus, serverOf, OPCOUNTERS, READING, TRANSACTIONS,
+  readMongoStats, fromStatus, fromTop, serverOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
 };

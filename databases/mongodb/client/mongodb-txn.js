@@ -50,10 +50,13 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
           // after a retried commit, or NoSuchTransaction (the driver retries a commit whose reply was
           // lost once by itself; SecantusDB forgets its transactions when it restarts and answers a
           // re-commit of one it committed before a kill NoSuchTransaction, TransientTransactionError).
-          if (target.isConnectionLost(err) || n > 1 || err.code === NO_SUCH_TRANSACTION) stats.inDoubt++;
+          // A TransientTransactionError then runs the whole transaction again: if that attempt
+          // commits, the booking is committed and no longer in doubt (TxnStats.commit); if the first
+          // commit had landed, the retry fails on the seat's duplicate key and it stays in doubt.
+          if (target.isConnectionLost(err) || n > 1 || err.code === NO_SUCH_TRANSACTION) stats.doubt(i);
           throw err;
         }
-        if (n >= policy.maxAttempts) { stats.inDoubt++; throw err; }
+        if (n >= policy.maxAttempts) { stats.doubt(i); throw err; }
         stats.commitRetries++;
       }
     }

@@ -229,8 +229,8 @@ class MongoTarget {
   // close; a transaction workload's session (every one of its SESSIONS) also
   // the hello of its replica-set check (requireReplicaSet). The driver's
   // handshakes and monitoring come per connection on top.
-  async serverStats(server, workload) {
-    const stats = await readMongoStats(this.client, server || {});
+  async serverStats(server, workload, collections = []) {
+    const stats = await readMongoStats(this.client, server || {}, { db: this.db.databaseName, collections });
     const run_session = workload === 'booking' || workload === 'oltp'
       ? { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' }
       : { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' };

@@ -88,6 +88,12 @@ async function verify(client, limit = 20) {
   };
 }
 
+// Every seat's id as 32 hex digits (the nothing-lost check matches them with the clients' bookings).
+async function seatIds(client) {
+  const { rows: r } = await client.query("select replace(id::text, '-', '') as id from seat");
+  return r.map((x) => x.id);
+}
+
 async function sizes(client) {
   const { rows: r } = await client.query(`select sum(pg_table_size(t))::bigint as table_bytes, sum(pg_indexes_size(t))::bigint as index_bytes,
     sum(pg_total_relation_size(t))::bigint as total_bytes from unnest($1::regclass[]) t`, [Object.keys(tables)]);
@@ -111,9 +117,10 @@ const methods = {
   },
   book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
   verifyBooking() { return verify(this.client); },
+  bookingSeatIds() { return seatIds(this.client); },
   bookingSizes() { return sizes(this.client); },
 };
 
 module.exports = {
-  init, stepsOn, verify, sizes, methods,
+  init, stepsOn, verify, seatIds, sizes, methods,
 };

@@ -27,11 +27,19 @@ const STATS_SQL = `select to_jsonb(d) as row,
                                   'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
                                   'n_tup_del', coalesce(sum(n_tup_del), 0))
           from pg_stat_user_tables) as user_tables,
+       (select coalesce(jsonb_object_agg(t.name, jsonb_build_object('n_tup_ins', s.n_tup_ins, 'n_tup_upd', s.n_tup_upd,
+                                                                    'n_tup_del', s.n_tup_del)), '{}')
+          from unnest($1::text[]) t(name) join pg_stat_user_tables s on s.relid = to_regclass(t.name)) as tables,
        (select coalesce(jsonb_agg(jsonb_build_object('application_name', a.application_name, 'state', a.state)), '[]')
           from pg_stat_activity a
          where a.datname = current_database() and a.backend_type = 'client backend'
            and a.pid <> pg_backend_pid()) as other_sessions
   from pg_stat_database d where d.datname = current_database()`;
+
+// The workload's tables (server-stats' WORKLOAD: booking's five, oltp's sbtest) are also read one by
+// one: `table_<name>_n_tup_ins|upd|del` (a table that is not there: null with the reason), so a
+// workload's rows can be reconciled per table (analysis: databases/postgres/analysis.py).
+const TABLE_COUNTERS = ['n_tup_ins', 'n_tup_upd', 'n_tup_del'];
 
 // Statements the reading itself sends, counted by analysis as lab work: `show server_version`
 // (connect.js), the select above (this database; it gives the server's version number) and the
@@ -91,8 +99,8 @@ async function readClusterStats(client, versionNum) {
   return { counters, unavailable, raw };
 }
 
-async function readPostgresStats(client) {
-  const { rows } = await client.query(STATS_SQL);
+async function readPostgresStats(client, tables = []) {
+  const { rows } = await client.query(STATS_SQL, [tables]);
   const r = rows[0];
   if (!r) throw new Error('pg_stat_database has no row for current_database()');
   const cluster = await readClusterStats(client, r.version_num);
@@ -108,6 +116,13 @@ async function readPostgresStats(client) {
     }
   }
   for (const [k, v] of Object.entries(r.user_tables)) counters[`user_${k}`] = Number(v);
+  for (const t of tables) {
+    for (const c of TABLE_COUNTERS) {
+      const v = r.tables[t] ? r.tables[t][c] : undefined;
+      counters[`table_${t}_${c}`] = v === undefined || v === null ? null : Number(v);
+      if (counters[`table_${t}_${c}`] === null) unavailable[`table_${t}_${c}`] = `no table ${t} in pg_stat_user_tables`;
+    }
+  }
   // Other client sessions on this database at the moment of reading (numbackends also counts
   // autovacuum workers, which are the server's own upkeep).
   counters.other_client_backends = r.other_sessions.length;
@@ -118,9 +133,11 @@ async function readPostgresStats(client) {
     // The server's own version string (server_version, e.g. "15.14 (Debian 15.14-0+deb12u1)").
     server: { name: 'postgres', version: r.version, product: 'PostgreSQL', stand_in: false },
     counters, unavailable, server_time: r.server_time,
-    raw: { pg_stat_database: r.row, user_tables: r.user_tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num, cluster: cluster.raw },
+    raw: { pg_stat_database: r.row, user_tables: r.user_tables, tables: r.tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num, cluster: cluster.raw },
     reading: READING,
   };
 }
 
-module.exports = { readPostgresStats, readClusterStats, COUNTERS, READING };
+module.exports = {
+  readPostgresStats, readClusterStats, COUNTERS, TABLE_COUNTERS, READING,
+};

@@ -29,7 +29,7 @@ function transaction(target, i, body, {
       return out;
     } catch (err) {
       if (target.isConnectionLost(err)) {
-        if (committing) stats.inDoubt++;
+        if (committing) stats.doubt(i);
       } else {
         await client.query('rollback').catch(() => {});
       }

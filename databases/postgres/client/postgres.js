@@ -286,8 +286,8 @@ class PostgresTarget {
   // synchronous_commit, prepare; one transaction each. A transaction
   // workload's session (booking, oltp: every one of its SESSIONS) prepares
   // nothing (prepareBooking).
-  async serverStats(server, workload) {
-    const stats = await readPostgresStats(this.client);
+  async serverStats(server, workload, tables = []) {
+    const stats = await readPostgresStats(this.client, tables);
     const run_session = workload === 'booking' || workload === 'oltp'
       ? { connections: 1, statements: 2, about: 'show server_version; set synchronous_commit' }
       : { connections: 1, statements: 3, about: 'show server_version; set synchronous_commit; prepare' };
