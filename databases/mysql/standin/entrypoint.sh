@@ -6,7 +6,8 @@
 #   MYSQL_DATABASE (created); MYSQL_USER + MYSQL_PASSWORD (created, ALL on MYSQL_DATABASE; not root);
 #   /docker-entrypoint-initdb.d/*.sh|*.sql|*.sql.gz on first start; `mysqld --opt=value ...`
 #   arguments, an argument list starting with an option meaning `mysqld ...`; the configuration
-#   checked (`mysqld ... --verbose --help`) before anything is written; the server exec'd as PID 1.
+#   checked before anything is written (upstream: `mysqld --verbose --help`; here `mysqld
+#   --validate-config`, which also refuses an unknown option); the server exec'd as PID 1.
 # First start as upstream: `mysqld <the arguments> --initialize-insecure`, then a temporary server
 # WITHOUT networking (socket only) does the set-up with binary logging off for the accounts'
 # statements, and is shut down; only the final server listens on TCP, so a client that gets a TCP
@@ -34,10 +35,11 @@ for name in MYSQL_ROOT_PASSWORD_FILE MYSQL_PASSWORD_FILE MYSQL_USER_FILE MYSQL_D
   [[ -z ${!name:-} ]] || die "$name is not supported by this stand-in (the official mysql image has it); allowed: MYSQL_ROOT_PASSWORD, MYSQL_ALLOW_EMPTY_PASSWORD, MYSQL_RANDOM_ROOT_PASSWORD, MYSQL_ROOT_HOST, MYSQL_DATABASE, MYSQL_USER, MYSQL_PASSWORD"
 done
 
-# The server's own reading of its options (option files, then the arguments): an option it does
-# not know stops here, before a data directory is initialised. Its datadir and socket come from it.
-options=$("$@" --verbose --help --log-bin-index="$(mktemp -u)" 2>&1) ||
-  die "mysqld refused its configuration: $*: $(grep -i error <<<"$options" | head -n 3)"
+# The server's own check of its options (option files, then the arguments: mysqld
+# --validate-config): an option it does not know stops here, before a data directory is
+# initialised. Its datadir and socket come from its own reading (`--verbose --help`).
+check=$("$@" --validate-config 2>&1) || die "mysqld refused its configuration: $*: $(grep -m 3 ERROR <<<"$check" | tr '\n' ' ')"
+options=$("$@" --verbose --help --log-bin-index="$(mktemp -u)" 2>/dev/null) || die "mysqld $* --verbose --help failed"
 # (the table of values at its end: lines that start with the name; wrapped help text is indented)
 datadir=$(awk '/^[^ \t]/ && $1 == "datadir" { print $2; exit }' <<<"$options")
 socket=$(awk '/^[^ \t]/ && $1 == "socket" { print $2; exit }' <<<"$options")
