@@ -9,9 +9,9 @@ taken with `node client server-stats` / `run` exactly as the lab runs them (fixt
     `SELECT * FROM jsonbench` about once a second through the window;
   - mysql97-ycsb-a-clean / -f-clean / -e-clean: YCSB A (read/update), F (read/rmw, after A: many of
     its updates write the value already there) and E (scan/insert) run stages after a 400-record load;
-  - mysql97-lab-bench1: the mysql phase of a real lab run (tests/e2e/test_three_databases_end_to_end.py's
-    bench1: `DATABASES="mongodb postgres mysql"`, 2 x 600 documents, on the stand-ins), with its
-    D.settings.json;
+  - mysql97-lab-bench1: the mysql phase of a real lab run, `./runme.sh` of bench1's settings with
+    `DATABASES="mongodb postgres mysql"`, CLIENTS=2, DOCS=400, RATE=50, QUIET_S=5 on the stand-ins
+    (its readings, client results and D.settings.json);
 - mariadb-*: MariaDB 10.11.18, the stand-in of earlier runs, whose readings analysis still reads.
 """
 import copy
@@ -207,6 +207,24 @@ def test_ycsb_reads_updates_and_scans_are_reconciled_and_what_cannot_be_decided_
     c = r["checks"]["rows_read_next"]
     assert c["verdict"] == "unavailable" and "scans read a number of rows the clients do not report" in c["reason"]
     assert r["observed"]["inserts"] == 10 and r["observed"]["keyed_reads"] == 190 + 23
+
+
+def test_the_labs_own_mysql_phase_reconciles_exactly_and_gives_bench1s_redo_and_binlog_per_document():
+    stats, clients = case("mysql97-lab-bench1")
+    r = reconcile.reconcile("mysql", stats, clients)
+    assert r["verdict"] == "ok" and r["notes"] == [] and r["unavailable"] is None
+    # every check decided, every one exact but the reads of opening the table after init
+    assert all(c["verdict"] == "ok" for c in r["checks"].values()), r["checks"]
+    assert all(c["observed"] == c["expected"] for k, c in r["checks"].items()
+               if k not in ("keyed_reads", "rows_read_next")), r["checks"]
+    assert r["observed"]["inserts"] == r["observed"]["innodb_rows_inserted"] == 800
+    assert r["observed"]["rows_written"] == 800 + 23
+    assert r["observed"]["connections"] == 3  # 2 clients + the end reading: nothing else of the lab's
+    docs = sum(c["docs_ok"] for c in clients)
+    redo, binlog = wal.wal("mysql", stats)["bytes"], wal.further_logs("mysql", stats)["binlog"]["bytes"]
+    # 10 x 1000-character documents (10,112 B of JSON text): about their size once in each log
+    assert round(redo / docs) == 13557 and round(binlog / docs) == 10457
+    assert binlog == files(stats, "end") - files(stats, "start")
 
 
 def test_earlier_runs_on_mariadb_still_reconcile_as_before():
