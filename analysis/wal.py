@@ -14,7 +14,7 @@ from . import databases
 
 
 def _spec(spec, stats):
-    """A hooks spec may depend on the server the readings name (MySQL or its stand-in MariaDB)."""
+    """A hooks spec may depend on the server the readings name (MySQL, or MariaDB of earlier runs)."""
     if callable(spec):
         end = (stats or {}).get("end") or (stats or {}).get("start") or {}
         return spec(end.get("server") if isinstance(end.get("server"), dict) else {})

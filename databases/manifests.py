@@ -8,6 +8,7 @@ database's names, volume and processes are written once, in its folder.
   manifests.py [--root DIR] field NAME KEY        one value (KEY dotted: standin.label; a list: one per line)
   manifests.py [--root DIR] fields KEY [NAME...]  KEY of every database (or of NAME...), one per line
   manifests.py [--root DIR] poolers [NAME...]      "<database> <pooler> <service>" of every pooler offered
+  manifests.py [--root DIR] image NAME [VERSION]   the official image of versions.images[VERSION] (default: versions.default)
   manifests.py [--root DIR] baseline              "numerator denominator"
   manifests.py [--root DIR] check                 every manifest and the baseline valid, else exit 2
 
@@ -113,6 +114,10 @@ def load(name, root=ROOT):
         # the plan-as-data step, docs/layout.md, passes the service on)
         raise ManifestError(f"{path}: key 'service' is {doc['service']!r} (allowed: {name!r}, the database's "
                             "name: the lab still addresses its compose service by it)")
+    versions = doc.get("versions")
+    if versions and versions["default"] not in versions["images"]:
+        raise ManifestError(f"{path}: key 'versions.default' is {versions['default']!r} (allowed: "
+                            f"{', '.join(versions['images'])}, the keys of versions.images)")
     for pooler in doc["offers"].get("poolers", {}):
         # a pooler is a folder of the database's: its service and its hooks (docs/contracts.md §2a)
         hooks = os.path.join(root, name, pooler, "pool.sh")
@@ -175,6 +180,17 @@ def field(manifest, key, where="manifest"):
     return value
 
 
+def official_image(manifest, version, where="manifest"):
+    """The official image a database's `versions` list gives for `version` ('' or None: its default)."""
+    v = manifest.get("versions")
+    if not v:
+        raise ManifestError(f"{where}: no key 'versions' (the database offers no choice of official image)")
+    version = version or v["default"]
+    if version not in v["images"]:
+        raise ManifestError(f"{where}: {v['key']}={version} is not offered (allowed: {', '.join(v['images'])})")
+    return v["images"][version]
+
+
 def _print(value):
     for v in value if isinstance(value, list) else [value]:
         print(v if isinstance(v, str) else json.dumps(v))
@@ -185,7 +201,8 @@ def main(argv=None):
     root = ROOT
     if args[:1] == ["--root"] and len(args) >= 2:
         root, args = args[1], args[2:]
-    usage = "usage: manifests.py [--root DIR] names | field NAME KEY | fields KEY [NAME...] | poolers [NAME...] | baseline | check"
+    usage = ("usage: manifests.py [--root DIR] names | field NAME KEY | fields KEY [NAME...] | poolers [NAME...] | "
+             "image NAME [VERSION] | baseline | check")
     try:
         if args == ["names"]:
             _print(names(root))
@@ -197,6 +214,8 @@ def main(argv=None):
         elif args[:1] == ["poolers"]:
             for row in poolers(args[1:], root):
                 print(" ".join(row))
+        elif args[:1] == ["image"] and len(args) in (2, 3):
+            print(official_image(load(args[1], root), (args + [""])[2], os.path.join(root, args[1], MANIFEST)))
         elif args == ["baseline"]:
             print(" ".join(baseline(root)))
         elif args == ["check"]:

@@ -29,6 +29,9 @@ SI_MONGO = _read(os.path.join(CI, "mongodb.settings.json"))
 SI_PG = _read(os.path.join(CI, "postgres.settings.json"))
 MYSQL = _read(LAB_MYSQL)
 SI_MYSQL = {**MYSQL, "labels": {"jsonbench.stand_in": "MariaDB 10.11 standing in for MySQL 8.4"}}
+# today's stand-in (Debian's MySQL 9.7) with compose's command line stating binlog_row_image
+SI_MYSQL97 = {**MYSQL, "command": MYSQL["command"] + ["--binlog-row-image=FULL"],
+              "labels": {"jsonbench.stand_in": "MySQL 9.7.4 (Debian package) standing in for the mysql:9.7 image"}}
 
 
 def _cases():
@@ -44,6 +47,7 @@ def _cases():
         "none": ({}, {}),
         "three": ({"mongodb": MONGO, "postgres": PG, "mysql": MYSQL}, {}),
         "three-stand-ins": ({"mongodb": SI_MONGO, "postgres": SI_PG, "mysql": SI_MYSQL}, {"DURABILITY": "relaxed"}),
+        "three-stand-ins-mysql97": ({"mongodb": SI_MONGO, "postgres": SI_PG, "mysql": SI_MYSQL97}, {}),
     }
     for workload in ("booking", "oltp"):
         for iso in (None, "read-committed", "repeatable-read", "serializable", "snapshot-ish"):

@@ -66,7 +66,8 @@ const COMMON_SPECS = {
   },
 };
 
-const BENCH_SPECS = { ...COMMON_SPECS, ...workloads.keySpecs() };
+// and the keys choosing a database's official image among its manifest's versions (MYSQL_VERSION)
+const BENCH_SPECS = { ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs() };
 
 const { InputError } = require('./input-error');
 

@@ -90,4 +90,23 @@ function commands(root = ROOT, taken = []) {
   return found;
 }
 
-module.exports = { manifests, labNames, uriSchemes, bindingOf, commands, ROOT };
+// The bench keys choosing among a database's official images (its manifest's `versions`: MySQL's
+// MYSQL_VERSION=9.7|8.4): {KEY: spec} in bench-schema.js's form, applying only to a bench that runs
+// the database. The lab gives the chosen image to its compose service (databases/<name>/lab.sh).
+function versionSpecs(root = ROOT) {
+  const specs = {};
+  for (const m of Object.values(manifests(root)).filter((x) => x.versions && !x.not_in_lab)) {
+    const v = m.versions;
+    specs[v.key] = {
+      type: 'enum',
+      values: Object.keys(v.images),
+      default: v.default,
+      about: `${m.label}'s official image: ${Object.entries(v.images).map(([k, image]) => `${k} = ${image}`).join(', ')} (databases/${m.name}/database.json versions)`,
+      appliesIf: (values) => (values.DATABASES || []).includes(m.name),
+      appliesAbout: `DATABASES including ${m.name}`,
+    };
+  }
+  return specs;
+}
+
+module.exports = { manifests, labNames, uriSchemes, bindingOf, commands, versionSpecs, ROOT };

@@ -5,8 +5,8 @@
 // 32 lowercase hex digits (MongoDB Binary subtype 4 or its string form, PostgreSQL uuid, MySQL
 // BINARY(16) all give the same), null for KEY=sequence (server-made keys, which differ by design:
 // MongoDB ObjectIds, PostgreSQL identity, MySQL AUTO_INCREMENT). A document is compared as a JSON
-// value: keys sorted, no whitespace (jsonb re-orders keys and adds spaces; MariaDB re-prints a
-// document JSON_SET changed; MongoDB's _id is the key, not part of the document). The lines
+// value: keys sorted, no whitespace (jsonb and MySQL's binary JSON re-order keys and add spaces;
+// MongoDB's _id is the key, not part of the document). The lines
 // `key \t sha256(canonical document)` are sorted before the final sha256, so the digest does not
 // depend on the order a server returns rows in. keys_sha256 digests the sorted keys alone: after
 // concurrent updates of one field (YCSB's clients choose keys independently) each server holds the

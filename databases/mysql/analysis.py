@@ -1,48 +1,58 @@
-"""What analysis knows of MySQL and its stand-in MariaDB (loaded by analysis/databases.py `hooks`;
-the names a hooks file may define: docs/contracts.md "A database's analysis hooks").
+"""What analysis knows of MySQL and of MariaDB, the stand-in of earlier runs (loaded by
+analysis/databases.py `hooks`; the names a hooks file may define: docs/contracts.md "A database's
+analysis hooks").
 
 Every counter is read from `node client server-stats` (databases/mysql/client/mysql-stats.js:
 SHOW GLOBAL STATUS, SHOW BINARY LOGS) at the window edges. What each counts, by server:
-- MySQL 8.4 manual, server-status-variables.html: Com_xxx "the number of times each xxx statement
-  has been executed"; Com_stmt_execute one per COM_STMT_EXECUTE (and EXECUTE), counted "even if ...
-  an error occurred during execution"; Questions "statements sent to the server by clients ... does
-  not count COM_PING, COM_STATISTICS, COM_STMT_PREPARE, COM_STMT_CLOSE, or COM_STMT_RESET";
-  Handler_write / Handler_update "requests to insert / update a row in a table"; Handler_read_key
-  "requests to read a row based on a key"; Connections "connection attempts (successful or not)";
-  Threads_connected "currently open connections"; Innodb_rows_inserted / _updated "rows inserted /
-  updated in InnoDB tables"; Innodb_redo_log_current_lsn "the last written log sequence number".
+- MySQL manual (8.4 and 9.7), server-status-variables.html: Com_xxx "the number of times each xxx
+  statement has been executed"; Com_stmt_execute one per COM_STMT_EXECUTE (and EXECUTE), counted
+  "even if ... an error occurred during execution"; Questions "statements sent to the server by
+  clients ... does not count COM_PING, COM_STATISTICS, COM_STMT_PREPARE, COM_STMT_CLOSE, or
+  COM_STMT_RESET"; Handler_write / Handler_update "requests to insert / update a row in a table";
+  Handler_read_key "requests to read a row based on a key"; Connections "connection attempts
+  (successful or not)"; Threads_connected "currently open connections"; Innodb_rows_inserted /
+  _updated "rows inserted / updated in InnoDB tables"; Innodb_redo_log_current_lsn "the last written
+  log sequence number".
 - MariaDB 10.11 (mariadb.com/kb server-status-variables, innodb-status-variables): the same Com_*,
   Questions, Handler_*, Connections, Threads_connected; no Innodb_rows_* at all (the readings hold
   them null with that reason); Innodb_lsn_current "current log sequence number".
-What the documentation leaves open was measured on the stand-in (MariaDB 10.11.18, Debian 12
-package, through `node client` exactly as the lab runs it; readings kept as fixtures in
-analysis/tests/fixtures/mysql/):
+What the documentation leaves open was measured through `node client` exactly as the lab runs it
+(readings kept as fixtures in analysis/tests/fixtures/reconcile/), on MySQL 9.7.4-2 (Debian's
+package, the lab's stand-in: mysql97-*) and earlier on MariaDB 10.11.18 (mariadb-*):
 - a prepared INSERT/SELECT/UPDATE executed with COM_STMT_EXECUTE counts once in Com_stmt_execute
-  AND once in Com_insert/Com_select/Com_update (400 inserts: both deltas 400);
-- COM_QUIT counts in Questions, COM_STMT_PREPARE does not (a connection that prepared and quit
-  adds 1);
-- Handler_write and Handler_update count one per row the workload writes or changes; nothing the
-  readings run writes a row; Handler_read_key counts one per keyed SELECT/UPDATE; the first insert
-  phase after `init` also counted 4 reads of the table's persistent statistics when it opened it;
-- Innodb_lsn_current's delta equals Innodb_os_log_written's (4,265,780 bytes for 400 10 kB
-  documents), and SHOW BINARY LOGS' File_size sum grows by what each commit appends.
-On MySQL 8.4 itself nothing was measured (no registry reaches mysql:8.4.10): the checks that rest
-on a measurement (Questions with COM_QUIT, Handler_* next to the temporary tables SHOW GLOBAL STATUS
-may use) are null there with that reason; the ones the manual decides are kept.
+  AND once in Com_insert/Com_select/Com_update (400 inserts: both deltas 400; both servers);
+- COM_QUIT counts in Questions, COM_STMT_PREPARE does not (both);
+- Handler_write and Handler_update count one per row the workload writes or changes (an UPDATE
+  writing the value already there changes no row: 76 of 200 in YCSB F after A, on both);
+  Handler_read_key one per keyed SELECT/UPDATE and per scan;
+- MySQL 9.7 only: the reading's SHOW GLOBAL STATUS ... WHERE Variable_name IN (...) goes through a
+  temporary table, counting one Handler_read_key per name asked and one Handler_write per row found
+  (23 and 23 in every window: the reading's `status_names`, its raw.status rows); MariaDB's counts
+  nothing there;
+- the first phase that opens the table after `init` adds the reads of opening it: MariaDB 4
+  Handler_read_key (its persistent statistics), MySQL 9.7 12 Handler_read_key and 9
+  Handler_read_next (its data dictionary and statistics): TOLERANCE["table_open_reads"];
+- the LSN's delta is the redo generated (MariaDB: equal to Innodb_os_log_written's; MySQL 9.7:
+  Innodb_os_log_written is about 5% more, 5,757,952 against 5,502,897 bytes for 400 10 kB
+  documents: a partly filled 512-byte log block is written again by the next commit), and SHOW
+  BINARY LOGS' File_size sum grows by what each commit appends (equal to the files' own sizes).
+On MySQL 8.4 (the official mysql:8.4.10 of MYSQL_VERSION=8.4) nothing was measured (no registry
+reaches it here): the checks that rest on a measurement are null there with that reason; the ones
+the manual decides are kept.
 """
 import re
 
 # runs[].wal: InnoDB's redo log. The LSN is a byte position in the redo log, so its advance between
-# the readings is the redo written in the window (records and block framing; MariaDB 10.8+ writes
-# the log as one circular file with no per-block headers).
+# the readings is the redo generated in the window (records and, on MySQL, the 512-byte blocks'
+# headers and trailers; MariaDB 10.8+ writes the log as one circular file with no per-block headers).
 REDO_SOURCE = {"MariaDB": "Innodb_lsn_current", "MySQL": "Innodb_redo_log_current_lsn"}
 
 
 def WAL(server):
     source = REDO_SOURCE.get((server or {}).get("product"), "Innodb_redo_log_current_lsn")
     return {"counter": "redo_lsn", "source": source,
-            "about": (f"InnoDB redo log: advance of the log sequence number, {source} (redo generated; "
-                      "the doublewrite buffer and the binary log are not in it)")}
+            "about": (f"InnoDB redo log: advance of the log sequence number, {source} (MySQL: the redo "
+                      "written, 'the last written LSN'; the doublewrite buffer and the binary log are not in it)")}
 
 
 # runs[].binlog (and per_op.binlog_bytes): the binary log, which a MySQL server writes on every commit
@@ -51,25 +61,27 @@ def WAL(server):
 # PURGE BINARY LOGS) makes it go down, and then the window's bytes are unknown.
 BINLOG = {"counter": "binlog_bytes", "source": "SHOW BINARY LOGS",
           "about": ("binary log: growth of the sum of SHOW BINARY LOGS File_size (row events of every "
-                    "commit: on the stand-in the whole row, before and after images for an update)"),
+                    "commit: an insert's whole row; an update's row before and after it, with "
+                    "binlog_row_image=FULL the before-image whole even when PARTIAL_JSON shrinks the after-image)"),
           "down": "binary log files were purged or the server restarted"}
 LOGS = {"binlog": ("binary log", BINLOG)}
 
 
 # --- counter meanings (analysis/counters.py asks `counter_semantics`) --------------------------
 
-MARIADB_CHECKED = (10, 11)  # the stand-in's version, the one the measurements above were taken on
-MYSQL_CHECKED = (8, 4)      # the manual's version read for the meanings above
+MARIADB_CHECKED = (10, 11)  # the stand-in of earlier runs, the version measured on
+MYSQL_MEASURED = (9, 7)     # the stand-in's line (9.7.4-2, Debian's package), measured
+MYSQL_MANUAL_ONLY = (8, 4)  # MYSQL_VERSION=8.4 (mysql:8.4.10): the manual read, nothing measured
 # The checks that rest on a measurement, not on the manual (WHY_NOT_MEASURED's keys): null on a
 # server not measured.
-NOT_MEASURED = ("not measured on MySQL {version} (no registry reaches mysql:8.4.10; the meanings here were "
-                "measured on the stand-in MariaDB 10.11): {what}")
+NOT_MEASURED = ("not measured on MySQL {version} (no registry reaches mysql:8.4.10 here; the meanings here were "
+                "measured on MySQL 9.7.4, the stand-in): {what}")
 WHY_NOT_MEASURED = {
     "questions": "whether COM_QUIT counts in Questions",
-    "rows_written": "whether SHOW GLOBAL STATUS's internal temporary tables count in Handler_write",
+    "rows_written": "how many Handler_write SHOW GLOBAL STATUS's temporary table adds",
     "rows_changed": "whether the readings' internal temporary tables count in Handler_update",
-    "keyed_reads": "how many Handler_read_key the readings (performance_schema) and table opening add",
-    "rows_read_next": "how many Handler_read_next the readings (performance_schema) add",
+    "keyed_reads": "how many Handler_read_key the readings and the table's opening add",
+    "rows_read_next": "how many Handler_read_next the readings and the table's opening add",
 }
 
 
@@ -78,40 +90,68 @@ def _version(text):
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
+def _label(server):
+    """MySQL 9.7.4-2 (Debian): VERSION() and @@version_comment, as the server says them."""
+    comment = str(server.get("version_comment") or "").strip()
+    text = f"MySQL {server.get('version')}" + (f" {comment}" if comment.startswith("(") else f" ({comment})" if comment else "")
+    return text + (" (stand-in)" if server.get("stand_in") else "")
+
+
 def counter_semantics(server):
-    """(table, None) for a server whose counters are known here, else (None, reason)."""
+    """(table, None) for a server whose counters are known here, else (None, reason). The table:
+    label; innodb_rows (Innodb_rows_* exist); status_rows_counted (the reading's SHOW GLOBAL STATUS
+    counts in Handler_write/_read_key); table_open (the reads of the first phase opening the table
+    after init, TOLERANCE["table_open_reads"]); unmeasured ({check: why it is null})."""
     product, version = server.get("product"), server.get("version")
     v = _version(version)
     if product == "MariaDB":
         if v is None or v[:2] != MARIADB_CHECKED:
             return None, (f"no counter semantics recorded for MariaDB {version}: measured on "
                           f"{'.'.join(map(str, MARIADB_CHECKED))} only (databases/mysql/analysis.py)")
-        return {"label": f"MariaDB {version} (MySQL stand-in)", "innodb_rows": False, "unmeasured": {}}, None
+        return {"label": f"MariaDB {version} (MySQL stand-in)", "innodb_rows": False, "status_rows_counted": False,
+                "table_open": TOLERANCE["table_open_reads"]["MariaDB 10.11"], "unmeasured": {}}, None
     if product == "MySQL":
-        if v is None or v[:2] != MYSQL_CHECKED:
-            return None, (f"no counter semantics recorded for MySQL {version}: the table holds "
-                          f"{'.'.join(map(str, MYSQL_CHECKED))} (databases/mysql/analysis.py)")
-        return {"label": f"MySQL {version}", "innodb_rows": True,
-                "unmeasured": {k: NOT_MEASURED.format(version=version, what=w) for k, w in WHY_NOT_MEASURED.items()}}, None
+        if v is not None and v[:2] == MYSQL_MEASURED:
+            return {"label": _label(server), "innodb_rows": True, "status_rows_counted": True,
+                    "table_open": TOLERANCE["table_open_reads"]["MySQL 9.7"], "unmeasured": {}}, None
+        if v is not None and v[:2] == MYSQL_MANUAL_ONLY:
+            return {"label": _label(server), "innodb_rows": True, "status_rows_counted": None,
+                    "table_open": {"keyed_reads": 0, "rows_read_next": 0},
+                    "unmeasured": {k: NOT_MEASURED.format(version=version, what=w) for k, w in WHY_NOT_MEASURED.items()}}, None
+        return None, (f"no counter semantics recorded for MySQL {version}: the table holds "
+                      f"{'.'.join(map(str, MYSQL_MEASURED))} (measured) and {'.'.join(map(str, MYSQL_MANUAL_ONLY))} "
+                      "(the manual only) (databases/mysql/analysis.py)")
     return None, f"server-stats names product {product!r} for mysql: neither MySQL nor MariaDB"
 
 
 # --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
 
-# What one reading runs (mysql-stats.js READING: SELECT VERSION(); SHOW GLOBAL STATUS; SELECT
-# UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin; SHOW BINARY LOGS): the start reading's statements after
-# its SHOW GLOBAL STATUS and the end reading's before it fall between the two status reads.
-START_READING_SELECTS_AFTER_STATUS = 2  # SELECT UNIX_TIMESTAMP(...), SELECT @@log_bin
-END_READING_SELECTS_BEFORE_STATUS = 1   # SELECT VERSION()
+# What one reading runs (mysql-stats.js READING: SELECT VERSION(), @@version_comment; SHOW GLOBAL
+# STATUS; SELECT UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin, ...; SHOW BINARY LOGS): the start
+# reading's statements after its SHOW GLOBAL STATUS and the end reading's before it fall between the
+# two status reads.
+START_READING_SELECTS_AFTER_STATUS = 2  # SELECT UNIX_TIMESTAMP(...), SELECT @@log_bin, ...
+END_READING_SELECTS_BEFORE_STATUS = 1   # SELECT VERSION(), @@version_comment
 # Between the two readings the lab runs nothing else against the server (lab/phase.sh: wait-ready,
 # init and settle come before the quiet period; count, explain and settle after the end reading):
 # the connections in the bracket are the clients' (one per client, again per reconnect) and the end
 # reading's; COM_QUITs are the clients' and the start reading's.
 TOLERANCE = {
-    "table_open_statistics_reads": 4,  # Handler_read_key: the table's persistent statistics, read when a
-                                       # phase is the first to open it after init (measured: 4)
-    "threads_at_edges": 0,             # only the reading's own connection
+    # the reads of opening the table, when a phase is the first to open it after init (measured:
+    # MariaDB 10.11 reads its persistent statistics; MySQL 9.7 its data dictionary and statistics)
+    "table_open_reads": {"MariaDB 10.11": {"keyed_reads": 4, "rows_read_next": 0},
+                         "MySQL 9.7": {"keyed_reads": 12, "rows_read_next": 9}},
+    "threads_at_edges": 0,  # only the reading's own connection
 }
+
+
+def _status_rows(sem, end):
+    """(rows, names) of a reading's SHOW GLOBAL STATUS that count in Handler_write and
+    Handler_read_key: (0, 0) where they do not count (MariaDB) or are not known (8.4: unmeasured)."""
+    if not sem["status_rows_counted"]:
+        return 0, 0
+    rows = len(((end or {}).get("raw") or {}).get("status") or {})
+    return rows, int(((end or {}).get("reading") or {}).get("status_names", rows))
 
 
 def reconcile(checks, w, start, end, seconds, sem, r):
@@ -156,9 +196,14 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           f"statements between the status reads ({w['statements_per_reading']}), a COM_QUIT per client and the "
           "start reading (measured: COM_QUIT counts, COM_STMT_PREPARE does not; tolerance: failed operations, "
           "sessions lost without a COM_QUIT)", unmeasured.get("questions"), low_too=True)
-    check(checks, "rows_written", w["docs_ok"], None if "rows_written" in unmeasured else delta(start, end, "handler_write"),
-          n(ops, "insert", "errors"),
-          f"Handler_write {source}: one per acknowledged document; the readings write no row (tolerance: failed inserts)",
+    # MySQL 9.7: the reading's SHOW GLOBAL STATUS writes its rows into a temporary table (one
+    # Handler_write per row found) and looks each name up (one Handler_read_key per name asked)
+    status_rows, status_names = _status_rows(sem, end)
+    check(checks, "rows_written", w["docs_ok"] + status_rows,
+          None if "rows_written" in unmeasured else delta(start, end, "handler_write"), n(ops, "insert", "errors"),
+          f"Handler_write {source}: one per acknowledged document"
+          + (f", and one per row of a reading's SHOW GLOBAL STATUS ({status_rows}, its temporary table)" if sem["status_rows_counted"]
+             else "; the readings write no row") + " (tolerance: failed inserts)",
           unmeasured.get("rows_written"), low_too=True)
     # Handler_update counts rows an UPDATE changed: a JSON_SET writing the value the field already
     # holds (YCSB's values are seeded per key and field: a key updated twice gets the same value)
@@ -171,15 +216,21 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           f"Handler_update {source}: the lab changes no row", unmeasured.get("rows_changed"))
     # a keyed read, the update's row lookup, a scan's first index dive: one read by key each
     keyed = reads + 2 * rmw + n(ops, "update") + scans
-    check(checks, "keyed_reads", keyed, None if "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
-          TOLERANCE["table_open_statistics_reads"] + errors,
-          f"Handler_read_key {source}: one per read, update and scan, two per read-modify-write (tolerance: the "
-          "table's persistent statistics read when the phase is the first to open it, failed operations)",
-          unmeasured.get("keyed_reads"), low_too=bool(keyed))
+    opening = sem["table_open"]
+    check(checks, "keyed_reads", keyed + status_names,
+          None if "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
+          opening["keyed_reads"] + errors,
+          f"Handler_read_key {source}: one per read, update and scan, two per read-modify-write"
+          + (f", one per name a reading's SHOW GLOBAL STATUS asks ({status_names})" if sem["status_rows_counted"] else "")
+          + f" (tolerance: the reads of opening the table when the phase is the first to open it after init "
+          f"({opening['keyed_reads']}), failed operations)",
+          unmeasured.get("keyed_reads"), low_too=bool(keyed + status_names))
     scan_why = (f"the phase's {scans} scans read a number of rows the clients do not report" if scans else None)
     check(checks, "rows_read_next", 0,
-          None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"), 0,
-          f"Handler_read_next {source}: only a scan reads the next row; keyed reads and inserts read none",
+          None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"),
+          opening["rows_read_next"],
+          f"Handler_read_next {source}: only a scan reads the next row; keyed reads and inserts read none "
+          f"(tolerance: the reads of opening the table after init ({opening['rows_read_next']}))",
           scan_why or unmeasured.get("rows_read_next"))
     def no_rows(key):
         return None if sem["innodb_rows"] else (
@@ -188,7 +239,7 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           None if no_rows("innodb_rows_inserted") else delta(start, end, "innodb_rows_inserted"),
           n(ops, "insert", "errors"), f"Innodb_rows_inserted {source}: one per acknowledged document",
           no_rows("innodb_rows_inserted"), low_too=True)
-    # as Handler_update: a row whose new value equals the old is not updated (not measured on MySQL)
+    # as Handler_update: a row whose new value equals the old is not updated (measured on MySQL 9.7: 76 of 200)
     check(checks, "innodb_rows_updated", updates,
           None if no_rows("innodb_rows_updated") else delta(start, end, "innodb_rows_updated"),
           n(ops, "update", "errors") + n(ops, "rmw", "errors"),
@@ -225,6 +276,12 @@ def _stand_in(settings):
     return ((settings or {}).get("labels") or {}).get("jsonbench.stand_in")
 
 
+def _mariadb(stand_in):
+    """The stand-in of earlier runs (MariaDB 10.11), told by its label: no binlog_row_value_options,
+    its redo capacity given as innodb_log_file_size."""
+    return "MariaDB" in (stand_in or "")
+
+
 def _said(cmd, name, default):
     v = _option(cmd, name)
     return f"{name}={v}" if v is not None else f"{name}={default} (default)"
@@ -235,7 +292,8 @@ def fairness_cells(settings, run_env):
     cmd, si = _cmd(settings), _stand_in(settings)
     if cmd is None:
         return {}
-    on = " (stand-in: MariaDB 10.11)" if si else ""
+    # what stands in, as its label begins: "MySQL 9.7.4 (Debian package)"; earlier runs' "MariaDB 10.11"
+    on = f" (stand-in: {'MariaDB 10.11' if _mariadb(si) else si.split(' standing in')[0]})" if si else ""
     return {
         "checkpoint interval": "none: InnoDB's page cleaner flushes continuously (CHECKPOINT_INTERVAL_S does not apply)",
         "settle between phases": "FLUSH TABLES jsonbench FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE after each load "
@@ -258,6 +316,21 @@ def size_bytes(text, unit=""):
     return None if m is None else float(m.group(1)) * UNITS[(m.group(2) or unit).upper()]
 
 
+def _partial_update_logging(cmd, si):
+    """The cell: binlog_row_value_options and binlog_row_image as the command line states them (the
+    server reports the same in each server-stats reading's raw.variables: the command line is the
+    option source mysqld reads last)."""
+    pjson, image = _option(cmd, "binlog_row_value_options"), _option(cmd, "binlog_row_image")
+    if _mariadb(si) and pjson is not None:
+        return ("absent on the stand-in: MariaDB has no binlog_row_value_options (its entrypoint drops "
+                f"--binlog-row-value-options={pjson}): an update logs the whole row, before and after")
+    row_image = f"binlog_row_image={image}" if image is not None else "binlog_row_image=FULL (default)"
+    if (image or "FULL").upper() == "FULL":
+        row_image += ": the before-image holds the whole document"
+    pjson = f"binlog_row_value_options={pjson}" if pjson is not None else "binlog_row_value_options='' (default: whole documents)"
+    return f"{pjson}, {row_image}"
+
+
 def fairness_rows(settings, run_env, setting):
     """Rows only MySQL brings (its README's table): mysql's cell read from its command line
     (D.settings.json), the others' through `setting(db, name)` (analysis/fairness.py: a database's
@@ -271,8 +344,7 @@ def fairness_rows(settings, run_env, setting):
         return "not run in this bench" if v is None else text.format(v) if v else default
     durability = (run_env or {}).get("DURABILITY") or "strict"
     flush, sync = _option(cmd, "innodb_flush_log_at_trx_commit"), _option(cmd, "sync_binlog")
-    pool, pjson, redo = (_option(cmd, k) for k in ("innodb_buffer_pool_size", "binlog_row_value_options",
-                                                    "innodb_redo_log_capacity"))
+    pool, redo = _option(cmd, "innodb_buffer_pool_size"), _option(cmd, "innodb_redo_log_capacity")
     caches = [size_bytes(pool)] + [size_bytes(v, u) for v, u in ((setting("mongodb", "--wiredTigerCacheSizeGB"), "G"),
                                                                  (setting("postgres", "shared_buffers"), "")) if v]
     wal = setting("postgres", "max_wal_size")
@@ -294,14 +366,13 @@ def fairness_rows(settings, run_env, setting):
          "aligned": (_option(cmd, "innodb_doublewrite") or "ON").upper() in ("ON", "1"),
          "note": "each side's own protection against torn pages, all on"},
         {"what": "partial update logging",
-         "mysql": ("absent on the stand-in: MariaDB has no binlog_row_value_options (its entrypoint drops "
-                   f"--binlog-row-value-options={pjson}): an update logs the whole row, before and after"
-                   if si and pjson is not None else f"binlog_row_value_options={pjson}" if pjson is not None
-                   else "binlog_row_value_options='' (default: whole documents)"),
+         "mysql": _partial_update_logging(cmd, si),
          "mongodb": "n/a (no replication log on a standalone)", "postgres": "n/a (WAL only)", "aligned": False,
-         "note": "MySQL's PARTIAL_JSON logs a JSON_SET's change, not the document: the partial-update story"},
+         "note": "MySQL's PARTIAL_JSON logs a JSON_SET's change in the after-image only: with binlog_row_image=FULL "
+                 "the before-image holds the whole document, so an update's binary log is at least the document "
+                 "(MINIMAL would log only the key before)"},
         {"what": "log before forced checkpoints",
-         "mysql": (f"innodb_redo_log_capacity={redo}" + (" (stand-in: as innodb_log_file_size)" if si else "")
+         "mysql": (f"innodb_redo_log_capacity={redo}" + (" (stand-in: as innodb_log_file_size)" if _mariadb(si) else "")
                    if redo is not None else "innodb_redo_log_capacity=100M (default)"),
          "mongodb": "n/a (60 s checkpoints)",
          "postgres": other("postgres", "max_wal_size", "max_wal_size={}", "max_wal_size=1GB (default)"),

@@ -3,11 +3,13 @@ lab/stack.sh's own functions in a real bash: the URI the clients dial, the varia
 service reads from the bench, and a folder whose hooks are missing or wrong."""
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# VENV: the lab's venv (runme.sh sets it), whose python reads the manifests
 ENV = {"POSTGRES_USER": "pu", "POSTGRES_PASSWORD": "pp", "POSTGRES_DB": "pd", "MONGO_USER": "mu",
-       "MONGO_PASSWORD": "mp", "MYSQL_PASSWORD": "yp", "PATH": "/usr/bin:/bin"}
+       "MONGO_PASSWORD": "mp", "MYSQL_PASSWORD": "yp", "PATH": "/usr/bin:/bin", "VENV": str(Path(sys.executable).parent.parent)}
 
 
 def stack(script, root=ROOT, **env):
@@ -52,3 +54,15 @@ def test_mysql_commit_durability_follows_the_bench():
     assert stack(script).stdout.strip() == "1/1"
     assert stack(script, DURABILITY="strict").stdout.strip() == "1/1"
     assert stack(script, DURABILITY="relaxed").stdout.strip() == "2/0"
+
+
+def test_mysql_version_chooses_the_official_image_from_the_manifests_list():
+    """MYSQL_VERSION (a bench key) chooses among database.json's versions.images; the lab always sets
+    the image from that list, so an image of .env's or the environment's is not run as the official one."""
+    script = 'export_compose_env mysql && echo "$MYSQL_OFFICIAL_IMAGE"'
+    assert stack(script).stdout.strip() == "mysql:9.7.1"
+    assert stack(script, MYSQL_VERSION="9.7").stdout.strip() == "mysql:9.7.1"
+    assert stack(script, MYSQL_VERSION="8.4").stdout.strip() == "mysql:8.4.10"
+    assert stack(script, MYSQL_OFFICIAL_IMAGE="me/mine:1").stdout.strip() == "mysql:9.7.1"
+    r = stack('export_compose_env mysql; echo "rc=$?"', MYSQL_VERSION="8.0")
+    assert "rc=1" in r.stdout and "MYSQL_VERSION=8.0 is not offered (allowed: 9.7, 8.4)" in r.stderr

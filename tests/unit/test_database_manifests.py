@@ -175,6 +175,12 @@ def test_manifests_say_what_compose_says():
         assert any(v.get("source") == m["volume"] for v in service["volumes"]), name
         assert [p["published"] for p in service["ports"]] == [ports[m["port_env"]]], name
         s = standins["services"][m["service"]]
+        # a database offering a choice of official images (versions): compose's default is its default's
+        if "versions" in m:
+            assert service["image"] == m["versions"]["images"][m["versions"]["default"]], name
+            for image in m["versions"]["images"].values():
+                chosen = config("compose.yaml", **{m["versions"]["env"]: image})["services"][m["service"]]
+                assert chosen["image"] == image, name
         if "standin" in m:
             # the manifest's image names its tag when it is not latest (lab/standins/build.sh tags it so)
             image = m["standin"]["image"]
@@ -216,7 +222,7 @@ def test_a_database_not_in_the_lab_yet_is_checked_but_left_out_of_what_the_lab_r
     and the CLI's `names` and `fields` leave it out while `check` still checks it. MySQL's and
     TimescaleDB's are in the lab (issues 17, 18): listed by both."""
     assert "not_in_lab" not in manifests.load("timescaledb") and "not_in_lab" not in manifests.load("mysql")
-    assert manifests.load("mysql")["standin"]["processes"] == ["mariadbd"]
+    assert manifests.load("mysql")["standin"]["processes"] == ["mysqld"]
     assert {"mysql", "timescaledb"} <= set(manifests.names())
     out = subprocess.run(CLI + ["fields", "volume"], capture_output=True, text=True, check=True).stdout.split()
     assert {"mongodb-data", "mysql-data", "postgres-data", "timescaledb-data"} <= set(out)

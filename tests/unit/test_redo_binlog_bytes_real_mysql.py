@@ -2,8 +2,8 @@
 (analysis/wal.py through databases/mysql/analysis.py, over two `node client server-stats` readings)
 against independent readings taken inside them: the log sequence number from SHOW ENGINE INNODB
 STATUS, and the sizes of the binary log files in the server's data directory (stat in the
-container), around real inserts and JSON_SET updates sent by `node client run` (the official image
-compose.yaml pins when present, else the lab's stand-in: Debian's MariaDB 10.11)."""
+container), around real inserts, then YCSB-A's reads and JSON_SET updates, sent by `node client run`
+(the official image compose.yaml pins when present, else the lab's stand-in: Debian's MySQL 9.7)."""
 import json
 import os
 import re
@@ -18,11 +18,14 @@ from lab_images import present
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "redo-test-password"
-STANDIN = "jsonbench-standin/mysql:latest"
-OFFICIAL = "mysql:8.4.10"  # databases/mysql/compose.yaml
-# the lab's settings that matter here (databases/mysql/compose.yaml): binary log on, strict durability
+MANIFEST = json.loads((ROOT / "databases" / "mysql" / "database.json").read_text())
+STANDIN = MANIFEST["standin"]["image"]
+OFFICIAL = MANIFEST["versions"]["images"][MANIFEST["versions"]["default"]]  # databases/mysql/compose.yaml's
+# the lab's settings that matter here (databases/mysql/compose.yaml): binary log on with full row
+# images and partial JSON, strict durability
 COMMAND = ["mysqld", "--innodb-buffer-pool-size=256M", "--innodb-flush-log-at-trx-commit=1", "--sync-binlog=1",
-           "--log-bin=binlog", "--skip-name-resolve"]
+           "--log-bin=binlog", "--binlog-row-image=FULL", "--binlog-row-value-options=PARTIAL_JSON", "--skip-name-resolve"]
+DOC = 10112  # bytes of JSON text of one 10 x 1000-character document
 
 
 @pytest.fixture(scope="module")
@@ -75,28 +78,51 @@ def binlog_file_bytes(cid):
     return sum(int(line.split()[-1]) for line in r.stdout.splitlines())
 
 
-def test_redo_and_binlog_bytes_equal_the_lsn_advance_and_the_files_growth(mysql):
-    cid, uri = mysql
-    base = dict(KEY="uuidv7", LAYOUT="clustered", FIELDS="10", FIELD_BYTES="1000", SEED="3", DURABILITY="strict",
-                WORKLOAD="ycsb", RECORDS="150", CLIENTS="1", CLIENT_ID="1")
-    assert client(uri, "init", **base).returncode == 0
+def window(cid, uri, work):
+    """The analysis's redo and binary log bytes over `work`, and the independent readings inside them."""
     start = server_stats(uri)
     lsn0, files0 = lsn(cid), binlog_file_bytes(cid)
-    # 150 inserts of 10 x 1000-character documents, then 150 YCSB-A operations (reads, one-field updates)
-    load = client(uri, "run", STAGE="load", LOAD_RATE="0", **base)
-    assert load.returncode == 0, load.stderr
-    run = client(uri, "run", STAGE="run", MIX="A", RATE="100", OPS="150", **base)
-    assert run.returncode == 0, run.stderr
+    work()
     lsn1, files1 = lsn(cid), binlog_file_bytes(cid)
     end = server_stats(uri)
     stats = {"start": start, "end": end}
     redo, binlog = wal.wal("mysql", stats), wal.further_logs("mysql", stats)["binlog"]
-    print(f"redo: analysis {redo['bytes']} B, SHOW ENGINE INNODB STATUS {lsn1 - lsn0} B; "
-          f"binary log: analysis {binlog['bytes']} B, files {files1 - files0} B")
-    assert redo["reason"] is None and redo["source"] in ("Innodb_lsn_current", "Innodb_redo_log_current_lsn")
-    assert lsn1 - lsn0 > 150 * 10000, "each document at least once in the redo"
+    assert redo["reason"] is None and redo["source"] == "Innodb_redo_log_current_lsn", redo
     # the readings bracket the independent ones: only InnoDB's own background work (purge, the
     # persistent statistics' update) may add redo between them
     assert lsn1 - lsn0 <= redo["bytes"] <= lsn1 - lsn0 + 65536, (redo, lsn0, lsn1)
     # the readings commit nothing: the binary log grew by exactly what the files grew
-    assert binlog["reason"] is None and binlog["bytes"] == files1 - files0 > 150 * 10000
+    assert binlog["reason"] is None and binlog["bytes"] == files1 - files0, (binlog, files0, files1)
+    return redo["bytes"], binlog["bytes"], lsn1 - lsn0, end
+
+
+def test_redo_and_binlog_bytes_equal_the_lsn_advance_and_the_files_growth(mysql, tmp_path):
+    cid, uri = mysql
+    base = dict(KEY="uuidv7", LAYOUT="clustered", FIELDS="10", FIELD_BYTES="1000", SEED="3", DURABILITY="strict",
+                WORKLOAD="ycsb", RECORDS="150", CLIENTS="1", CLIENT_ID="1")
+    assert client(uri, "init", **base).returncode == 0
+
+    def load():  # 150 inserts of 10 x 1000-character documents
+        r = client(uri, "run", STAGE="load", LOAD_RATE="0", **base)
+        assert r.returncode == 0, r.stderr
+
+    result = tmp_path / "client.json"
+
+    def ycsb_a():  # 150 YCSB-A operations: reads and one-field JSON_SET updates (1000 characters)
+        r = client(uri, "run", STAGE="run", MIX="A", RATE="100", OPS="150", RESULT=str(result), **base)
+        assert r.returncode == 0, r.stderr
+
+    redo, binlog, lsn_delta, _ = window(cid, uri, load)
+    print(f"150 inserts: redo {redo} B (SHOW ENGINE INNODB STATUS: {lsn_delta} B), binary log {binlog} B "
+          f"(the files' growth, equal); per document {redo / 150:.0f} B and {binlog / 150:.0f} B")
+    assert redo > 150 * DOC and binlog > 150 * DOC, "each document at least once in each log"
+
+    redo, binlog, lsn_delta, end = window(cid, uri, ycsb_a)
+    updates = json.loads(result.read_text())["operations"]["update"]["ok"]
+    print(f"YCSB-A ({updates} updates): redo {redo} B (SHOW ENGINE INNODB STATUS: {lsn_delta} B), binary log "
+          f"{binlog} B (the files' growth, equal); per update {redo / updates:.0f} B and {binlog / updates:.0f} B")
+    assert end["raw"]["variables"]["binlog_row_image"] == "FULL"
+    assert end["raw"]["variables"]["binlog_row_value_options"] == "PARTIAL_JSON"
+    # reads log nothing; each update's row event holds the whole document before (FULL) and only the
+    # changed field after (PARTIAL_JSON): between one and one and a half documents
+    assert updates > 30 and DOC < binlog / updates < 1.5 * DOC, binlog / updates

@@ -3,8 +3,8 @@
 // deltas. Every counter is server-wide (SHOW GLOBAL STATUS), so work in another schema or session
 // shows up as work nobody in the lab asked for. Meanings from the MySQL 8.4 manual, "Server Status
 // Variables" (dev.mysql.com/doc/refman/8.4/en/server-status-variables.html) unless said otherwise.
-// A counter the server does not have is null with the reason (the MariaDB stand-in lacks some and
-// names others differently; nothing is estimated or filled in from another counter).
+// A counter the server does not have is null with the reason (MariaDB, the stand-in of earlier runs,
+// lacks some and names others differently; nothing is estimated or filled in from another counter).
 
 // lab name -> { mysql: status variable on MySQL 8.4, mariadb: on MariaDB 10.11, about }.
 const STATUS = {
@@ -19,7 +19,7 @@ const STATUS = {
   // Questions: statements sent by clients (COM_STMT_PREPARE/CLOSE and COM_PING are not counted).
   questions: { mysql: 'Questions', mariadb: 'Questions' },
   // Innodb_rows_*: rows InnoDB inserted, read, updated, deleted. MariaDB 10.11 has no such status
-  // variables (SHOW GLOBAL STATUS LIKE 'Innodb_rows%' is empty there): null on the stand-in.
+  // variables (SHOW GLOBAL STATUS LIKE 'Innodb_rows%' is empty there): null there.
   innodb_rows_inserted: { mysql: 'Innodb_rows_inserted', mariadb: null },
   innodb_rows_read: { mysql: 'Innodb_rows_read', mariadb: null },
   innodb_rows_updated: { mysql: 'Innodb_rows_updated', mariadb: null },
@@ -47,33 +47,52 @@ const STATUS = {
   data_written_bytes: { mysql: 'Innodb_data_written', mariadb: 'Innodb_data_written' },
 };
 
-// Statements the reading itself sends (analysis counts them as lab work): SELECT VERSION() at
-// connect, SHOW GLOBAL STATUS, the server's clock, SELECT @@log_bin, SHOW BINARY LOGS (when the
-// binary log is on).
-const READING = { connections: 1, statements: 5, about: 'SELECT VERSION(); SHOW GLOBAL STATUS; SELECT UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin; SHOW BINARY LOGS' };
+// Statements the reading itself sends (analysis counts them as lab work): SELECT VERSION(),
+// @@version_comment at connect, SHOW GLOBAL STATUS, the server's clock, the binary log's settings
+// (SELECT @@log_bin, ...), SHOW BINARY LOGS (when the binary log is on).
+const READING = {
+  connections: 1,
+  statements: 5,
+  about: 'SELECT VERSION(), @@version_comment; SHOW GLOBAL STATUS; SELECT UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin, @@binlog_format, @@binlog_row_image, @@binlog_row_value_options; SHOW BINARY LOGS',
+};
 
-function statusSql() {
-  const names = new Set();
-  for (const s of Object.values(STATUS)) for (const n of [s.mysql, s.mariadb]) if (n) names.add(`'${n}'`);
-  return `SHOW GLOBAL STATUS WHERE Variable_name IN (${[...names].join(', ')})`;
+// The binary log's settings as the server runs them, read with @@log_bin in one statement and kept
+// in raw.variables: what a row event holds (binlog_row_image FULL: the whole row before and after an
+// update; binlog_row_value_options PARTIAL_JSON: a JSON_SET's after-image as the change only, the
+// before-image still whole). MariaDB has no binlog_row_value_options (null there).
+const BINLOG_VARIABLES = ['log_bin', 'binlog_format', 'binlog_row_image', 'binlog_row_value_options'];
+
+// Only the server's own names are asked: MySQL materialises SHOW GLOBAL STATUS ... WHERE into a
+// temporary table, which counts one Handler_read_key per name asked and one Handler_write per row
+// it returns (measured on MySQL 9.7.4: 24 names asked, 23 found -> +24 and +23); analysis counts
+// them as the reading's own (reading.status_names, raw.status).
+function statusNames(flavour) {
+  return [...new Set(Object.values(STATUS).map((s) => s[flavour]).filter(Boolean))];
 }
+
+const statusSql = (names) => `SHOW GLOBAL STATUS WHERE Variable_name IN (${names.map((n) => `'${n}'`).join(', ')})`;
 
 // Binary log bytes: the sizes of every binary log file (SHOW BINARY LOGS, File_size; MySQL 8.4
 // manual, show-binary-logs.html; needs REPLICATION CLIENT). With sync_binlog=1 each commit's
 // events are on disk when it returns. A PURGE or expiry inside a window would shrink the sum: the
 // file list is kept raw so analysis can tell.
-async function readBinlog(conn) {
-  const [[[logBin]]] = await conn.query('SELECT @@log_bin');
-  if (Number(logBin) !== 1) return { bytes: null, reason: 'binary logging is off on this server (log_bin=0)', files: [], statements: 1 };
+async function readBinlog(conn, mariadb) {
+  const select = BINLOG_VARIABLES.map((v) => (mariadb && v === 'binlog_row_value_options' ? 'NULL' : `@@${v}`));
+  const [[row]] = await conn.query(`SELECT ${select.join(', ')}`);
+  const variables = Object.fromEntries(BINLOG_VARIABLES.map((v, i) => [v, row[i] === null ? null : String(row[i])]));
+  const logBin = variables.log_bin;
+  if (Number(logBin) !== 1) return { bytes: null, reason: 'binary logging is off on this server (log_bin=0)', files: [], variables, statements: 1 };
   const [rows] = await conn.query('SHOW BINARY LOGS');
   const files = rows.map((r) => ({ name: r[0], bytes: Number(r[1]) }));
-  return { bytes: files.reduce((a, f) => a + f.bytes, 0), reason: null, files, statements: 2 };
+  return { bytes: files.reduce((a, f) => a + f.bytes, 0), reason: null, files, variables, statements: 2 };
 }
 
-// conn: a mysql2/promise connection with rowsAsArray. server: { mariadb, version }.
-async function readMysqlStats(conn, { mariadb, version }) {
+// conn: a mysql2/promise connection with rowsAsArray. mariadb, version: the server's flavour and
+// VERSION(); server: the binding's serverInfo (product, stand_in, version_comment).
+async function readMysqlStats(conn, { mariadb, version, server }) {
   const flavour = mariadb ? 'mariadb' : 'mysql';
-  const [rows] = await conn.query(statusSql());
+  const names = statusNames(flavour);
+  const [rows] = await conn.query(statusSql(names));
   const status = Object.fromEntries(rows.map(([k, v]) => [k, v]));
   const [[[serverTime]]] = await conn.query('SELECT UNIX_TIMESTAMP(NOW(6))');
   const counters = {};
@@ -90,16 +109,18 @@ async function readMysqlStats(conn, { mariadb, version }) {
       counters[name] = Number(status[variable]);
     }
   }
-  const binlog = await readBinlog(conn);
+  const binlog = await readBinlog(conn, mariadb);
   counters.binlog_bytes = binlog.bytes;
   if (binlog.reason) unavailable.binlog_bytes = binlog.reason;
   return {
-    server: { name: 'mysql', version, product: mariadb ? 'MariaDB' : 'MySQL', stand_in: mariadb },
+    server: {
+      name: 'mysql', version, product: server.product, stand_in: server.stand_in, version_comment: server.version_comment,
+    },
     counters,
     unavailable,
     server_time: Number(serverTime),
-    raw: { status, binlog_files: binlog.files },
-    reading: { ...READING, statements: 3 + binlog.statements },
+    raw: { status, binlog_files: binlog.files, variables: binlog.variables },
+    reading: { ...READING, statements: 3 + binlog.statements, status_names: names.length },
   };
 }
 

@@ -4,7 +4,8 @@
 // connection (COM_STMT_PREPARE at prepareInserts, then only COM_STMT_EXECUTE): put (build + send:
 // one single-row INSERT), get (SELECT by key), patch (UPDATE ... JSON_SET of one field, in the
 // server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
-// Also drives the MySQL stand-in (MariaDB 10.11), which it detects and labels as a stand-in.
+// Also drives the MySQL stand-in (Debian's MySQL 9.7) and the one of earlier runs (MariaDB 10.11),
+// which it tells by @@version_comment and VERSION() and labels as stand-ins.
 // What it does not implement (query sets, time-series models, transaction workloads) is refused
 // with the reason before anything is written.
 const { clientRequire } = require('./deps');
@@ -29,6 +30,11 @@ const SCAN = `SELECT id, data FROM ${TABLE} WHERE id >= ? ORDER BY id LIMIT ?`;
 // commit, flush once a second) and replication-options-binary-log.html (sync_binlog: 1 = sync
 // the binary log at each commit, 0 = leave it to the OS).
 const DURABILITY = { strict: { flush: 1, sync: 1 }, relaxed: { flush: 2, sync: 0 } };
+
+// @@version_comment of Oracle's MySQL Community Server, the build in the official mysql image; a
+// MySQL of another build stands in for that image.
+const OFFICIAL_BUILD = 'MySQL Community Server - GPL';
+const STANDS_IN_FOR = 'MySQL\'s official image';
 
 function notFound(what, key) {
   const err = new Error(`${what}: no document with id ${key.toString('hex')}`);
@@ -72,12 +78,16 @@ class MysqlTarget {
     if (this.insertSql) await this.prepareStatements();
   }
 
-  // MariaDB (the stand-in) answers VERSION() as 10.11.x-MariaDB-...; it is never passed off as MySQL.
+  // What the server says it is: VERSION() and @@version_comment, its build's own description.
+  // The official mysql image runs Oracle's community build, whose comment is OFFICIAL_BUILD; any
+  // other build of MySQL (Debian's package, the lab's stand-in, says "(Debian)") is another build
+  // behind another entrypoint: a stand-in for the official image, never passed off as it. MariaDB
+  // (the stand-in of earlier runs) answers VERSION() as 10.11.x-MariaDB-...
   async serverInfo() {
-    if (/mariadb/i.test(`${this.version} ${this.versionComment}`)) {
-      return { product: 'MariaDB', version: this.version, stand_in: true, stands_in_for: 'MySQL' };
-    }
-    return { product: 'MySQL', version: this.version, stand_in: false };
+    const info = { version: this.version, version_comment: this.versionComment };
+    if (this.isMariadb) return { product: 'MariaDB', ...info, stand_in: true, stands_in_for: 'MySQL' };
+    if (this.versionComment !== OFFICIAL_BUILD) return { product: 'MySQL', ...info, stand_in: true, stands_in_for: STANDS_IN_FOR };
+    return { product: 'MySQL', ...info, stand_in: false };
   }
 
   get isMariadb() { return /mariadb/i.test(`${this.version} ${this.versionComment}`); }
@@ -251,7 +261,8 @@ class MysqlTarget {
   // work: SELECT VERSION() at connect, the durability check, and 4 COM_STMT_PREPARE (not counted
   // in Questions: MySQL 8.4 manual, server-status-variables.html).
   async serverStats() {
-    const stats = await readMysqlStats(this.conn, { mariadb: this.isMariadb, version: this.version });
+    const server = await this.serverInfo();
+    const stats = await readMysqlStats(this.conn, { mariadb: this.isMariadb, version: this.version, server });
     return {
       ...stats,
       run_session: { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' },
@@ -279,4 +290,4 @@ class MysqlTarget {
   }
 }
 
-module.exports = { MysqlTarget, READING, DURABILITY };
+module.exports = { MysqlTarget, READING, DURABILITY, OFFICIAL_BUILD };

@@ -1,13 +1,15 @@
 'use strict';
-// The MySQL binding against a real MariaDB 10.11 (the MySQL stand-in's server): the shared client
-// behaviour (client/test/integration/shared-cases.js), the table each KEY/LAYOUT gets and the
-// index InnoDB clusters it by, the documents stored byte for byte, the refusals (DURABILITY the
-// server does not run with, a query set without MySQL forms, sequence keys for reads).
+// The MySQL binding against a real MySQL (mysql-server.js: the official image when present, else
+// the lab's stand-in, Debian's MySQL 9.7): the shared client behaviour
+// (client/test/integration/shared-cases.js), the server's identity and the stand-in flag, the table
+// each KEY/LAYOUT gets and the index InnoDB clusters it by, the documents stored as binary JSON and
+// read back equal, the refusals (DURABILITY the server does not run with, a query set without MySQL
+// forms, sequence keys for reads).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { CLIENT_DIR } = require('../deps');
-const { startMariadb } = require('./mariadb-server');
+const { startMysql, unavailable, IMAGE, STANDIN } = require('./mysql-server');
 
 const { sharedCases, tmpResult, readResult, SHAPE } = require(path.join(CLIENT_DIR, 'test/integration/shared-cases'));
 const { runCli, startCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
@@ -17,51 +19,80 @@ const { keyGenerator } = require(path.join(CLIENT_DIR, 'src/keys'));
 const { createTarget } = require(path.join(CLIENT_DIR, 'src/targets'));
 
 const countInDb = async (s) => Number((await s.query('SELECT COUNT(*) FROM jsonbench'))[0][0]);
+const skip = unavailable();
+const standIn = IMAGE === STANDIN;
+const label = standIn ? "MySQL (MySQL's official image stand-in)" : 'MySQL';
 
-sharedCases({
-  name: 'MariaDB (MySQL stand-in)', label: 'MariaDB (MySQL stand-in)', product: 'MariaDB', standIn: true, database: 'mysql', start: startMariadb, countInDb,
-});
+if (!skip) sharedCases({ name: `MySQL (${IMAGE})`, label, product: 'MySQL', standIn, database: 'mysql', start: startMysql, countInDb });
 
-test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => {
+test.describe(`MySQL (${IMAGE}): identity, tables, stored documents, refusals`, { skip }, () => {
   let db;
-  test.before(async () => { db = await startMariadb(); });
+  test.before(async () => { db = await startMysql(); });
   test.after(async () => { if (db) await db.cleanup(); });
 
-  const clustered = async () => (await db.query(`SELECT i.NAME, i.TYPE FROM information_schema.INNODB_SYS_INDEXES i
-    JOIN information_schema.INNODB_SYS_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = 'jsonbench/jsonbench' ORDER BY i.INDEX_ID`));
+  const clustered = async () => (await db.query(`SELECT i.NAME, i.TYPE FROM information_schema.INNODB_INDEXES i
+    JOIN information_schema.INNODB_TABLES t ON t.TABLE_ID = i.TABLE_ID WHERE t.NAME = 'jsonbench/jsonbench' ORDER BY i.INDEX_ID`));
   const columns = async () => (await db.query(`SELECT COLUMN_NAME, COLUMN_TYPE, IS_NULLABLE, EXTRA FROM information_schema.COLUMNS
     WHERE TABLE_SCHEMA = 'jsonbench' AND TABLE_NAME = 'jsonbench' ORDER BY ORDINAL_POSITION`));
   const init = (key, layout) => runCli(['init', '--uri', db.uri, '--key', key, '--layout', layout]);
+
+  test('the server as it says it is: VERSION(), @@version_comment; a build other than the official image\'s is a stand-in', async () => {
+    const [[version, comment]] = await db.query('SELECT VERSION(), @@version_comment');
+    const target = createTarget('mysql', db.uri);
+    await target.connect();
+    try {
+      const info = await target.serverInfo();
+      if (standIn) {
+        // Debian's build of MySQL 9.7 (the image's pinned package): the same server line, not the official image
+        assert.match(version, /^9\.7\.\d+-\d+$/);
+        assert.equal(comment, '(Debian)');
+        assert.deepEqual(info, { product: 'MySQL', version, version_comment: comment, stand_in: true, stands_in_for: "MySQL's official image" });
+      } else {
+        assert.deepEqual(info, { product: 'MySQL', version, version_comment: 'MySQL Community Server - GPL', stand_in: false });
+      }
+      const stats = await target.serverStats();
+      assert.deepEqual(stats.server, { name: 'mysql', version, product: 'MySQL', stand_in: standIn, version_comment: comment });
+    } finally {
+      await target.close();
+    }
+  });
 
   test('each KEY x LAYOUT: the table, and InnoDB clusters rows by the key (clustered) or by its hidden row id (heap)', async () => {
     const cases = [
       ['uuidv7', 'clustered', [['PRIMARY', 3]], 'binary(16)', 'NO', ''],
       ['uuidv4', 'heap', [['GEN_CLUST_INDEX', 1], ['jsonbench_id', 2]], 'binary(16)', 'YES', ''],
-      ['sequence', 'clustered', [['PRIMARY', 3]], 'bigint(20) unsigned', 'NO', 'auto_increment'],
-      ['sequence', 'heap', [['GEN_CLUST_INDEX', 1], ['jsonbench_id', 0]], 'bigint(20) unsigned', 'NO', 'auto_increment'],
+      ['sequence', 'clustered', [['PRIMARY', 3]], 'bigint unsigned', 'NO', 'auto_increment'],
+      ['sequence', 'heap', [['GEN_CLUST_INDEX', 1], ['jsonbench_id', 0]], 'bigint unsigned', 'NO', 'auto_increment'],
     ];
     for (const [key, layout, indexes, idType, nullable, extra] of cases) {
       const r = await init(key, layout);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stdout, /^MariaDB \(MySQL stand-in\) 10\.11\.\d+-MariaDB/);
+      assert.ok(r.stdout.startsWith(`${label} 9.7.`), r.stdout);
       assert.match(r.stdout, new RegExp(`rows clustered by ${indexes[0][0]}`));
       assert.deepEqual((await clustered()).map(([n, t]) => [n, Number(t)]), indexes, `${key} ${layout}`);
       const cols = await columns();
       assert.deepEqual(cols[0], ['id', idType, nullable, extra], `${key} ${layout}`);
-      // MariaDB's JSON is LONGTEXT with a JSON_VALID check (MySQL's is its binary JSON type).
-      assert.deepEqual(cols[1].slice(0, 3), ['data', 'longtext', 'NO']);
+      // MySQL's JSON type: binary JSON (MariaDB, the stand-in of earlier runs, had LONGTEXT)
+      assert.deepEqual(cols[1].slice(0, 3), ['data', 'json', 'NO']);
     }
   });
 
-  test('inserts store exactly the generator\'s JSON bytes and keys; sequence keys come from AUTO_INCREMENT', async () => {
+  test('inserts store the generator\'s documents as binary JSON, read back equal, with their keys; sequence keys come from AUTO_INCREMENT', async () => {
     assert.equal((await init('uuidv7', 'clustered')).code, 0);
     let r = await runCli(['run', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered', ...SHAPE, '--rate', '1000', '--docs', '30', '--client-id', '3']);
     assert.equal(r.code, 0, r.stderr);
     const gen = new DocumentGenerator({ seed: 1, clientId: '3', fields: 10, fieldBytes: 100 });
     const keys = keyGenerator('uuidv7', { seed: 1, clientId: '3' });
-    const rows = await db.query('SELECT HEX(id), data FROM jsonbench ORDER BY id');
-    assert.deepEqual(rows.map(([id, data]) => [id.toLowerCase(), data]),
-      Array.from({ length: 30 }, (_, i) => [keys.buffer(i).toString('hex'), gen.json(i)]));
+    const rows = await db.query('SELECT HEX(id), data, JSON_STORAGE_SIZE(data), JSON_TYPE(data) FROM jsonbench ORDER BY id');
+    assert.deepEqual(rows.map(([id, data]) => [id.toLowerCase(), JSON.parse(data)]),
+      Array.from({ length: 30 }, (_, i) => [keys.buffer(i).toString('hex'), gen.object(i)]));
+    // Binary JSON: the server stores its own encoding (JSON_STORAGE_SIZE, which a text column has
+    // not) and prints the document anew (sorted keys, a space after each ':' and ','), not the text sent
+    for (const [i, [, data, size, type]] of rows.entries()) {
+      assert.equal(type, 'OBJECT');
+      assert.ok(Number(size) > 10 * 100 && Number(size) < gen.jsonLength + 200, `JSON_STORAGE_SIZE ${size}`);
+      assert.notEqual(data, gen.json(i));
+    }
 
     assert.equal((await init('sequence', 'heap')).code, 0);
     r = await runCli(['run', '--uri', db.uri, '--key', 'sequence', '--layout', 'heap', ...SHAPE, '--rate', '1000', '--docs', '5']);
@@ -83,9 +114,13 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
       '--rate', '10', '--docs', '2'], { timeoutMs: 60000 });
     assert.equal(r.code, 0, r.stderr);
     const gen = new DocumentGenerator({ seed: 1, clientId: '1', fields: 15, fieldBytes: 1000000 });
-    const rows = await db.query('SELECT LENGTH(data), MD5(data) FROM jsonbench ORDER BY id');
-    const md5 = (s) => require('crypto').createHash('md5').update(s, 'latin1').digest('hex');
-    assert.deepEqual(rows.map(([n, h]) => [Number(n), h]), [0, 1].map((i) => [gen.jsonLength, md5(gen.json(i))]));
+    const rows = await db.query('SELECT data, JSON_STORAGE_SIZE(data) FROM jsonbench ORDER BY id');
+    assert.equal(rows.length, 2);
+    for (const [data, size] of rows) assert.ok(Number(size) >= 15 * 1000000, `JSON_STORAGE_SIZE ${size}`);
+    const stored = rows.map(([data]) => JSON.parse(data));
+    const sent = [0, 1].map((i) => gen.object(i));
+    const byKey = (docs) => docs.map((d) => JSON.stringify(Object.keys(d).sort().map((k) => [k, d[k]])));
+    assert.deepEqual(byKey(stored).sort(), byKey(sent).sort());
   });
 
   test('server restarted mid-run: errors counted, the client reconnects, prepares again and carries on', async () => {
@@ -101,7 +136,7 @@ test.describe('MariaDB (MySQL stand-in): tables, stored bytes, refusals', () => 
       assert.ok(res.reconnects >= 1, r.stdout);
       assert.equal(res.gave_up, null);
       assert.equal(res.docs_ok + res.errors + res.dropped, 500, 'every document settled, schedule carried on');
-      // The insert in flight when mariadbd shut down may have committed with its answer lost (seen:
+      // The insert in flight when mysqld shut down may have committed with its answer lost (seen:
       // 500 stored, 499 acknowledged): the client counts it as an error, never as done.
       const stored = await countInDb(db);
       assert.ok(stored - res.docs_ok >= 0 && stored - res.docs_ok <= 1, `stored ${stored}, acknowledged ${res.docs_ok}`);
