@@ -148,7 +148,7 @@ def phase_folder(tmp_path, name, start, end, db_state=None):
             recorded = json.load(f)
         phase = {**recorded, **phase, "phase": "postgres", "stage": "run", "settled_after": None, "query": None,
                  "idle": {"quiet": {"start": start - 5, "end": start - 1}, "guard": {"start": start, "end": start + 1}},
-                 "cgroup_processes": None, "pooler": None, "reason": "", "facts": facts(db_state)}
+                 "cgroup_processes": None, "pooler": None, "image_os": None, "reason": "", "facts": facts(db_state)}
     (bench / "postgres.phase.json").write_text(json.dumps(phase))
     return bench
 
