@@ -1,11 +1,12 @@
 'use strict';
 // A TimescaleDB server for tests, from a local image: the lab's stand-in (database.json
 // standin.image: Debian's TimescaleDB 2.19.3, Apache edition, on the PostgreSQL 17 stand-in; built
-// by lab/standins/build.sh, which lab/test.sh runs before the suites), or any image named by
-// JSONBENCH_TIMESCALEDB_IMAGE (e.g. the official timescale/timescaledb:2.28.3-pg17 where a registry
-// reached it, or one built by hand from TimescaleDB's source: databases/timescaledb/README.md).
-// Absent, the tests say so and skip, except under CI=true, where lab/test.sh has built the stand-in:
-// there its absence fails (a test that skips on every CI run tests nothing).
+// by lab/standins/build.sh, which lab/test.sh runs before the suites), or with JSONBENCH_STANDINS=0
+// the official image compose.yaml names (timescale/timescaledb:2.28.3-pg17, where a registry reached
+// it), or any image named by JSONBENCH_TIMESCALEDB_IMAGE (e.g. one built by hand from TimescaleDB's
+// source: databases/timescaledb/README.md). Absent, the tests say so and skip, except under CI=true
+// on the stand-ins, where lab/test.sh has built it: there its absence fails (a test that skips on
+// every CI run tests nothing).
 // The container publishes 5432 on a free loopback port and is stopped (and removed) by its id.
 const { execFileSync } = require('child_process');
 const crypto = require('crypto');
@@ -17,7 +18,10 @@ const { Client } = fromClient('pg');
 const { waitUntil } = require(path.join(CLIENT_DIR, 'test/helpers/processes'));
 
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(__dirname, '../../database.json'), 'utf8'));
-const IMAGE = process.env.JSONBENCH_TIMESCALEDB_IMAGE || MANIFEST.standin.image;
+const COMPOSE = fs.readFileSync(path.join(__dirname, '../../compose.yaml'), 'utf8');
+const OFFICIAL = /\$\{TIMESCALEDB_IMAGE:-([^}]+)\}/.exec(COMPOSE)[1];
+const OFFICIAL_PATH = process.env.JSONBENCH_STANDINS === '0';
+const IMAGE = process.env.JSONBENCH_TIMESCALEDB_IMAGE || (OFFICIAL_PATH ? OFFICIAL : MANIFEST.standin.image);
 const IN_CI = ['true', '1', 'yes'].includes(String(process.env.CI || '').toLowerCase());
 
 const docker = (args) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
@@ -29,8 +33,9 @@ function imageAbsent() {
     return null;
   } catch (err) {
     const why = err.code === 'ENOENT' ? 'no docker command' : `no local image ${IMAGE}`;
-    const said = `${why}: build the stand-in (lab/standins/build.sh timescaledb), or set JSONBENCH_TIMESCALEDB_IMAGE to a local TimescaleDB image`;
-    if (IN_CI) throw new Error(`CI=true: ${said} (lab/test.sh builds it before the suites)`);
+    const said = `${why}: ${OFFICIAL_PATH ? 'pull it (docker compose pull timescaledb)' : 'build the stand-in (lab/standins/build.sh timescaledb)'}, `
+      + 'or set JSONBENCH_TIMESCALEDB_IMAGE to a local TimescaleDB image';
+    if (IN_CI && !OFFICIAL_PATH) throw new Error(`CI=true: ${said} (lab/test.sh builds it before the suites)`);
     return said;
   }
 }
