@@ -155,18 +155,21 @@ def baseline(root=ROOT):
 
 
 def server_processes(name, stand_in=None, root=ROOT):
-    """The server's process names: the official server's (stand_in False), the stand-in's (True; a
-    database without one: its own_image's, the image a user points it at),
+    """The server's process names: the official server's (stand_in False), the stand-in's (True; with
+    an own_image too, its names as well: a stand-in run may run the image a user points it at instead),
     or every name it ever ran under (None: official, stand-in and earlier stand-ins; for reading
     profiles of older runs)."""
     m = load(name, root)
-    if stand_in and "standin" not in m and "own_image" in m:
-        # an image of the user's own (own_image.env), labelled as a stand-in is: its server's names
-        return list(m["own_image"]["processes"])
+    # an image of the user's own (own_image.env), labelled as a stand-in is: its server's names
+    own = m["own_image"]["processes"] if "own_image" in m else []
+    if stand_in and "standin" not in m and own:
+        return list(own)
     if stand_in and "standin" not in m:
         raise ManifestError(f"{os.path.join(root, name, MANIFEST)}: database {name!r} has no stand-in: {m['no_standin']}")
+    if stand_in:
+        return list(dict.fromkeys(m["standin"]["processes"] + own))
     if stand_in is not None:
-        return list(m["standin"]["processes"] if stand_in else m["processes"])
+        return list(m["processes"])
     found = m["processes"] + m.get("standin", {}).get("processes", []) + [p for s in m.get("earlier_standins", []) for p in s["processes"]]
     return list(dict.fromkeys(found))
 

@@ -1,9 +1,11 @@
 """The hooks moved into the pair's folders in docs/layout.md step 5 (databases/<db>/analysis.py:
 `fairness_cells`, `fairness_terms`, `setting`, `transaction_isolation`, `THP`), each found by its
 folder through analysis/databases.py, and what a database without them gets (docs/contracts.md "A
-database's analysis hooks"): "not stated yet", never a guess. TimescaleDB's folder defines none of
-them, so it stands for a database without the hooks; the outputs of the pair are pinned byte for
-byte in test_fairness_pinned.py."""
+database's analysis hooks"): "not stated yet", never a guess. A database without them is TimescaleDB
+with its hooks hidden (it states PostgreSQL's cells and `setting` since its stand-in); MySQL states
+no `setting`; the outputs of the pair are pinned byte for byte in test_fairness_pinned.py."""
+import pytest
+
 from analysis import databases, fairness, thp, txn_report
 from analysis.tests.test_thp import host_tree
 
@@ -12,12 +14,22 @@ PG = {"command": ["postgres", "-c", "checkpoint_timeout=60s", "-c", "shared_buff
 MOVED = ("fairness_cells", "fairness_terms", "setting", "transaction_isolation")
 
 
-def test_the_pair_brings_the_moved_hooks_in_its_folders_and_timescaledb_none():
+def test_the_pair_brings_the_moved_hooks_in_its_folders_and_a_further_database_only_what_it_states():
     for db in databases.baseline():
         for name in MOVED:
             assert callable(databases.hook(db, name)), (db, name)
     assert [db for db in databases.known_manifests() if databases.hook(db, "THP")] == ["mongodb"]
-    assert all(databases.hook("timescaledb", name) is None for name in MOVED + ("THP",))
+    # TimescaleDB: PostgreSQL's reading of its command line, no terms (it is no side of the pair), no
+    # isolation of its own (it runs no transaction workload)
+    assert [name for name in MOVED + ("THP",) if databases.hook("timescaledb", name) is not None] == ["fairness_cells", "setting"]
+
+
+@pytest.fixture
+def without_timescaledb_hooks(monkeypatch):
+    """TimescaleDB as a further database whose folder states no fairness hooks."""
+    real = databases.hook
+    monkeypatch.setattr(databases, "hook", lambda db, name, default=None: (
+        default if db == "timescaledb" and name.startswith(("fairness_", "setting")) else real(db, name, default)))
 
 
 def test_every_shared_row_is_stated_by_each_side_of_the_pair():
@@ -28,7 +40,7 @@ def test_every_shared_row_is_stated_by_each_side_of_the_pair():
         assert set(databases.hook(db, "fairness_terms")(s, env)) == whats, db
 
 
-def test_a_further_database_without_fairness_hooks_is_not_stated_on_every_row_and_adds_none():
+def test_a_further_database_without_fairness_hooks_is_not_stated_on_every_row_and_adds_none(without_timescaledb_hooks):
     ts = {"command": ["postgres", "-c", "shared_buffers=4GB"], "labels": {}}
     rows = fairness.statements({"mongodb": MONGO, "postgres": PG, "timescaledb": ts}, {"WORKLOAD": "oltp"})
     assert len(rows) == 9 and {r["timescaledb"] for r in rows} == {fairness.NOT_STATED}
@@ -43,8 +55,10 @@ def test_setting_reads_each_databases_own_command_line_syntax_through_its_hooks(
     assert get("mongodb", "--syncdelay") == "60" and get("mongodb", "--wiredTigerCacheSizeGB") == ""
     assert get("postgres", "shared_buffers") == "4GB" and get("postgres", "max_wal_size") == ""
     assert get("mysql", "innodb_buffer_pool_size") is None  # did not run in this bench
-    # a database whose folder states no `setting`: no value is read from its command line
-    assert get("timescaledb", "x") == ""
+    # TimescaleDB's command line is PostgreSQL's (its folder takes PostgreSQL's `setting`)
+    assert get("timescaledb", "x") == "1"
+    # a database whose folder states no `setting` (MySQL's): no value is read from its command line
+    assert fairness.setting({"mysql": {"command": ["mysqld", "--x=1"]}})("mysql", "x") == ""
 
 
 def test_transaction_isolation_is_each_databases_word_and_not_stated_without_the_hook():

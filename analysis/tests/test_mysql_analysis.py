@@ -67,8 +67,11 @@ def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_f
     assert found["mongodb"] == pair | {"THP"}
     assert found["mysql"] == {"WAL", "LOGS", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells",
                               "fairness_rows"}
-    # TimescaleDB's WAL is PostgreSQL's counter (its hooks take it from PostgreSQL's); nothing else yet
-    assert found["timescaledb"] == {"WAL"} and databases.hook("timescaledb", "WAL") == databases.hook("postgres", "WAL")
+    # TimescaleDB's WAL is PostgreSQL's counter (its hooks take it from PostgreSQL's), its rules
+    # PostgreSQL's with its catalog, chunks and jobs, its fairness cells and row
+    assert found["timescaledb"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells", "fairness_rows",
+                                    "setting"}
+    assert databases.hook("timescaledb", "WAL") == databases.hook("postgres", "WAL")
     assert databases.hooks("no-such-database") is None
 
 

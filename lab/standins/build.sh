@@ -11,7 +11,8 @@
 #                                       (the tag names the version, so checkouts of two versions
 #                                       share one engine without rebuilding each other's) and label
 #                                       (mongodb: SecantusDB 0.7.0b3, NOT MongoDB; postgres: Debian
-#                                       PostgreSQL 17 on trixie behind the official image's env/args contract)
+#                                       PostgreSQL 17 on trixie behind the official image's env/args contract;
+#                                       timescaledb: Debian's TimescaleDB 2.19.3 on the postgres one)
 # An image whose inputs (build context, binaries, base image) are unchanged is not rebuilt:
 # the inputs' hash is stored in the image label jsonbench.inputs.
 #

@@ -19,6 +19,7 @@ LAB_ROOT = Path(__file__).resolve().parents[2]
 PROJECT = os.environ.get("JSONBENCH_E2E_PROJECT", "jsonbench-e2e")
 _BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000"))
 PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "MYSQL_PORT": str(_BASE + 306),
+         "TIMESCALEDB_PORT": str(_BASE + 433),
          "PROMETHEUS_PORT": str(_BASE + 90),
          "GRAFANA_PORT": str(_BASE + 300)}
 # Published ports bind here: a loopback address other than 127.0.0.1 by default, so every end-to-end

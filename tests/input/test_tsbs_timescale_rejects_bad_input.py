@@ -1,7 +1,9 @@
-"""The paired sweep, COMPRESS and TimescaleDB on the stand-ins are refused by ./runme.sh before
-anything starts: exit 2, the message naming the key, the value and what is allowed, no container,
+"""The paired sweep, COMPRESS, and COMPRESS on TimescaleDB's stand-in (the Apache edition) are
+refused by ./runme.sh before anything starts: exit 2, the message naming the key, the value and what is allowed, no container,
 nothing written into the bench folder (a copy of the shipped tsbs-timescale)."""
 import shutil
+
+import pytest
 
 from test_runme_rejects_bad_input import LAB_ROOT, assert_refused, bench, runme
 
@@ -17,13 +19,17 @@ def untouched(d):
     assert sorted(p.name for p in d.iterdir()) == ["bench.env"]
 
 
-def test_timescaledb_on_the_stand_ins_without_an_image_of_ones_own_is_refused_naming_the_way(tmp_path):
-    d = shipped(tmp_path)
-    r = runme(str(d), env={"JSONBENCH_STANDINS": "1", "TIMESCALEDB_IMAGE": ""})
-    assert_refused(r, "--sweep MODEL=native+DATABASES=timescaledb is refused for tsbs-timescale",
-                   "DATABASES=timescaledb cannot run on the stand-ins (JSONBENCH_STANDINS=1): TimescaleDB has no stand-in",
-                   "timescale/timescaledb:2.28.3-pg17", "TIMESCALEDB_IMAGE=<image>")
-    untouched(d)
+@pytest.mark.parametrize("compress", ["after:12h", "after:30m"])
+def test_compress_on_the_timescaledb_stand_in_is_refused_saying_it_has_no_compression(tmp_path, compress):
+    # any COMPRESS but none (database.json standin.refuses {"not": "none"}): the Apache edition has none
+    b = bench(tmp_path, WORKLOAD="tsbs", MODEL="native", DATABASES="timescaledb", COMPRESS=compress,
+              FIELDS=None, FIELD_BYTES=None, DOCS=None)
+    assert_refused(runme(str(b), env={"JSONBENCH_STANDINS": "1", "TIMESCALEDB_IMAGE": ""}),
+                   f"COMPRESS={compress} cannot run on the stand-ins (JSONBENCH_STANDINS=1): the stand-in's TimescaleDB "
+                   "2.19.3 is Debian's Apache-2.0 edition, which has no compression",
+                   "allowed on the stand-ins: COMPRESS=none (the official image timescale/timescaledb:2.28.3-pg17 has "
+                   "TimescaleDB's compression", "TIMESCALEDB_IMAGE")
+    untouched(b)
 
 
 def test_compress_on_the_mongodb_points_is_refused(tmp_path):

@@ -14,20 +14,21 @@ PATHS = {"official": ["compose.yaml"], "standins": ["compose.yaml", "compose.sta
 pytestmark = pytest.mark.skipif(shutil.which("docker") is None, reason="needs the docker CLI with compose")
 
 
-def compose(path, *args):
+def compose(path, *args, **env_vars):
     # --env-file /dev/null: the compose files' own defaults, whatever a checkout's .env says (and
     # with no .env at all: a fresh checkout); the passwords a .env would hold are given here.
     files = [a for f in PATHS[path] for a in ("-f", str(LAB_ROOT / f))]
-    env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", MYSQL_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x")
+    env = dict(os.environ, MONGO_PASSWORD="x", POSTGRES_PASSWORD="x", MYSQL_PASSWORD="x", GRAFANA_ADMIN_PASSWORD="x",
+               **env_vars)
     r = subprocess.run(["docker", "compose", "--env-file", os.devnull, *files, *args],
                        capture_output=True, text=True, env=env, cwd=LAB_ROOT)
     assert r.returncode == 0, r.stderr
     return r.stdout
 
 
-def config(path, profiles=("client",)):
+def config(path, profiles=("client",), **env_vars):
     profile_args = [a for p in profiles for a in ("--profile", p)]
-    return json.loads(compose(path, *profile_args, "config", "--format", "json"))["services"]
+    return json.loads(compose(path, *profile_args, "config", "--format", "json", **env_vars))["services"]
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -134,16 +135,17 @@ def test_each_lab_database_brings_its_service_from_its_folder_and_a_run_branch_k
     (lab/stack.sh database_compose_files): a run's branch holds the configuration it ran with."""
     from databases import manifests
     names = manifests.names()
-    # a database without a stand-in (no_standin: TimescaleDB) has no compose.standins.yaml to include
+    # a database without a stand-in (no_standin) has no compose.standins.yaml to include; every
+    # database of the lab has one now (TimescaleDB's: Debian's Apache edition)
     with_standin = [n for n in names if "standin" in manifests.load(n)]
-    assert set(names) - set(with_standin) == {"timescaledb"}
+    assert set(names) == set(with_standin)
     assert _included("compose.yaml") == [f"databases/{n}/compose.yaml" for n in names]
     assert _included("compose.standins.yaml") == [f"databases/{n}/compose.standins.yaml" for n in with_standin]
     for n in names:
         service = manifests.load(n)["service"]
         assert service in yaml_services(f"databases/{n}/compose.yaml") and service in config("official")
         label = config("standins")[service]["labels"]["jsonbench.stand_in"]
-        # no stand-in: the official image's container carries an empty label (no TIMESCALEDB_IMAGE)
+        # no stand-in: the official image's container would carry an empty label
         assert label == (manifests.load(n)["standin"]["label"] if n in with_standin else "")
     kept = subprocess.run(["bash", "-c", 'LAB_ROOT=$1; VENV=$1/.venv; . "$1/lab/stack.sh"; database_compose_files', "-",
                            str(LAB_ROOT)], capture_output=True, text=True)
@@ -158,3 +160,20 @@ def test_each_lab_database_brings_its_service_from_its_folder_and_a_run_branch_k
 
 def yaml_services(path):
     return _yaml(path)["services"]
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_timescaledb_image_of_ones_own_replaces_the_official_image_and_the_stand_in(path):
+    """TIMESCALEDB_IMAGE (database.json own_image) wins on both paths, labelled as that image; unset,
+    the official image (empty label) or the stand-in (its manifest's label, its versioned tag)."""
+    from databases import manifests
+    m = manifests.load("timescaledb")
+    unset = config(path, TIMESCALEDB_IMAGE="")["timescaledb"]
+    if path == "standins":
+        assert unset["image"] == m["standin"]["image"] and unset["labels"]["jsonbench.stand_in"] == m["standin"]["label"]
+    else:
+        assert unset["image"] == "timescale/timescaledb:2.28.3-pg17" and unset["labels"]["jsonbench.stand_in"] == ""
+    mine = config(path, TIMESCALEDB_IMAGE="me/timescaledb:tsl")["timescaledb"]
+    assert mine["image"] == "me/timescaledb:tsl"
+    assert mine["labels"]["jsonbench.stand_in"] == ("image of the user's own, me/timescaledb:tsl (TIMESCALEDB_IMAGE), standing in "
+                                                    "for timescale/timescaledb:2.28.3-pg17: not a result of the official image")

@@ -186,6 +186,11 @@ def test_manifests_say_what_compose_says():
             image = m["standin"]["image"]
             assert s["image"] == (image if ":" in image else image + ":latest"), name
             assert s["labels"]["jsonbench.stand_in"] == m["standin"]["label"], name
+            if "own_image" in m:
+                # an image of one's own runs in place of the stand-in, labelled as that image
+                own = config("compose.yaml", "compose.standins.yaml", **{m["own_image"]["env"]: "me/mine:1"})["services"][m["service"]]
+                assert own["image"] == "me/mine:1", name
+                assert "me/mine:1" in own["labels"]["jsonbench.stand_in"] and "not a result of the official image" in own["labels"]["jsonbench.stand_in"]
             continue
         # no stand-in: the official image, unlabelled; own_image.env names an image of one's own,
         # which the container then carries with the stand-in label naming it

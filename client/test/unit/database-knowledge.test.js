@@ -76,7 +76,7 @@ test("the stand-ins: MODEL=native on MongoDB's is refused from its manifest (sta
     && err.message === 'b/bench.env:8: MODEL=native cannot run on the stand-ins (JSONBENCH_STANDINS=1): '
       + 'SecantusDB 0.7.0b3, which stands in for MongoDB, has no time-series collections (createCollection with timeseries '
       + 'makes a plain collection of type "collection"), and a native model it does not have would be faked; allowed on the '
-      + 'stand-ins: MODEL=event or MODEL=bucket, or MODEL=native with DATABASES=postgres (real MongoDB has time-series '
+      + 'stand-ins: MODEL=event or MODEL=bucket, or MODEL=native with DATABASES=postgres timescaledb (real MongoDB has time-series '
       + 'collections: run with its image)');
   // the other models, and MODEL=native without mongodb, run on the stand-ins
   for (const model of ['event', 'bucket']) refuseStandinSettings({ ...values, MODEL: model }, 'b/bench.env', TSBS_NATIVE);
@@ -86,12 +86,42 @@ test("the stand-ins: MODEL=native on MongoDB's is refused from its manifest (sta
 test('the stand-ins: without `refuses` nothing is refused; with no database left to run it, only the other values are allowed', () => {
   const values = validateBenchText(TSBS_NATIVE, 'b/bench.env');
   refuseStandinSettings(values, 'b/bench.env', TSBS_NATIVE, manifestsWith((all) => { delete all.mongodb.standin.refuses; }));
-  const both = manifestsWith((all) => { all.postgres.standin.refuses = [{ when: { MODEL: 'native' }, key: 'MODEL', why: 'no' }]; });
+  const both = manifestsWith((all) => {
+    for (const db of ['postgres', 'timescaledb']) all[db].standin.refuses = [{ when: { MODEL: 'native' }, key: 'MODEL', why: 'no' }];
+  });
   assert.throws(() => refuseStandinSettings(values, 'b/bench.env', TSBS_NATIVE, both),
     /: MODEL=native cannot run on the stand-ins \(JSONBENCH_STANDINS=1\): SecantusDB .* allowed on the stand-ins: MODEL=event or MODEL=bucket \(real MongoDB has time-series collections: run with its image\)$/);
   const bad = manifestsWith((all) => { all.mongodb.standin.refuses[0].key = 'KEY'; });
   assert.throws(() => refuseStandinSettings(values, 'b/bench.env', TSBS_NATIVE, bad),
     /databases\/mongodb\/database\.json: standin\.refuses key KEY is not one of its when keys \(allowed: WORKLOAD, MODEL\)/);
+});
+
+const TSBS_COMPRESS = 'DESCRIPTION=t\nWORKLOAD=tsbs\nKEY=uuidv7\nLAYOUT=clustered\nCLIENTS=1\nRATE=5\nDATABASES=timescaledb\nMODEL=native\nCOMPRESS=after:12h\n';
+
+test('the stand-ins: a {not: value} refusal matches every value but that one (TimescaleDB\'s COMPRESS), allowing only it', () => {
+  const values = validateBenchText(TSBS_COMPRESS, 'b/bench.env');
+  for (const compress of ['after:12h', 'after:30m', 'after:1d']) {
+    assert.throws(() => refuseOnStandIns({ ...values, COMPRESS: compress }, 'b/bench.env', TSBS_COMPRESS, () => ''), (err) => err instanceof InputError
+      && err.message.startsWith(`b/bench.env:9: COMPRESS=${compress} cannot run on the stand-ins (JSONBENCH_STANDINS=1): the stand-in's `
+        + 'TimescaleDB 2.19.3 is Debian\'s Apache-2.0 edition, which has no compression')
+      // no other database's stand-in is offered: none has compression (the workload's checks say so)
+      && err.message.includes('; allowed on the stand-ins: COMPRESS=none (the official image timescale/timescaledb:2.28.3-pg17'), compress);
+  }
+  // the off value, and a workload without the key, are not refused
+  refuseOnStandIns({ ...values, COMPRESS: 'none' }, 'b/bench.env', TSBS_COMPRESS, () => '');
+  refuseStandinSettings({ WORKLOAD: 'tsbs', MODEL: 'native', DATABASES: ['timescaledb'] }, 'b/bench.env', TSBS_COMPRESS, manifests(), () => '');
+  // an image of the user's own runs instead of the stand-in: its refusals do not apply
+  const asked = [];
+  refuseOnStandIns(values, 'b/bench.env', TSBS_COMPRESS, (name) => { asked.push(name); return 'me/timescaledb:tsl'; });
+  assert.deepEqual([...new Set(asked)], ['TIMESCALEDB_IMAGE']);
+});
+
+test('the stand-ins: an exact `when` value matches that value only', () => {
+  const values = validateBenchText(TSBS_COMPRESS, 'b/bench.env');
+  const exact = manifestsWith((all) => { all.timescaledb.standin.refuses[0].when.COMPRESS = 'after:1d'; });
+  refuseStandinSettings(values, 'b/bench.env', TSBS_COMPRESS, exact, () => '');
+  assert.throws(() => refuseStandinSettings({ ...values, COMPRESS: 'after:1d' }, 'b/bench.env', TSBS_COMPRESS, exact, () => ''),
+    /COMPRESS=after:1d cannot run on the stand-ins .*; allowed on the stand-ins: DATABASES without timescaledb/);
 });
 
 test("the bindings say init's layout note: PostgreSQL's on clustered, none from the others", () => {

@@ -7,6 +7,8 @@
 // (the scheme only picks this binding; the wire protocol is PostgreSQL's).
 const { fromClient } = require('./deps');
 const schema = require('./timescaledb-schema');
+const { unscheduleJobs, describeJobs } = require('./timescaledb-jobs');
+const { readTimescaledbStats } = require('./timescaledb-stats');
 
 const { PostgresTarget } = require('../../postgres/client/postgres');
 const { InputError } = fromClient('./src/bench-schema');
@@ -49,7 +51,22 @@ class TimescaledbTarget extends PostgresTarget {
     this.createdIndexes = schema.indexDdl(storage);
     for (const sql of this.createdIndexes) await this.client.query(sql);
     await this.client.query(ddl[1]);
-    return ddl.join('; ');
+    // Before the first window: no background job may fall due in one (timescaledb-jobs.js).
+    return `${ddl.join('; ')}; ${describeJobs(await this.jobs())}`;
+  }
+
+  // The background jobs read and unscheduled, once per process (init, count: outside the windows).
+  async jobs() {
+    if (!this.jobsDone) this.jobsDone = await unscheduleJobs(this.client, this.uri);
+    return this.jobsDone;
+  }
+
+  // The server's counters (timescaledb-stats.js: PostgreSQL's, named TimescaleDB's, its catalog
+  // tables apart, its jobs), and what each `run` session sends besides its operations: the select
+  // of serverInfo, set synchronous_commit, prepare (a query phase's session: the first two).
+  async serverStats() {
+    const stats = await readTimescaledbStats(this.client);
+    return { ...stats, run_session: { connections: 1, statements: 3, about: 'select of the versions (serverInfo); set synchronous_commit; prepare' } };
   }
 
   // LAYOUT does not apply to the hypertable and init says nothing of it (PostgreSQL's note is not
@@ -66,6 +83,13 @@ class TimescaledbTarget extends PostgresTarget {
   // older than the interval compressed. Returns what was run and how many chunks it compressed.
   async compress(storage, compress) {
     const [settings, chunks] = schema.compressionDdl(storage, compress);
+    // The Apache-2.0 edition (Debian's package, the stand-in) has no compression: said, not an error
+    // from inside ALTER TABLE.
+    const { rows: [lic] } = await this.client.query("select current_setting('timescaledb.license', true) as license");
+    if (lic.license === 'apache') {
+      throw new InputError(`COMPRESS=${compress}: this TimescaleDB is the Apache-2.0 edition (timescaledb.license=apache), which has `
+        + 'no compression; allowed on it: COMPRESS=none (compression needs the edition with the TSL code, e.g. the official image)');
+    }
     const { rows } = await this.client.query(`select compression_enabled from timescaledb_information.hypertables
       where hypertable_name = '${schema.TABLE}'`);
     const statements = [];
@@ -85,6 +109,9 @@ class TimescaledbTarget extends PostgresTarget {
     const n = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
     return {
       ...n,
+      // after each phase, outside the windows: the background jobs read again and any scheduled one
+      // unscheduled (a job created since init would otherwise fall due in a later window)
+      jobs: await this.jobs(),
       rows: n.documents,
       model: storage.model,
       note: 'documents = rows = events; sizes = hypertable_detailed_size (the chunks\' heap, indexes, TOAST, compressed copies included)',
