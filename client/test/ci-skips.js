@@ -11,17 +11,18 @@ const ALLOWED = [
   {
     name: 'TimescaleDB from ',
     reason: 'no local image ',
-    why: 'no registry this CI reaches ships TimescaleDB, and it has no stand-in yet (databases/timescaledb/README.md)',
+    why: 'a CI runner with Docker Hub runs the official images (JSONBENCH_STANDINS=0) and lab/test.sh pulls no TimescaleDB image there; on the stand-ins its absence fails the test itself',
+    when: (env) => env.JSONBENCH_STANDINS === '0',
   },
   {
     name: 'PgBouncer (stand-in path) in front of the PostgreSQL stand-in',
-    reason: 'the image jsonbench-standin/postgres:latest is not built',
+    reason: 'the image jsonbench-standin/postgres:',
     why: 'a CI runner with Docker Hub runs the official images (JSONBENCH_STANDINS=0): lab/test.sh builds no stand-in image there',
     when: (env) => env.JSONBENCH_STANDINS === '0',
   },
   {
     name: 'the MySQL stand-in image through compose',
-    reason: 'the image jsonbench-standin/mysql:latest is not built',
+    reason: 'the image jsonbench-standin/mysql:',
     why: 'a CI runner with Docker Hub runs the official images (JSONBENCH_STANDINS=0): lab/test.sh builds no stand-in image there',
     when: (env) => env.JSONBENCH_STANDINS === '0',
   },
