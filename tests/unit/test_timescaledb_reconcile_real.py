@@ -1,8 +1,9 @@
 """TimescaleDB's reconciliation (databases/timescaledb/analysis.py) against the real server: the
-lab's TimescaleDB stand-in image (databases/timescaledb/database.json standin.image; lab/test.sh
-builds it before this suite), or JSONBENCH_TIMESCALEDB_IMAGE, started as the lab's compose service
-starts it. The client's own commands as the lab runs them (init, settle, server-stats around two
-`run` clients), then analysis/reconcile.py on those readings and the clients' result files:
+official image compose.yaml names when it is present, else the lab's TimescaleDB stand-in
+(databases/timescaledb/database.json standin.image; lab/test.sh builds it before this suite), or
+JSONBENCH_TIMESCALEDB_IMAGE, started as the lab's compose service starts it. The client's own
+commands as the lab runs them (init, settle, server-stats around two `run` clients), then
+analysis/reconcile.py on those readings and the clients' result files:
 - a clean ingest window reconciles `ok`, with TimescaleDB's catalog reads (8 per INSERT), its chunk
   builds and its job counters judged by their own checks;
 - a window with a monitoring-like reader (chunks listed, the hypertable counted) is `suspect`;
@@ -10,6 +11,7 @@ starts it. The client's own commands as the lab runs them (init, settle, server-
 - init unscheduled job 3 (the job history's retention) in every database holding the extension."""
 import json
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -22,7 +24,7 @@ from analysis import reconcile
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "tsdb-reconcile-password"
 MANIFEST = json.loads((ROOT / "databases" / "timescaledb" / "database.json").read_text())
-IMAGE = os.environ.get("JSONBENCH_TIMESCALEDB_IMAGE") or MANIFEST["standin"]["image"]
+OFFICIAL = re.search(r"\$\{TIMESCALEDB_IMAGE:-([^}]+)\}", (ROOT / "databases" / "timescaledb" / "compose.yaml").read_text())[1]
 # 8 hosts every 600 s for 13 h from midnight: 624 events over two 12 h chunks
 ENV = {"WORKLOAD": "tsbs", "MODEL": "native", "KEY": "uuidv7", "LAYOUT": "clustered", "CLIENTS": "2", "RATE": "2000",
        "HOSTS": "8", "INTERVAL_S": "600", "SPAN_S": "46800", "SEED": "3", "DURABILITY": "strict"}
@@ -33,12 +35,20 @@ def present(image):
     return subprocess.run(["docker", "image", "inspect", image], capture_output=True).returncode == 0
 
 
+def image():
+    """JSONBENCH_TIMESCALEDB_IMAGE, else the first present of (the official image, the stand-in)."""
+    given = os.environ.get("JSONBENCH_TIMESCALEDB_IMAGE")
+    return given or next((i for i in (OFFICIAL, MANIFEST["standin"]["image"]) if present(i)), None)
+
+
 @pytest.fixture(scope="module")
 def server():
     if not shutil.which("docker") or not shutil.which("node"):
         pytest.skip("needs docker and node")
-    if not present(IMAGE):
-        pytest.skip(f"{IMAGE} is not present (lab/standins/build.sh timescaledb builds it)")
+    IMAGE = image()
+    if IMAGE is None or not present(IMAGE):
+        pytest.skip(f"neither {OFFICIAL} nor {MANIFEST['standin']['image']} is present (lab/standins/build.sh timescaledb "
+                    "builds the stand-in)")
     # the lab's service (databases/timescaledb/compose.yaml): its environment and the settings that
     # concern the extension
     cid = subprocess.run(["docker", "run", "-d", "-p", "127.0.0.1::5432", "--label", "jsonbench.test=timescaledb-reconcile",
