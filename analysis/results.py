@@ -87,6 +87,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         stand_in_what = f"{s.get('product')} {s.get('version')}".strip()
     versions = sorted({str(s.get("version")) for s in servers if s.get("version")})
     products = sorted({str(s.get("product")) for s in servers if s.get("product")})
+    comments = sorted({str(s.get("version_comment")) for s in servers if s.get("version_comment")})
 
     docs_ok = _sum(c.get("docs_ok") for _, c in clients)
     docs_in_db = None
@@ -248,6 +249,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         # the image's OS and C library, read by the lab before the phases (lab/image-os.py)
         "image_os": phase.get("image_os"),
         "server_version": versions[0] if len(versions) == 1 else (", ".join(versions) or None),
+        "server_version_comment": ", ".join(comments) or None,
         "stand_in": bool(stand_in_what) or client_says_stand_in,
         "stand_in_what": stand_in_what or None,
         "status": status,

@@ -241,3 +241,22 @@ def test_the_mongodb_topology_is_stated_in_the_config(fixture_benches, tmp_path)
         f.write("TOPOLOGY=replset\n")
     res = results.write(bench)
     assert res["config"]["topology"] == "replset" and res["config"]["run"]["TOPOLOGY"] == "replset"
+
+
+def test_the_servers_own_build_description_is_kept(fixture_benches, tmp_path):
+    """runs[].server_version_comment: what the clients read of the server's build (MySQL's
+    @@version_comment tells Debian's build, '(Debian)', from the official image's Oracle one), null
+    where the server offers none; every client's, joined, when they differ."""
+    import shutil
+    bench = str(tmp_path / "b")
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "fixtures", "ci-standin-run"), bench)
+    for i, comment in ((1, "(Debian)"), (2, "MySQL Community Server - GPL")):
+        path = os.path.join(bench, "clients", f"postgres-client-{i}.json")
+        doc = raw(os.path.join(bench, "clients"), f"postgres-client-{i}.json")
+        doc["server"]["version_comment"] = comment
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    runs = {r["database"]: r for r in results.build(bench)["runs"]}
+    assert runs["postgres"]["server_version_comment"] == "(Debian), MySQL Community Server - GPL"
+    assert runs["mongodb"]["server_version_comment"] is None
+    schema.validate(results.build(bench))

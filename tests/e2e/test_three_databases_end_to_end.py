@@ -66,6 +66,7 @@ def test_insert_runs_every_database_in_the_order_given_with_figures(insert):
     # label and by the client, which tells the build by @@version_comment
     assert my["stand_in"] and my["stand_in_what"] == "MySQL 9.7.4 (Debian package) standing in for the mysql:9.7 image"
     assert my["product"] == "MySQL" and my["server_version"].startswith("9.7.")
+    assert my["server_version_comment"] == "(Debian)" and my["stand_in"] is True
     for f in sorted((bench / "clients").glob("mysql-*.json")):
         server = json.loads(f.read_text())["server"]
         assert server == {"product": "MySQL", "version": my["server_version"], "version_comment": "(Debian)",
