@@ -48,7 +48,7 @@ def idle_rate(samples, intervals):
             pairs += 1
     if secs < MIN_IDLE_SECONDS:
         return {"rate_cores": None, "seconds": secs, "pairs": pairs,
-                "reason": f"{secs:.1f} s of idle samples before the clients started (needs {MIN_IDLE_SECONDS:.0f} s): "
+                "reason": f"{secs:.2f} s of idle samples before the clients started (needs {MIN_IDLE_SECONDS:.0f} s): "
                           "no idle rate"}
     return {"rate_cores": inc / secs, "seconds": secs, "pairs": pairs, "reason": None}
 
