@@ -45,7 +45,9 @@ ensure_node_deps() {
   local stamp="$LAB_ROOT/client/node_modules/.lock-hash" hash
   hash=$(sha256sum "$LAB_ROOT/client/package-lock.json" | cut -d' ' -f1)
   [ "$(cat "$stamp" 2>/dev/null)" = "$hash" ] && return 0
-  (cd "$LAB_ROOT/client" && npm ci --no-audit --no-fund --loglevel=error) >&2 && echo "$hash" >"$stamp"
+  # npm ls: npm 10 can exit 0 with an empty node_modules when its fetches fail (client/Dockerfile)
+  (cd "$LAB_ROOT/client" && npm ci --no-audit --no-fund --loglevel=error && npm ls --depth=0 >/dev/null) >&2 &&
+    echo "$hash" >"$stamp"
 }
 
 VENV="$LAB_ROOT/.venv"

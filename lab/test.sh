@@ -94,8 +94,10 @@ if [ $# -gt 0 ]; then
   (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
 else
   say "end to end: the lab on a real Docker engine, two streams side by side"
+  # Balanced on a warm CI run of 61d5254: stream a 871 s, b 1108 s with the booking module (135 s) in
+  # b; it runs in a now, as every module not named here does.
   stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
-            test_txn_booking_end_to_end.py test_three_databases_end_to_end.py)
+            test_three_databases_end_to_end.py)
   stream_a=()
   for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
     [[ " ${stream_b[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")

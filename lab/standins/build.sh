@@ -73,6 +73,15 @@ dockerfile_base() {
   sed -n 's/^ARG BASE=\([^[:space:]]*\).*/\1/p' "$1/Dockerfile" | head -n 1
 }
 
+ensure_debootstrap() {
+  command -v debootstrap >/dev/null && return 0
+  [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null ||
+    die "debootstrap is missing; install it (apt-get install debootstrap) and run again"
+  log "installing debootstrap"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2 ||
+    { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2; }
+}
+
 # ensure_base SUITE: jsonbench-standin/debian:SUITE, debootstrapped once and cached as a tarball.
 ensure_base() {
   local suite=$1 base_image=jsonbench-standin/debian:$1 base_tar=$cache/debootstrap/$1-minbase.tar
@@ -81,13 +90,7 @@ ensure_base() {
     return 0
   fi
   if [[ ! -s $base_tar ]]; then
-    command -v debootstrap >/dev/null || {
-      [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null ||
-        die "debootstrap is missing; install it (apt-get install debootstrap) and run again"
-      log "installing debootstrap"
-      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2 ||
-        { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2; }
-    }
+    ensure_debootstrap
     local root t0=$SECONDS
     mkdir -p "$(dirname "$base_tar")"
     root=$(mktemp -d "$cache/debootstrap/rootfs.XXXXXX")
@@ -129,6 +132,33 @@ prepare_context() {
       cp "$(build_cadvisor)" "$ctx/cadvisor-standin"
       rm -f "$ctx/main.go" "$ctx/go.mod" "$ctx/go.sum" ;;
   esac
+  if grep -q '^COPY npm.tgz ' "$ctx/Dockerfile"; then
+    cp "$(fetch_npm "$ctx/Dockerfile")" "$ctx/npm.tgz"
+  fi
+}
+
+# The npm tarball a Dockerfile pins (ARG NPM_VERSION, ARG NPM_INTEGRITY), fetched once from the npm
+# registry the host's npm is configured for (its proxy and CAs) and cached; its digest is checked
+# against the pin on every use.
+fetch_npm() {
+  local dockerfile=$1 version integrity out got
+  version=$(sed -n 's/^ARG NPM_VERSION=\([^[:space:]]*\).*/\1/p' "$dockerfile")
+  integrity=$(sed -n 's/^ARG NPM_INTEGRITY=\([^[:space:]]*\).*/\1/p' "$dockerfile")
+  [[ -n $version && $integrity == sha512-* ]] ||
+    die "$dockerfile: COPY npm.tgz needs ARG NPM_VERSION=<x.y.z> and ARG NPM_INTEGRITY=sha512-<base64>"
+  out=$cache/npm/npm-$version.tgz
+  if [[ ! -s $out ]]; then
+    command -v npm >/dev/null || die "npm is missing on this host (host/node-python.sh ensure_node_deps installs it)"
+    mkdir -p "$cache/npm"
+    local dir; dir=$(mktemp -d "$cache/npm/pack.XXXXXX")
+    log "fetching npm $version from the npm registry"
+    (cd "$dir" && npm pack --silent "npm@$version" >/dev/null) >&2 || { rm -rf "$dir"; die "npm pack npm@$version failed"; }
+    mv -f "$dir/npm-$version.tgz" "$out"
+    rm -rf "$dir"
+  fi
+  got=sha512-$(python3 -c 'import base64, hashlib, sys; print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' "$out")
+  [[ $got == "$integrity" ]] || { rm -f "$out"; die "$out: digest $got is not the pinned $integrity ($dockerfile NPM_INTEGRITY)"; }
+  printf '%s\n' "$out"
 }
 
 # The cAdvisor stand-in binary, cached by the hash of its sources.
@@ -185,9 +215,47 @@ build_image() {
   log "built $tag in $((SECONDS - t0)) s ($(docker image inspect --format '{{.Size}}' "$tag" | awk '{ printf "%.0f MB", $1 / 1e6 }'))"
 }
 
+# side_by_side WHAT FN ARG...: FN ARG for each ARG at once, each in its own process; dies naming the
+# ones that failed once all have ended. On a fresh host most of a build waits on the Debian mirror
+# (debootstrap, apt-get) or compiles (the cAdvisor binary), so builds run side by side rather than
+# one after another (the node, prometheus, mysql and postgres images each wait on apt; sequentially
+# they took most of the stand-ins' time).
+side_by_side() {
+  local what=$1 fn=$2 arg pids=() args=() failed=() i
+  shift 2
+  for arg in "$@"; do
+    "$fn" "$arg" &
+    pids+=($!); args+=("$arg")
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || failed+=("${args[$i]}")
+  done
+  [[ ${#failed[@]} -eq 0 ]] || die "$what failed: ${failed[*]}"
+}
+
 t_all=$SECONDS
 declare -A built
+# The Debian bases first, each suite once; then the images on them; then the images built on
+# another stand-in (timescaledb on postgres), whose base is there by then.
+suites=() on_debian=() on_standin=()
 for img in "${images[@]}"; do
-  build_image "$img"
+  base=$(dockerfile_base "${context_dir[$img]}")
+  case $base in
+    jsonbench-standin/debian:*)
+      [[ " ${suites[*]} " == *" ${base#jsonbench-standin/debian:} "* ]] || suites+=("${base#jsonbench-standin/debian:}")
+      on_debian+=("$img") ;;
+    *) on_standin+=("$img") ;;
+  esac
+done
+missing=()
+for suite in "${suites[@]}"; do
+  docker image inspect "jsonbench-standin/debian:$suite" >/dev/null 2>&1 || missing+=("$suite")
+done
+[[ ${#missing[@]} -eq 0 ]] || ensure_debootstrap
+side_by_side "the Debian bases" ensure_base "${suites[@]}"
+side_by_side "building" build_image "${on_debian[@]}"
+for img in "${on_debian[@]}"; do built[$img]=1; done  # built in the processes above
+for img in "${on_standin[@]}"; do
+  build_image "$img"  # builds its stand-in base first when that was not asked for
 done
 log "stand-in images ready in $((SECONDS - t_all)) s"

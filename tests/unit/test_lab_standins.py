@@ -2,6 +2,7 @@
 names the version its Dockerfile pins and the official image compose.yaml runs, each tag the version,
 and compose.standins.yaml runs the tags build.sh builds, with build.sh's labels. The tests' host
 Prometheus is the stand-in's version, of the official image's line."""
+import os
 import re
 import subprocess
 import sys
@@ -97,6 +98,7 @@ def present(image):
 @pytest.mark.parametrize("image,command,pattern", [
     ("prometheus", ["--version"], r"prometheus, version {PROMETHEUS_VERSION}\+"),
     ("node", ["node", "--version"], r"v{NODE_MINOR}\.\d+"),
+    ("node", ["npm", "--version"], r"{NPM_VERSION}\s*$"),
 ])
 def test_the_built_stand_in_runs_the_pinned_version(image, command, pattern):
     tag = TAGS[image]
@@ -107,3 +109,22 @@ def test_the_built_stand_in_runs_the_pinned_version(image, command, pattern):
     arg = re.search(r"\{(\w+)\}", pattern).group(1)
     want = pattern.replace("{" + arg + "}", re.escape(dockerfile_arg(image, arg)))
     assert re.match(want, out.stdout + out.stderr), out.stdout + out.stderr
+
+
+def test_a_cached_npm_tarball_whose_digest_is_not_the_pinned_one_is_refused(tmp_path):
+    """build.sh puts the npm tarball the node Dockerfile pins (NPM_VERSION, NPM_INTEGRITY) into the
+    context; a cached file with another digest (truncated, tampered) is refused and removed, never
+    built into the client's base."""
+    version = dockerfile_arg("node", "NPM_VERSION")
+    (tmp_path / "npm").mkdir()
+    bad = tmp_path / "npm" / f"npm-{version}.tgz"
+    bad.write_bytes(b"not the npm tarball")
+    build = LAB_ROOT / "lab" / "standins" / "build.sh"
+    script = ("set -Eeuo pipefail; src=$(sed -n '/^log()/p;/^die()/p;/^fetch_npm()/,/^}/p' \"$1\"); "
+              "eval \"$src\"; fetch_npm \"$2\"")
+    out = subprocess.run(["bash", "-c", script, "fetch", str(build),
+                          str(LAB_ROOT / "lab" / "standins" / "node" / "Dockerfile")],
+                         env={**os.environ, "cache": str(tmp_path)}, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0, out
+    assert "is not the pinned" in out.stderr and "NPM_INTEGRITY" in out.stderr, out.stderr
+    assert not bad.exists()
