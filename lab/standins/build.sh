@@ -207,7 +207,8 @@ build_image() {
   fi
   log "building $tag"
   # --network host: apt-get and pip reach the mirror and PyPI even where dockerd runs with iptables off.
-  DOCKER_BUILDKIT=0 docker build --network host \
+  # --force-rm: a failed step leaves no stopped container behind
+  DOCKER_BUILDKIT=0 docker build --network host --force-rm \
     --label "jsonbench.inputs=$hash" --label "jsonbench.stand_in=${stand_in[$img]}" \
     -t "$tag" "$ctx" >"$ctx.log" 2>&1 ||
     { tail -n 30 "$ctx.log" >&2; rm -f "$ctx.log"; die "building $tag failed (log above)"; }
