@@ -301,13 +301,13 @@ def _reconcile_txn(checks, w, start, end, sem, r):
               f"Com_stmt_execute {source}: each attempt's flight lookup and every write statement the clients "
               "sent (transactions.writes, answered or failed) (tolerance: attempts ended by a non-retryable error)",
               low_too=True)
-        _booking_tables(checks, w, start, end, source, r)
+        _booking_tables(checks, w, start, end, sem, source, r)
     else:
         di = n(ops, "delete-insert")
         check(checks, "statements_executed", attempts + di, delta(start, end, "com_stmt_execute"), aborted,
               f"Com_stmt_execute {source}: one statement per attempt, two per committed delete+insert (tolerance: "
               "an aborted attempt's second statement)", low_too=True)
-        _oltp_table(checks, w, start, end, source, r)
+        _oltp_table(checks, w, start, end, sem, source, r)
     check(checks, "connections", w["client_sessions"] + 1, delta(start, end, "connections"), w["errors"],
           f"Connections {source}: one per client session (SESSIONS per client, again per reconnect) and the end "
           "reading (tolerance: failed connection attempts)", low_too=True)
@@ -316,7 +316,7 @@ def _reconcile_txn(checks, w, start, end, sem, r):
               TOLERANCE["threads_at_edges"], f"Threads_connected at the {edge} reading {source}: only the reading's own")
 
 
-def _booking_tables(checks, w, start, end, source, r):
+def _booking_tables(checks, w, start, end, sem, source, r):
     """seat and payment: one row insert per insert the server answered; audit: the upserts; aircraft
     and schedule: no write."""
     txn, delta, check = w["txn"], r.delta, r.check
@@ -335,23 +335,42 @@ def _booking_tables(checks, w, start, end, source, r):
               f"performance_schema table_io_waits_summary_by_table {table} {source}: COUNT_INSERT + COUNT_UPDATE + "
               f"COUNT_DELETE = one insert per {table} insert the server answered, in any attempt (tolerance: failed "
               "inserts, attempts ended by a non-retryable error)", why, low_too=True)
-    check(checks, "audit_upserts", ok["audit"], None if why else d("audit", "update") + d("audit", "delete") + _audit_created(d),
+    # INSERT ... ON DUPLICATE KEY UPDATE asks the engine to insert the row (COUNT_INSERT, measured:
+    # every upsert, the duplicate ones included) and, when its key is there, to update it (COUNT_UPDATE)
+    check(checks, "audit_upserts", ok["audit"], None if why else d("audit", "insert") + d("audit", "delete"),
           failed["audit"] + lost,
-          f"performance_schema audit {source}: COUNT_UPDATE (an upsert that found its row) + the rows created "
-          "= one per audit upsert the server answered, in any attempt (tolerance: failed upserts, attempts ended "
-          "by a non-retryable error)", why, low_too=True)
+          f"performance_schema audit {source}: COUNT_INSERT + COUNT_DELETE = one insert per audit upsert the server "
+          "answered, in any attempt (an upsert that finds its row counts an insert and an update; tolerance: "
+          "failed upserts, attempts ended by a non-retryable error)", why, low_too=True)
+    booked = txn.get("booked")
+    booked_why = why or (None if booked else "count's nothing-lost check did not derive the bookings' (flight, day) "
+                                             "(no booking_check with audit_rows_booked: no count, or no TXN_OUTCOMES)")
+    rolled_back_ok = max(0, ok["audit"] - (booked or {}).get("landed", 0))
+    check(checks, "audit_rows_created", (booked or {}).get("rows", 0),
+          None if booked_why else d("audit", "insert") - d("audit", "update"), rolled_back_ok + lost,
+          f"performance_schema audit {source}: COUNT_INSERT - COUNT_UPDATE = the audit rows the bookings in the "
+          "database created (booking_check.audit_rows_booked; tolerance: an answered upsert of no booking in the "
+          "database, rolled back, may have created a row; attempts ended by a non-retryable error)", booked_why,
+          low_too=True)
+    # server-wide: InnoDB's own row counters hold every write of every table and schema, so a foreign
+    # write anywhere in the server shows here (measured: a seat or payment insert is one row inserted,
+    # an upsert one row inserted or one updated; the lab's readings and InnoDB's own statistics
+    # tables write none)
+    innodb = r.total(*(delta(start, end, f"innodb_rows_{k}") for k in ("inserted", "updated", "deleted")))
+    no_rows = None if sem["innodb_rows"] else f"{sem['label']} has no Innodb_rows_* status variables"
+    check(checks, "innodb_rows_written", sum(ok.values()), None if no_rows or writes is None else innodb,
+          sum(failed.values()) + lost,
+          f"Innodb_rows_inserted + _updated + _deleted {source} (server-wide): one row per seat, payment and audit "
+          "write the server answered (an upsert inserts or updates one row; tolerance: failed writes, attempts "
+          "ended by a non-retryable error)", no_rows or ("the client results have no transactions.writes" if writes is None else None),
+          low_too=True)
     elsewhere = None if why else sum(d(t, op) for t in BOOKING_READ_ONLY for op in TABLE_OPS)
     check(checks, "rows_written_elsewhere", 0, elsewhere, 0,
           f"performance_schema COUNT_INSERT + COUNT_UPDATE + COUNT_DELETE of aircraft and schedule {source}: "
           "bookings write nothing there", why)
 
 
-def _audit_created(d):
-    """The audit rows an upsert created: placeholder, replaced once measured."""
-    return d("audit", "insert")
-
-
-def _oltp_table(checks, w, start, end, source, r):
+def _oltp_table(checks, w, start, end, sem, source, r):
     """sbtest: one insert and one delete per committed delete+insert, one update per committed index
     and non-index update."""
     txn, ops, n, delta, check = w["txn"], w.get("ops") or {}, r.n, r.delta, r.check
@@ -367,6 +386,14 @@ def _oltp_table(checks, w, start, end, source, r):
               None if why else delta(start, end, f"table_{OLTP_TABLE}_count_{op}"), aborted,
               f"performance_schema table_io_waits_summary_by_table {OLTP_TABLE} COUNT_{op.upper()} {source}: {what} "
               "(tolerance: an aborted attempt's row)", why, low_too=True)
+    # server-wide, as for bookings: a foreign write anywhere in the server shows here
+    innodb = r.total(*(delta(start, end, f"innodb_rows_{k}") for k in ("inserted", "updated", "deleted")))
+    no_rows = None if sem["innodb_rows"] else f"{sem['label']} has no Innodb_rows_* status variables"
+    check(checks, "innodb_rows_written", 2 * di + n(ops, "index-update") + n(ops, "non-index-update"),
+          None if no_rows else innodb, 2 * aborted,
+          f"Innodb_rows_inserted + _updated + _deleted {source} (server-wide): two rows per committed delete+insert, "
+          "one per committed index and non-index update (measured: a non-index update's new c always differs; "
+          "tolerance: an aborted attempt's rows)", no_rows, low_too=True)
 
 
 # --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_rows`) --------------------
