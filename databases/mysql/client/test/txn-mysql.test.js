@@ -198,6 +198,7 @@ test(`booking and oltp on MySQL (${IMAGE})`, { skip, timeout: 1500000 }, async (
       const c = await count(my.uri, { TXN_OUTCOMES: writeOutcomes(tmp, rs.map((r) => r.result)) });
       assert.equal(c.code, 0, c.stderr + c.stdout);
       assert.equal(c.json.booking_check.ids_checked, 160);
+      contended = rs; // the bookings now in the database (the tampering test checks against them)
       t.diagnostic(`foreign lock holder: aborts ${JSON.stringify(aborts)}, every booking committed`);
     } finally {
       await foreign.end().catch(() => {});
