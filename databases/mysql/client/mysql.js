@@ -171,7 +171,13 @@ class MysqlTarget {
   async prepareTxnSession() {
     await this.conn.query(`SET SESSION transaction_isolation = '${ISOLATION_LEVELS[this.txn.isolation]}'`);
     const st = {};
-    for (const [name, sql] of Object.entries(TXN_SQL[this.txn.kind])) st[name] = await this.conn.prepare(sql);
+    try {
+      for (const [name, sql] of Object.entries(TXN_SQL[this.txn.kind])) st[name] = await this.conn.prepare(sql);
+    } catch (err) {
+      // 1146 ER_NO_SUCH_TABLE: the model's tables are init's (WORKLOAD=booking or oltp)
+      if (err.errno !== 1146) throw err;
+      throw Object.assign(new Error(`${err.message} (was init run with WORKLOAD=${this.txn.kind} on this database?)`), { errno: err.errno, code: err.code });
+    }
     this.txnStatements = st;
   }
 
