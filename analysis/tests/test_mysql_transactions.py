@@ -131,3 +131,15 @@ def test_readings_without_per_table_counters_leave_those_checks_unavailable_with
         assert r["checks"][name]["reason"] == "performance_schema is off on this server (performance_schema=0)"
     # the server-wide checks still judge
     assert r["checks"]["innodb_rows_written"]["verdict"] == "ok" and r["checks"]["transactions_begun"]["verdict"] == "ok"
+
+
+def test_on_mysql_84_the_transaction_checks_resting_on_a_measurement_are_null_with_the_reason():
+    from analysis.tests.test_mysql_analysis import as_mysql_84
+    stats, clients = case("mysql97-booking-clean")
+    r = reconcile.reconcile("mysql", as_mysql_84(stats), clients, booking_check=booking_check("mysql97-booking-clean"))
+    for k in ("audit_upserts", "audit_rows_created", "innodb_rows_written"):
+        assert r["checks"][k]["verdict"] == "unavailable", k
+        assert r["checks"][k]["reason"].startswith("not measured on MySQL 8.4.10"), r["checks"][k]["reason"]
+    # what the manual decides is still judged
+    for k in ("transactions_begun", "transactions_committed", "statements_executed", "seat_rows", "payment_rows"):
+        assert r["checks"][k]["verdict"] == "ok", k
