@@ -66,7 +66,7 @@ def test_every_hooks_file_defines_only_the_contracts_names_and_is_found_by_its_f
     assert found["postgres"] == pair
     assert found["mongodb"] == pair | {"THP"}
     assert found["mysql"] == {"WAL", "LOGS", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells",
-                              "fairness_rows"}
+                              "fairness_rows", "transaction_isolation"}
     # TimescaleDB's WAL is PostgreSQL's counter (its hooks take it from PostgreSQL's), its rules
     # PostgreSQL's with its catalog, chunks and jobs, its fairness cells and row
     assert found["timescaledb"] == {"WAL", "TOLERANCE", "counter_semantics", "reconcile", "fairness_cells", "fairness_rows",

@@ -219,10 +219,9 @@ def test_transactions_answer_sets_the_third_database_against_the_denominator(tmp
     res["runs"].append(third)
     text = "\n".join(txn_report.answer_lines(res))
     row = next(ln for ln in text.splitlines() if ln.startswith(f"| {THIRD} "))
-    # not MongoDB's read concern, and not PostgreSQL's level either: MySQL's folder states no
-    # `transaction_isolation` (it offers no transaction workload yet), so what ISOLATION meant there
-    # is said to be not stated (docs/contracts.md "A database's analysis hooks")
-    assert "(ISOLATION=serializable (what it means on this database: not stated yet)) |" in row
+    # not MongoDB's read concern, and not PostgreSQL's words either: MySQL's folder states what
+    # ISOLATION means on InnoDB (its `transaction_isolation`, docs/contracts.md "A database's analysis hooks")
+    assert "(SERIALIZABLE (REPEATABLE READ with every plain SELECT a locking read, FOR SHARE)) |" in row
     sentences = [ln for ln in text.splitlines() if ln.startswith("**CPU per committed transaction**")]
     assert len(sentences) == 2 and "mongodb" in sentences[0]
     assert f"{THIRD}{' (stand-in)' if third.get('stand_in') else ''} spent **3.00x** the CPU of postgres" in sentences[1]

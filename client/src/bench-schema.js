@@ -232,6 +232,19 @@ function validateBenchText(text, file) {
   return values;
 }
 
+// A database of DATABASES whose manifest refuses WORKLOAD (offers.refused_workloads: {workload:
+// why}), refused with its reason before anything starts, naming the databases that run it.
+function checkWorkloadRefused(values, where) {
+  const all = require('./databases').manifests();
+  for (const db of values.DATABASES || []) {
+    const why = ((all[db] && all[db].offers.refused_workloads) || {})[values.WORKLOAD];
+    if (!why) continue;
+    const others = Object.values(all).filter((m) => !m.not_in_lab && m.offers.workloads.includes(values.WORKLOAD)).map((m) => m.name);
+    throw new InputError(`${where('DATABASES')}: WORKLOAD=${values.WORKLOAD} does not run on ${db}: ${why} `
+      + `(databases/${db}/database.json offers.refused_workloads); allowed with WORKLOAD=${values.WORKLOAD}: DATABASES of ${others.join(', ')}`);
+  }
+}
+
 // { name: 'flat' } or { name: 'nested', depth, fanout } from parsed values.
 function shapeOf(values) {
   return values.SHAPE === 'nested' ? { name: 'nested', depth: values.DEPTH, fanout: values.FANOUT } : { name: 'flat' };
@@ -252,6 +265,7 @@ function checkCombination(values, where, given) {
   }
   // a TOPOLOGY no database of the file offers (their manifests' offers.topologies)
   checkTopologyOffered(values, where, given, BENCH_SPECS.TOPOLOGY.default);
+  checkWorkloadRefused(values, where);
   if (workload.sequenceKeys && values.KEY === 'sequence') {
     const allowed = KEYS.filter((k) => k !== 'sequence').join(', ');
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=${workload.name}: ${workload.sequenceKeys}; `

@@ -82,6 +82,10 @@ WHY_NOT_MEASURED = {
     "rows_changed": "whether the readings' internal temporary tables count in Handler_update",
     "keyed_reads": "how many Handler_read_key the readings and the table's opening add",
     "rows_read_next": "how many Handler_read_next the readings and the table's opening add",
+    # transaction phases (_reconcile_txn)
+    "audit_upserts": "whether an INSERT ... ON DUPLICATE KEY UPDATE counts one COUNT_INSERT per upsert in performance_schema",
+    "audit_rows_created": "whether an upsert that finds its row counts an insert and an update in performance_schema",
+    "innodb_rows_written": "whether Innodb_rows_* count only the workload's rows in a transaction phase",
 }
 
 
@@ -157,6 +161,9 @@ def _status_rows(sem, end):
 def reconcile(checks, w, start, end, seconds, sem, r):
     """Adds the mysql checks to `checks`. w: reconcile.lab_work; r: analysis/reconcile.py (its
     `check`, `delta`, `n`, `total` helpers)."""
+    if w.get("txn") is not None:
+        _reconcile_txn(checks, w, start, end, sem, r)
+        return
     ops = w.get("ops") or {}
     n, delta, check = r.n, r.delta, r.check
     unmeasured = sem["unmeasured"]
@@ -252,6 +259,150 @@ def reconcile(checks, w, start, end, seconds, sem, r):
               TOLERANCE["threads_at_edges"], f"Threads_connected at the {edge} reading {source}: only the reading's own")
 
 
+# --- transactions (WORKLOAD=booking, oltp: databases/mysql/client/mysql-txn.js) -------------------
+# An attempt sends START TRANSACTION (Com_begin), its steps as prepared statements (Com_stmt_execute,
+# "counted even if an error occurred"), then COMMIT (Com_commit) or, after a failed step, ROLLBACK
+# (Com_rollback; none after a lost connection). The workload's tables are read one by one from
+# performance_schema.table_io_waits_summary_by_table (mysql-stats.js readTables: InnoDB keeps no
+# per-table row counters, Innodb_rows_* are server-wide), COUNT_INSERT / COUNT_UPDATE / COUNT_DELETE:
+# the storage-engine row operations the server asked for, a rolled-back transaction's included.
+# Measured on MySQL 9.7.4 (databases/mysql/client/test/txn-mysql.test.js, contended bookings at each
+# isolation level and OLTP 50/50): every check below was exact there.
+BOOKING_WRITTEN = ("seat", "payment", "audit")
+BOOKING_READ_ONLY = ("aircraft", "schedule")
+OLTP_TABLE = "sbtest"
+TABLE_OPS = ("insert", "update", "delete")
+
+
+def _table_why(start, end, keys):
+    for k in keys:
+        if (start.get("counters") or {}).get(k) is None or (end.get("counters") or {}).get(k) is None:
+            return ((end.get("unavailable") or {}).get(k) or (start.get("unavailable") or {}).get(k)
+                    or f"the readings have no per-table counter {k} (a client before per-table readings)")
+    return None
+
+
+def _reconcile_txn(checks, w, start, end, sem, r):
+    """The transaction workloads' checks: the transaction statements, the executions, the rows of each
+    table the workload writes and of those it does not, and the connections."""
+    n, delta, check = r.n, r.delta, r.check
+    txn, ops, source = w["txn"], w.get("ops") or {}, f"({sem['label']})"
+    attempts, committed, aborted = txn["attempts"], txn["committed"], txn["aborted"]
+    lost, doubt = txn["aborted_on_errors"], txn["in_doubt"]
+    check(checks, "transactions_begun", attempts, delta(start, end, "com_begin"), lost,
+          f"Com_begin {source}: one START TRANSACTION per attempt (tolerance: attempts ended by a non-retryable "
+          "error, which may not have reached the server)", low_too=True)
+    check(checks, "transactions_committed", committed, delta(start, end, "com_commit"), doubt,
+          f"Com_commit {source}: one COMMIT per committed transaction (tolerance: in-doubt commits)", low_too=True)
+    check(checks, "transactions_rolled_back", aborted, delta(start, end, "com_rollback"), lost,
+          f"Com_rollback {source}: one ROLLBACK per aborted attempt (deadlock, lock wait timeout, error) "
+          "(tolerance: attempts ended by a lost connection send none)", low_too=True)
+    booking = txn["workload"] == "booking"
+    writes = txn.get("writes") or {}
+    if booking:
+        sent = sum(int(x.get("ok", 0)) + int(x.get("failed", 0)) for x in writes.values())
+        check(checks, "statements_executed", attempts + sent, delta(start, end, "com_stmt_execute"), lost,
+              f"Com_stmt_execute {source}: each attempt's flight lookup and every write statement the clients "
+              "sent (transactions.writes, answered or failed) (tolerance: attempts ended by a non-retryable error)",
+              low_too=True)
+        _booking_tables(checks, w, start, end, sem, source, r)
+    else:
+        di = n(ops, "delete-insert")
+        check(checks, "statements_executed", attempts + di, delta(start, end, "com_stmt_execute"), aborted,
+              f"Com_stmt_execute {source}: one statement per attempt, two per committed delete+insert (tolerance: "
+              "an aborted attempt's second statement)", low_too=True)
+        _oltp_table(checks, w, start, end, sem, source, r)
+    check(checks, "connections", w["client_sessions"] + 1, delta(start, end, "connections"), w["errors"],
+          f"Connections {source}: one per client session (SESSIONS per client, again per reconnect) and the end "
+          "reading (tolerance: failed connection attempts)", low_too=True)
+    for edge, reading in (("start", start), ("end", end)):
+        check(checks, f"threads_connected_at_{edge}", 1, (reading.get("counters") or {}).get("threads_connected"),
+              TOLERANCE["threads_at_edges"], f"Threads_connected at the {edge} reading {source}: only the reading's own")
+
+
+def _booking_tables(checks, w, start, end, sem, source, r):
+    """seat and payment: one row insert per insert the server answered; audit: the upserts; aircraft
+    and schedule: no write."""
+    txn, delta, check = w["txn"], r.delta, r.check
+    writes, lost = txn.get("writes"), txn["aborted_on_errors"]
+    keys = [f"table_{t}_count_{op}" for t in BOOKING_WRITTEN + BOOKING_READ_ONLY for op in TABLE_OPS]
+    why = ("the client results have no transactions.writes (per-table write counts)"
+           if writes is None or any(t not in writes for t in BOOKING_WRITTEN) else _table_why(start, end, keys))
+
+    def d(table, op):
+        return None if why else delta(start, end, f"table_{table}_count_{op}")
+    ok = {t: int(((writes or {}).get(t) or {}).get("ok", 0)) for t in BOOKING_WRITTEN}
+    failed = {t: int(((writes or {}).get(t) or {}).get("failed", 0)) for t in BOOKING_WRITTEN}
+    for table in ("seat", "payment"):
+        check(checks, f"{table}_rows", ok[table], None if why else d(table, "insert") + d(table, "update") + d(table, "delete"),
+              failed[table] + lost,
+              f"performance_schema table_io_waits_summary_by_table {table} {source}: COUNT_INSERT + COUNT_UPDATE + "
+              f"COUNT_DELETE = one insert per {table} insert the server answered, in any attempt (tolerance: failed "
+              "inserts, attempts ended by a non-retryable error)", why, low_too=True)
+    # INSERT ... ON DUPLICATE KEY UPDATE asks the engine to insert the row (COUNT_INSERT, measured:
+    # every upsert, the duplicate ones included) and, when its key is there, to update it (COUNT_UPDATE)
+    unmeasured = sem["unmeasured"]
+    check(checks, "audit_upserts", ok["audit"],
+          None if why or "audit_upserts" in unmeasured else d("audit", "insert") + d("audit", "delete"),
+          failed["audit"] + lost,
+          f"performance_schema audit {source}: COUNT_INSERT + COUNT_DELETE = one insert per audit upsert the server "
+          "answered, in any attempt (an upsert that finds its row counts an insert and an update; tolerance: "
+          "failed upserts, attempts ended by a non-retryable error)", why or unmeasured.get("audit_upserts"), low_too=True)
+    booked = txn.get("booked")
+    booked_why = why or unmeasured.get("audit_rows_created") or (
+        None if booked else "count's nothing-lost check did not derive the bookings' (flight, day) "
+                            "(no booking_check with audit_rows_booked: no count, or no TXN_OUTCOMES)")
+    rolled_back_ok = max(0, ok["audit"] - (booked or {}).get("landed", 0))
+    check(checks, "audit_rows_created", (booked or {}).get("rows", 0),
+          None if booked_why else d("audit", "insert") - d("audit", "update"), rolled_back_ok + lost,
+          f"performance_schema audit {source}: COUNT_INSERT - COUNT_UPDATE = the audit rows the bookings in the "
+          "database created (booking_check.audit_rows_booked; tolerance: an answered upsert of no booking in the "
+          "database, rolled back, may have created a row; attempts ended by a non-retryable error)", booked_why,
+          low_too=True)
+    # server-wide: InnoDB's own row counters hold every write of every table and schema, so a foreign
+    # write anywhere in the server shows here (measured: a seat or payment insert is one row inserted,
+    # an upsert one row inserted or one updated; the lab's readings and InnoDB's own statistics
+    # tables write none)
+    innodb = r.total(*(delta(start, end, f"innodb_rows_{k}") for k in ("inserted", "updated", "deleted")))
+    no_rows = (None if sem["innodb_rows"] else f"{sem['label']} has no Innodb_rows_* status variables") or unmeasured.get("innodb_rows_written")
+    check(checks, "innodb_rows_written", sum(ok.values()), None if no_rows or writes is None else innodb,
+          sum(failed.values()) + lost,
+          f"Innodb_rows_inserted + _updated + _deleted {source} (server-wide): one row per seat, payment and audit "
+          "write the server answered (an upsert inserts or updates one row; tolerance: failed writes, attempts "
+          "ended by a non-retryable error)", no_rows or ("the client results have no transactions.writes" if writes is None else None),
+          low_too=True)
+    elsewhere = None if why else sum(d(t, op) for t in BOOKING_READ_ONLY for op in TABLE_OPS)
+    check(checks, "rows_written_elsewhere", 0, elsewhere, 0,
+          f"performance_schema COUNT_INSERT + COUNT_UPDATE + COUNT_DELETE of aircraft and schedule {source}: "
+          "bookings write nothing there", why)
+
+
+def _oltp_table(checks, w, start, end, sem, source, r):
+    """sbtest: one insert and one delete per committed delete+insert, one update per committed index
+    and non-index update."""
+    txn, ops, n, delta, check = w["txn"], w.get("ops") or {}, r.n, r.delta, r.check
+    keys = [f"table_{OLTP_TABLE}_count_{op}" for op in TABLE_OPS]
+    why = _table_why(start, end, keys)
+    aborted = txn["aborted"]
+    di = n(ops, "delete-insert")
+    for op, expected, what in (("insert", di, "one per committed delete+insert"),
+                               ("delete", di, "one per committed delete+insert"),
+                               ("update", n(ops, "index-update") + n(ops, "non-index-update"),
+                                "one per committed index and non-index update")):
+        check(checks, {"insert": "rows_inserted", "delete": "rows_deleted", "update": "rows_updated"}[op], expected,
+              None if why else delta(start, end, f"table_{OLTP_TABLE}_count_{op}"), aborted,
+              f"performance_schema table_io_waits_summary_by_table {OLTP_TABLE} COUNT_{op.upper()} {source}: {what} "
+              "(tolerance: an aborted attempt's row)", why, low_too=True)
+    # server-wide, as for bookings: a foreign write anywhere in the server shows here
+    innodb = r.total(*(delta(start, end, f"innodb_rows_{k}") for k in ("inserted", "updated", "deleted")))
+    no_rows = (None if sem["innodb_rows"] else f"{sem['label']} has no Innodb_rows_* status variables") or sem["unmeasured"].get("innodb_rows_written")
+    check(checks, "innodb_rows_written", 2 * di + n(ops, "index-update") + n(ops, "non-index-update"),
+          None if no_rows else innodb, 2 * aborted,
+          f"Innodb_rows_inserted + _updated + _deleted {source} (server-wide): two rows per committed delete+insert, "
+          "one per committed index and non-index update (measured: a non-index update's new c always differs; "
+          "tolerance: an aborted attempt's rows)", no_rows, low_too=True)
+
+
 # --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_rows`) --------------------
 
 def _option(cmd, name):
@@ -294,7 +445,7 @@ def fairness_cells(settings, run_env):
         return {}
     # what stands in, as its label begins: "MySQL 9.7.4 (Debian package)"; earlier runs' "MariaDB 10.11"
     on = f" (stand-in: {'MariaDB 10.11' if _mariadb(si) else si.split(' standing in')[0]})" if si else ""
-    return {
+    return {**_transaction_cells(run_env or {}),
         "checkpoint interval": "none: InnoDB's page cleaner flushes continuously (CHECKPOINT_INTERVAL_S does not apply)",
         "settle between phases": "FLUSH TABLES jsonbench FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE after each load "
                                  "phase and before each storage read",
@@ -303,6 +454,35 @@ def fairness_cells(settings, run_env):
         "compression at rest": "none (InnoDB ROW_FORMAT=DYNAMIC: documents over ~8 kB stored off-page, uncompressed)",
         "sort / hash memory": "sort_buffer_size / join_buffer_size defaults (not set by the lab)",
         "idle CPU": "InnoDB's page cleaner, purge and master threads",
+    }
+
+
+# the ISOLATION bench key's values as InnoDB names them (SET SESSION transaction_isolation), with what
+# each does there (MySQL 8.4 manual, innodb-transaction-isolation-levels.html)
+ISOLATION_NAMES = {
+    "read-committed": "READ COMMITTED (a fresh snapshot per statement; record locks, no gap locks but for "
+                      "duplicate-key checks)",
+    "repeatable-read": "REPEATABLE READ (InnoDB's default: reads from the transaction's first snapshot; locking "
+                       "reads and writes take next-key locks)",
+    "serializable": "SERIALIZABLE (REPEATABLE READ with every plain SELECT a locking read, FOR SHARE)",
+}
+
+
+def transaction_isolation(iso):
+    """The isolation a transaction ran at: the ISOLATION bench key's level, by InnoDB's name."""
+    return ISOLATION_NAMES.get(iso, str(iso))
+
+
+def _transaction_cells(run_env):
+    """The transaction rows' mysql cells (WORKLOAD=booking/oltp), {} for other workloads."""
+    if run_env.get("WORKLOAD") not in ("booking", "oltp"):
+        return {}
+    iso = run_env.get("ISOLATION") or "read-committed"
+    return {
+        "transaction isolation": f"{transaction_isolation(iso)} (ISOLATION={iso})",
+        "retries": (f"1213 ER_LOCK_DEADLOCK and 1205 ER_LOCK_WAIT_TIMEOUT (innodb_lock_wait_timeout=50 s, default): "
+                    f"the whole transaction; RETRY={run_env.get('RETRY')}, MAX_ATTEMPTS={run_env.get('MAX_ATTEMPTS')}"),
+        "sessions per client": f"SESSIONS={run_env.get('SESSIONS')} connections",
     }
 
 

@@ -9,8 +9,13 @@ budget):
   level. On PostgreSQL the container is stopped (`docker stop`) mid-phase: the phase fails with the
   reason, the lab starts the database again after the window and count's nothing-lost check finds
   every booking the clients recorded as committed.
-- oltp: sysbench-style 50/50 mix on a 300-row table, both databases: every operation type ran as a
-  committed transaction, the table still holds its 300 rows, PostgreSQL's own counters reconcile.
+- MySQL (the stand-in, Debian's MySQL 9.7) runs both benches as the third database, between the
+  other two (PostgreSQL's stop comes last): its contended booking phase is ok, retried its lock
+  conflicts by reason, lost nothing by id and reconciles from InnoDB's and performance_schema's
+  counters; its oltp phase likewise.
+- oltp: sysbench-style 50/50 mix on a 300-row table, every database: every operation type ran as a
+  committed transaction, the table still holds its 300 rows, PostgreSQL's and MySQL's own counters
+  reconcile.
 
 Kept short (QUIET_S=2, phases of seconds, no perf record)."""
 import json
@@ -49,6 +54,7 @@ SESSIONS=3
 RATE=20
 OPS={OPS}
 SEED=7
+DATABASES="mongodb mysql postgres"
 QUIET_S=2
 PERF_RECORD_S=0
 """
@@ -67,6 +73,7 @@ SESSIONS=2
 RATE=30
 OPS={OLTP_OPS}
 SEED=7
+DATABASES="mongodb mysql postgres"
 QUIET_S=2
 PERF_RECORD_S=0
 """
@@ -145,8 +152,8 @@ def test_the_run_fails_only_for_the_stopped_database(txn_runs):
     assert stopped, out[-4000:]
     assert code == 1, out[-4000:]  # the stopped phase failed
     booking = results(benches["booking"])
-    assert [r["phase"] for r in booking["runs"]] == ["mongodb", "postgres"]
-    assert [r["status"] for r in booking["runs"]] == ["ok", "failed"], out[-4000:]
+    assert [r["phase"] for r in booking["runs"]] == ["mongodb", "mysql", "postgres"]
+    assert [r["status"] for r in booking["runs"]] == ["ok", "ok", "failed"], out[-4000:]
     assert results(benches["oltp"])["complete"], out[-4000:]
 
 
@@ -190,6 +197,29 @@ def test_booking_on_mongodb_retried_its_conflicts_and_lost_nothing(txn_runs):
     assert "vacuum (analyze) aircraft, schedule, seat, payment, audit; CHECKPOINT" in (bench / "postgres.out").read_text()
 
 
+def test_booking_on_mysql_retried_its_lock_conflicts_lost_nothing_and_reconciles(txn_runs):
+    bench = txn_runs[0]["booking"]
+    run = run_of(bench, "mysql")
+    t, check, rec = run["transactions"], run["booking_check"], run["reconciliation"]
+    assert run["status"] == "ok", (run["phase"], run["reason"], rec["reasons"])
+    assert t["committed"] == CLIENTS * OPS and t["gave_up"] == 0
+    assert t["attempts"] == t["committed"] + t["aborted_attempts"]
+    # InnoDB's conflicts, by reason: only deadlocks (1213) and lock wait timeouts (1205) are retried
+    assert set(t["aborts"]) <= {"deadlock", "lock_wait_timeout"}, t["aborts"]
+    assert check["ok"] and check["ids_checked"] == t["committed"] and check["lost_count"] == check["unexpected_count"] == 0
+    assert check["seats"] == check["payments"] == check["audit_seats"] == t["committed"]
+    assert rec["verdict"] == "ok", rec["reasons"]
+    for name in ("transactions_begun", "transactions_committed", "transactions_rolled_back", "statements_executed",
+                 "seat_rows", "payment_rows", "audit_upserts", "rows_written_elsewhere", "connections"):
+        assert rec["checks"][name]["verdict"] == "ok", (name, rec["checks"][name])
+    assert rec["checks"]["transactions_committed"]["observed"] == t["committed"]
+    assert "settle: FLUSH TABLES aircraft, schedule, seat, payment, audit FOR EXPORT" in (bench / "mysql.out").read_text()
+    assert run["wal"]["bytes"] > 0 and run["binlog"]["bytes"] > 0
+    print(f"mysql booking phase: aborts {t['aborts']}, {check['ids_checked']} booking ids checked, redo "
+          f"{run['wal']['bytes'] / t['committed']:.0f} B and binary log {run['binlog']['bytes'] / t['committed']:.0f} B "
+          f"per committed booking, CPU {t['cpu_us_per_committed']:.0f} us per committed booking")
+
+
 def test_stopped_postgres_fails_the_phase_and_loses_no_committed_booking(txn_runs):
     bench = txn_runs[0]["booking"]
     run = run_of(bench, "postgres")
@@ -227,7 +257,7 @@ def test_the_booking_report_opens_with_the_answer_per_isolation_level(txn_runs):
     answer = report[report.index("## The answer"):]
     lines = answer.splitlines()
     assert lines[2] == "### Transactions (booking) per isolation level"
-    rows = [x for x in lines[:12] if x.startswith("| mongodb") or x.startswith("| postgres")]
+    rows = [x for x in lines[:14] if x.startswith("| mongodb") or x.startswith("| postgres")]
     assert rows[0].startswith("| mongodb (stand-in) (snapshot read concern, majority write concern) | ok |") or \
         rows[0].startswith("| mongodb (snapshot read concern, majority write concern) | ok |")
     assert f"committed {CLIENTS * OPS} |" in rows[0], rows
@@ -242,7 +272,7 @@ OLTP_OPS_TYPES = {"point-select", "simple-range", "sum-range", "order-range", "d
 def test_oltp_commits_every_operation_and_keeps_the_table_whole(txn_runs):
     bench = txn_runs[0]["oltp"]
     res = results(bench)
-    assert [r["phase"] for r in res["runs"]] == ["mongodb", "postgres"]
+    assert [r["phase"] for r in res["runs"]] == ["mongodb", "mysql", "postgres"]
     for run in res["runs"]:
         assert run["status"] == "ok", (run["phase"], run["reason"], run["reconciliation"]["reasons"])
         t = run["transactions"]
@@ -264,6 +294,10 @@ def test_oltp_commits_every_operation_and_keeps_the_table_whole(txn_runs):
     pg = next(r for r in res["runs"] if r["database"] == "postgres")
     for name in ("transactions", "transactions_rolled_back", "rows_written", "rows_changed"):
         assert pg["reconciliation"]["checks"][name]["verdict"] == "ok", (name, pg["reconciliation"]["checks"][name])
+    my = next(r for r in res["runs"] if r["database"] == "mysql")
+    for name in ("transactions_begun", "transactions_committed", "transactions_rolled_back", "statements_executed",
+                 "rows_inserted", "rows_deleted", "rows_updated", "connections"):
+        assert my["reconciliation"]["checks"][name]["verdict"] == "ok", (name, my["reconciliation"]["checks"][name])
     report = (bench / "report.md").read_text()
     assert "### Transactions (oltp) per isolation level" in report
 
@@ -272,7 +306,7 @@ def test_no_database_or_client_container_left_after_the_run(txn_runs):
     left = subprocess.run(["docker", "ps", "-a", "--format", "{{.Names}}", "--filter",
                            f"label=com.docker.compose.project={PROJECT}"],
                           capture_output=True, text=True, check=True).stdout.split()
-    assert [n for n in left if "client" in n or "mongodb" in n or "postgres" in n] == [], left
+    assert [n for n in left if "client" in n or "mongodb" in n or "postgres" in n or "mysql" in n] == [], left
 
 
 def txn_row(bench):

@@ -16,6 +16,11 @@ const STATUS = {
   com_delete: { mysql: 'Com_delete', mariadb: 'Com_delete' },
   com_stmt_prepare: { mysql: 'Com_stmt_prepare', mariadb: 'Com_stmt_prepare' },
   com_stmt_execute: { mysql: 'Com_stmt_execute', mariadb: 'Com_stmt_execute' },
+  // Com_begin (START TRANSACTION, BEGIN), Com_commit, Com_rollback: the transaction statements
+  // (an autocommit statement's implicit commit counts in none of them).
+  com_begin: { mysql: 'Com_begin', mariadb: 'Com_begin' },
+  com_commit: { mysql: 'Com_commit', mariadb: 'Com_commit' },
+  com_rollback: { mysql: 'Com_rollback', mariadb: 'Com_rollback' },
   // Questions: statements sent by clients (COM_STMT_PREPARE/CLOSE and COM_PING are not counted).
   questions: { mysql: 'Questions', mariadb: 'Questions' },
   // Innodb_rows_*: rows InnoDB inserted, read, updated, deleted. MariaDB 10.11 has no such status
@@ -28,6 +33,11 @@ const STATUS = {
   // index lookups, read_next = next row in key order). Both servers have them.
   handler_write: { mysql: 'Handler_write', mariadb: 'Handler_write' },
   handler_update: { mysql: 'Handler_update', mariadb: 'Handler_update' },
+  handler_delete: { mysql: 'Handler_delete', mariadb: 'Handler_delete' },
+  // Handler_commit / Handler_rollback: commits and rollbacks the server asked its storage engines
+  // for (internal ones included: the data dictionary's, the binary log's two-phase commit).
+  handler_commit: { mysql: 'Handler_commit', mariadb: 'Handler_commit' },
+  handler_rollback: { mysql: 'Handler_rollback', mariadb: 'Handler_rollback' },
   handler_read_key: { mysql: 'Handler_read_key', mariadb: 'Handler_read_key' },
   handler_read_next: { mysql: 'Handler_read_next', mariadb: 'Handler_read_next' },
   // Bytes the server received from / sent to all clients.
@@ -87,9 +97,45 @@ async function readBinlog(conn, mariadb) {
   return { bytes: files.reduce((a, f) => a + f.bytes, 0), reason: null, files, variables, statements: 2 };
 }
 
+// The workload's own tables, row operation by row operation: performance_schema's table I/O
+// summary (MySQL 8.4 manual, performance-schema-table-wait-summary-tables.html:
+// table_io_waits_summary_by_table, one row per table with COUNT_FETCH, COUNT_INSERT, COUNT_UPDATE,
+// COUNT_DELETE: the storage-engine row operations of the wait/io/table/sql/handler instrument, on
+// by default), as `table_<name>_count_<op>`. InnoDB itself keeps no per-table row counters
+// (Innodb_rows_* are server-wide). Null with the reason when performance_schema is off or the table
+// is not there (its row appears when the table is first opened).
+const TABLE_OPS = ['fetch', 'insert', 'update', 'delete'];
+
+async function readTables(conn, tables) {
+  const counters = {};
+  const unavailable = {};
+  if (!tables.length) return { counters, unavailable, raw: null, statements: 0 };
+  const [[[on]]] = await conn.query('SELECT @@performance_schema');
+  let found = {};
+  if (Number(on) === 1) {
+    const [rows] = await conn.query(`SELECT OBJECT_NAME, ${TABLE_OPS.map((o) => `COUNT_${o.toUpperCase()}`).join(', ')}
+      FROM performance_schema.table_io_waits_summary_by_table WHERE OBJECT_SCHEMA = DATABASE() AND OBJECT_NAME IN (${tables.map(() => '?').join(', ')})`, tables);
+    found = Object.fromEntries(rows.map(([name, ...counts]) => [name, counts.map(Number)]));
+  }
+  for (const t of tables) {
+    TABLE_OPS.forEach((op, k) => {
+      const key = `table_${t}_count_${op}`;
+      counters[key] = found[t] ? found[t][k] : null;
+      if (!found[t]) {
+        unavailable[key] = Number(on) === 1 ? `performance_schema.table_io_waits_summary_by_table has no row for ${t}`
+          : 'performance_schema is off on this server (performance_schema=0)';
+      }
+    });
+  }
+  return { counters, unavailable, raw: found, statements: Number(on) === 1 ? 2 : 1 };
+}
+
 // conn: a mysql2/promise connection with rowsAsArray. mariadb, version: the server's flavour and
-// VERSION(); server: the binding's serverInfo (product, stand_in, version_comment).
-async function readMysqlStats(conn, { mariadb, version, server }) {
+// VERSION(); server: the binding's serverInfo (product, stand_in, version_comment); tables: the
+// workload's own tables (readTables), [] for jsonbench's workloads.
+async function readMysqlStats(conn, {
+  mariadb, version, server, tables = [],
+}) {
   const flavour = mariadb ? 'mariadb' : 'mysql';
   const names = statusNames(flavour);
   const [rows] = await conn.query(statusSql(names));
@@ -112,6 +158,9 @@ async function readMysqlStats(conn, { mariadb, version, server }) {
   const binlog = await readBinlog(conn, mariadb);
   counters.binlog_bytes = binlog.bytes;
   if (binlog.reason) unavailable.binlog_bytes = binlog.reason;
+  const perTable = await readTables(conn, tables);
+  Object.assign(counters, perTable.counters);
+  Object.assign(unavailable, perTable.unavailable);
   return {
     server: {
       name: 'mysql', version, product: server.product, stand_in: server.stand_in, version_comment: server.version_comment,
@@ -119,9 +168,9 @@ async function readMysqlStats(conn, { mariadb, version, server }) {
     counters,
     unavailable,
     server_time: Number(serverTime),
-    raw: { status, binlog_files: binlog.files, variables: binlog.variables },
-    reading: { ...READING, statements: 3 + binlog.statements, status_names: names.length },
+    raw: { status, binlog_files: binlog.files, variables: binlog.variables, ...(perTable.raw ? { tables: perTable.raw } : {}) },
+    reading: { ...READING, statements: 3 + binlog.statements + perTable.statements, status_names: names.length },
   };
 }
 
-module.exports = { readMysqlStats, READING, STATUS };
+module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS };

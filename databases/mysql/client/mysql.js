@@ -6,11 +6,15 @@
 // server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
 // Also drives the MySQL stand-in (Debian's MySQL 9.7) and the one of earlier runs (MariaDB 10.11),
 // which it tells by @@version_comment and VERSION() and labels as stand-ins.
-// What it does not implement (query sets, time-series models, transaction workloads) is refused
-// with the reason before anything is written.
+// The transaction workloads (booking, oltp) are in mysql-booking.js, mysql-oltp.js and mysql-txn.js.
+// What it does not implement (query sets, time-series models) is refused with the reason before
+// anything is written.
 const { clientRequire } = require('./deps');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
+const { ISOLATION_LEVELS } = require('./mysql-txn');
+const booking = require('./mysql-booking');
+const oltp = require('./mysql-oltp');
 
 const mysql = clientRequire('mysql2/promise');
 const { InputError } = clientRequire('./src/bench-schema');
@@ -42,7 +46,10 @@ function notFound(what, key) {
   return err;
 }
 
-const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the insert and ycsb workloads); allowed with mysql: WORKLOAD=insert, ycsb`));
+const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the insert, ycsb, booking and oltp workloads); allowed with mysql: WORKLOAD=insert, ycsb, booking, oltp`));
+
+// A transaction workload's statements, prepared on each connection (prepareTxnSession).
+const TXN_SQL = { booking: booking.SQL, oltp: oltp.SQL };
 
 class MysqlTarget {
   constructor(uri) {
@@ -76,6 +83,7 @@ class MysqlTarget {
     this.version = version;
     this.versionComment = comment;
     if (this.insertSql) await this.prepareStatements();
+    if (this.txn) await this.prepareTxnSession();
   }
 
   // What the server says it is: VERSION() and @@version_comment, its build's own description.
@@ -127,6 +135,15 @@ class MysqlTarget {
   // Called once before the operations: checks DURABILITY against the server and prepares the
   // statements (again after every reconnect: prepared statements belong to the connection).
   async prepareInserts({ key, durability }) {
+    await this.checkDurability(durability);
+    this.durability = durability;
+    this.withKey = key !== 'sequence';
+    this.insertSql = this.withKey ? `INSERT INTO ${TABLE} (id, data) VALUES (?, ?)` : `INSERT INTO ${TABLE} (data) VALUES (?)`;
+    await this.prepareStatements();
+  }
+
+  // DURABILITY against the server's global settings (one SELECT): refused when they differ.
+  async checkDurability(durability) {
     const [[[flush, sync, logBin]]] = await this.conn.query('SELECT @@innodb_flush_log_at_trx_commit, @@sync_binlog, @@log_bin');
     const want = DURABILITY[durability];
     if (want && (Number(flush) !== want.flush || (Number(logBin) === 1 && Number(sync) !== want.sync))) {
@@ -134,10 +151,34 @@ class MysqlTarget {
         + `sync_binlog=${want.sync}; it runs with ${flush} and ${sync} (both are global settings in MySQL: the lab sets them from DURABILITY, `
         + 'databases/mysql/lab.sh; by hand: MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG for databases/mysql/compose.yaml)');
     }
+  }
+
+  // A transaction workload's preparation (prepareBooking, prepareOltp): DURABILITY checked as for
+  // inserts (commit durability is the server's, global), then the session (prepareTxnSession).
+  async prepareTxn(kind, { durability, isolation }) {
+    if (!ISOLATION_LEVELS[isolation]) {
+      throw new InputError(`ISOLATION=${isolation}: no InnoDB level for it; allowed: ${Object.keys(ISOLATION_LEVELS).join(', ')}`);
+    }
+    await this.checkDurability(durability);
     this.durability = durability;
-    this.withKey = key !== 'sequence';
-    this.insertSql = this.withKey ? `INSERT INTO ${TABLE} (id, data) VALUES (?, ?)` : `INSERT INTO ${TABLE} (data) VALUES (?)`;
-    await this.prepareStatements();
+    this.txn = { kind, isolation };
+    await this.prepareTxnSession();
+  }
+
+  // Set again after every reconnect: the session's isolation level (every later transaction of the
+  // session runs at it: SET SESSION transaction_isolation, MySQL 8.4 manual set-transaction.html)
+  // and the model's statements, prepared on this connection.
+  async prepareTxnSession() {
+    await this.conn.query(`SET SESSION transaction_isolation = '${ISOLATION_LEVELS[this.txn.isolation]}'`);
+    const st = {};
+    try {
+      for (const [name, sql] of Object.entries(TXN_SQL[this.txn.kind])) st[name] = await this.conn.prepare(sql);
+    } catch (err) {
+      // 1146 ER_NO_SUCH_TABLE: the model's tables are init's (WORKLOAD=booking or oltp)
+      if (err.errno !== 1146) throw err;
+      throw Object.assign(new Error(`${err.message} (was init run with WORKLOAD=${this.txn.kind} on this database?)`), { errno: err.errno, code: err.code });
+    }
+    this.txnStatements = st;
   }
 
   async prepareStatements() {
@@ -244,50 +285,58 @@ class MysqlTarget {
   // the lab's own statement is not written to the binary log (ANALYZE is, by default).
   // InnoDB has no user command for a full checkpoint: other tables' and the undo logs' dirty
   // pages are left to the page cleaner.
-  async flush() {
-    await this.conn.query(`FLUSH TABLES ${TABLE} FOR EXPORT`);
+  // A transaction workload's count flushes its own tables (bookingSizes, countOltp set flushTables).
+  async flush(names = this.flushTables || [TABLE]) {
+    const list = names.join(', ');
+    await this.conn.query(`FLUSH TABLES ${list} FOR EXPORT`);
     await this.conn.query('UNLOCK TABLES');
-    await this.conn.query(`ANALYZE LOCAL TABLE ${TABLE}`);
-    return { command: `FLUSH TABLES ${TABLE} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${TABLE}`, reason: null };
+    await this.conn.query(`ANALYZE LOCAL TABLE ${list}`);
+    return { command: `FLUSH TABLES ${list} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${list}`, reason: null };
   }
 
-  // After a load and before a query phase: statistics for the optimizer, then the flush.
+  // After a load and before a query phase, and after a transaction workload's init (tables: its
+  // own, booking's five or oltp's sbtest): statistics for the optimizer, then the flush.
   async settle(tables) {
-    if (tables) return refuse('a transaction workload\'s tables');
-    return (await this.flush()).command;
+    return (await this.flush(tables || [TABLE])).command;
   }
 
   // What each `run` session sends besides its operations, for analysis to count as the lab's own
   // work: SELECT VERSION() at connect, the durability check, and 4 COM_STMT_PREPARE (not counted
-  // in Questions: MySQL 8.4 manual, server-status-variables.html).
-  async serverStats() {
-    const server = await this.serverInfo();
-    const stats = await readMysqlStats(this.conn, { mariadb: this.isMariadb, version: this.version, server });
-    return {
-      ...stats,
-      run_session: { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' },
-    };
+  // in Questions: MySQL 8.4 manual, server-status-variables.html); a transaction workload's session
+  // (every one of its SESSIONS) also SET SESSION transaction_isolation, and prepares its model's
+  // statements. tables: the workload's own (booking's five, oltp's sbtest), whose row operations
+  // are read one by one (mysql-stats.js).
+  async serverStats(server, workload, tables = []) {
+    const info = await this.serverInfo();
+    const stats = await readMysqlStats(this.conn, {
+      mariadb: this.isMariadb, version: this.version, server: info, tables,
+    });
+    const sql = TXN_SQL[workload];
+    const run_session = sql
+      ? {
+        connections: 1, statements: 3, prepares: Object.keys(sql).length,
+        about: `SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; SET SESSION transaction_isolation; ${Object.keys(sql).length} prepares`,
+      }
+      : { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' };
+    return { ...stats, run_session };
   }
 
-  // Query sets, time-series models and transaction workloads have no MySQL forms yet.
+  // Query sets and time-series models have no MySQL forms yet.
   createIndexes() { return refuse('a query set'); }
 
   query() { return refuse('a query set'); }
-
-  initBooking() { return refuse('WORKLOAD=booking'); }
-
-  initOltp() { return refuse('WORKLOAD=oltp'); }
-
-  prepareBooking() { return refuse('WORKLOAD=booking'); }
-
-  prepareOltp() { return refuse('WORKLOAD=oltp'); }
 
   async close() {
     const c = this.conn;
     this.conn = null;
     this.statements = null;
+    this.txnStatements = null;
     if (c) await c.end().catch(() => {});
   }
 }
+
+// The transaction workloads' steps: isolation (mysql-txn.js), bookings (mysql-booking.js), OLTP
+// operations (mysql-oltp.js).
+Object.assign(MysqlTarget.prototype, require('./mysql-txn').methods, booking.methods, oltp.methods);
 
 module.exports = { MysqlTarget, READING, DURABILITY, OFFICIAL_BUILD };
