@@ -6,8 +6,9 @@
 // server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
 // Also drives the MySQL stand-in (Debian's MySQL 9.7) and the one of earlier runs (MariaDB 10.11),
 // which it tells by @@version_comment and VERSION() and labels as stand-ins.
-// What it does not implement (query sets, time-series models, transaction workloads) is refused
-// with the reason before anything is written.
+// The query set it has forms of (events) and loading whole documents: mysql-queries.js.
+// What it does not implement (the tsbs query set, time-series models, transaction workloads) is
+// refused with the reason before anything is written.
 const { clientRequire } = require('./deps');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
@@ -42,7 +43,9 @@ function notFound(what, key) {
   return err;
 }
 
-const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the insert and ycsb workloads); allowed with mysql: WORKLOAD=insert, ycsb`));
+// The workloads it implements: its manifest's offers.workloads (databases/mysql/database.json).
+const OFFERED = require('../database.json').offers.workloads;
+const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the ${OFFERED.join(', ')} workloads); allowed with mysql: WORKLOAD=${OFFERED.join(', ')}`));
 
 class MysqlTarget {
   constructor(uri) {
@@ -251,7 +254,13 @@ class MysqlTarget {
     return { command: `FLUSH TABLES ${TABLE} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${TABLE}`, reason: null };
   }
 
-  // After a load and before a query phase: statistics for the optimizer, then the flush.
+  // After a load and before a query phase (lab/phase.sh settle_database), outside the windows:
+  // ANALYZE TABLE recomputes InnoDB's persistent statistics (index cardinality, the functional
+  // indexes' too) from the loaded rows now. Else the optimizer plans the first queries on the
+  // statistics of the empty table, and InnoDB's automatic recalculation (innodb_stats_auto_recalc,
+  // after 10% of the rows changed) runs in a background thread whenever it gets to it: in a query
+  // window, and a plan could change between two executions of the same query.
+  // The flush writes the load's dirty pages here rather than in the first window (flush's comment).
   async settle(tables) {
     if (tables) return refuse('a transaction workload\'s tables');
     return (await this.flush()).command;
@@ -269,11 +278,7 @@ class MysqlTarget {
     };
   }
 
-  // Query sets, time-series models and transaction workloads have no MySQL forms yet.
-  createIndexes() { return refuse('a query set'); }
-
-  query() { return refuse('a query set'); }
-
+  // Time-series models and transaction workloads have no MySQL forms yet.
   initBooking() { return refuse('WORKLOAD=booking'); }
 
   initOltp() { return refuse('WORKLOAD=oltp'); }
@@ -289,5 +294,8 @@ class MysqlTarget {
     if (c) await c.end().catch(() => {});
   }
 }
+
+// The query phase's steps and loading whole documents (createIndexes, putDocument, query, explain).
+Object.assign(MysqlTarget.prototype, require('./mysql-queries').methods);
 
 module.exports = { MysqlTarget, READING, DURABILITY, OFFICIAL_BUILD };
