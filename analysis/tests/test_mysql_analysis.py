@@ -9,6 +9,9 @@ taken with `node client server-stats` / `run` exactly as the lab runs them (fixt
     `SELECT * FROM jsonbench` about once a second through the window;
   - mysql97-ycsb-a-clean / -f-clean / -e-clean: YCSB A (read/update), F (read/rmw, after A: many of
     its updates write the value already there) and E (scan/insert) run stages after a 400-record load;
+  - mysql97-events-olap-a-clean / -olap-lookup-clean: query phases of the events set (10 executions
+    each, one client) after a 3000-event load and `settle`; -olap-a-foreign: the same with a foreign
+    connection's `SELECT COUNT(*) FROM jsonbench` between the readings;
   - mysql97-lab-bench1: the mysql phase of a real lab run, `./runme.sh` of bench1's settings with
     `DATABASES="mongodb postgres mysql"`, CLIENTS=2, DOCS=400, RATE=50, QUIET_S=5 on the stand-ins
     (its readings, client results and D.settings.json);
@@ -210,6 +213,33 @@ def test_ycsb_reads_updates_and_scans_are_reconciled_and_what_cannot_be_decided_
     c = r["checks"]["rows_read_next"]
     assert c["verdict"] == "unavailable" and "scans read a number of rows the clients do not report" in c["reason"]
     assert r["observed"]["inserts"] == 10 and r["observed"]["keyed_reads"] == 190 + 23
+
+
+def test_a_query_phase_counts_one_select_per_execution_and_says_why_the_row_counters_are_not_checked():
+    for name in ("mysql97-events-olap-a-clean", "mysql97-events-olap-lookup-clean"):
+        stats, clients = case(name)
+        r = reconcile.reconcile("mysql", stats, clients)
+        assert r["verdict"] == "ok" and r["notes"] == [], (name, r["reasons"], r["notes"])
+        obs, exp = r["observed"], r["expected"]
+        assert r["lab_work"]["queries"] == {"ok": 10, "errors": 0}
+        # a query is a text-protocol statement: no prepared execution; one Com_select each, plus the
+        # session's 2 set-up SELECTs and the readings' 2 + 1, exactly
+        assert exp["statements_executed"] == obs["statements_executed"] == 0
+        assert exp["selects"] == obs["selects"] == 10 + 2 + 3
+        assert exp["questions"] == obs["questions"]
+        assert obs["inserts"] == obs["innodb_rows_inserted"] == obs["innodb_rows_updated"] == 0
+        for c in ("rows_written", "rows_changed", "keyed_reads", "rows_read_next"):
+            assert r["checks"][c]["verdict"] == "unavailable", (name, c, r["checks"][c])
+            assert "the phase's own 10 queries read rows" in r["checks"][c]["reason"]
+        assert r["deltas"]["handler_read_key"] > 0  # the queries did read: the counters are kept
+
+
+def test_a_foreign_select_in_a_query_window_is_suspect():
+    stats, clients = case("mysql97-events-olap-a-foreign")
+    r = reconcile.reconcile("mysql", stats, clients)
+    assert r["verdict"] == "suspect"
+    assert r["checks"]["selects"]["verdict"] == "suspect" and r["checks"]["selects"]["over"] == 1
+    assert r["checks"]["connections"]["verdict"] == "suspect"
 
 
 def test_the_labs_own_mysql_phase_reconciles_exactly_and_gives_bench1s_redo_and_binlog_per_document():

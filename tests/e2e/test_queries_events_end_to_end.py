@@ -1,10 +1,11 @@
-"""A short query bench through ./runme.sh: a few thousand generated events loaded into both
-databases, then two query types in their own windows (olap-a, which both answer, and olap-lookup,
-whose $lookup sub-pipeline the SecantusDB stand-in refuses), K executions each. results.json gets runs[].query and
-the top-level `queries` comparison, report.md its Queries section with links to the plan files, and
-each window holds exactly K executions: counted from the client's result file and from the
-server's own counters. Then the same events from a DATASET file (gzip NDJSON): loaded into both,
-the same answers as generated."""
+"""A short query bench through ./runme.sh: a few thousand generated events loaded into the three
+databases (MongoDB, PostgreSQL, MySQL), then two query types in their own windows (olap-a, which all
+answer, and olap-lookup, whose $lookup sub-pipeline the SecantusDB stand-in refuses), K executions
+each. results.json gets runs[].query and the top-level `queries` comparison (MySQL's answers equal
+by digest, its figures set against PostgreSQL's), report.md its Queries section with links to the
+plan files, and each window holds exactly K executions: counted from the client's result file and
+from the server's own counters. Then the same events from a DATASET file (gzip NDJSON): loaded into
+all three, the same answers as generated."""
 import json
 import subprocess
 
@@ -37,7 +38,9 @@ CLIENTS=2
 SEED=3
 QUIET_S={QUIET_S}
 PERF_RECORD_S=0
+DATABASES="mongodb postgres mysql"
 """
+DBS = ("mongodb", "postgres", "mysql")
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +61,8 @@ def test_the_bench_completes_with_a_load_and_two_query_phases_per_database(event
     # in the order they ran (plan.txt): per database its load, then its query phases
     assert [r["phase"] for r in results["runs"]] == [
         "mongodb-load", "mongodb-q-olap-a", "mongodb-q-olap-lookup", "postgres-load", "postgres-q-olap-a",
-        "postgres-q-olap-lookup"]
-    for db in ("mongodb", "postgres"):
+        "postgres-q-olap-lookup", "mysql-load", "mysql-q-olap-a", "mysql-q-olap-lookup"]
+    for db in DBS:
         assert run_of(results, f"{db}-load")["docs_in_db"] == 3000
         for q in ("olap-a", "olap-lookup"):
             r = run_of(results, f"{db}-q-{q}")
@@ -71,7 +74,7 @@ def test_the_bench_completes_with_a_load_and_two_query_phases_per_database(event
 
 def test_each_window_holds_exactly_k_executions_by_the_client_and_by_the_server(events_run):
     bench, _, results = events_run
-    for db in ("mongodb", "postgres"):
+    for db in DBS:
         client = json.loads((bench / "clients" / f"{db}-q-olap-a-client-1.json").read_text())
         assert client["query"]["executions"] == K
         assert [e["k"] for e in client["query"]["per_execution"]] == list(range(K))
@@ -85,6 +88,12 @@ def test_each_window_holds_exactly_k_executions_by_the_client_and_by_the_server(
     c0, c1 = stats["start"]["counters"], stats["end"]["counters"]
     # olap-a scans jsonbench once per execution (index or sequential scan, 3000 rows: no parallel workers)
     assert (c1["user_idx_scan"] - c0["user_idx_scan"]) + (c1["user_seq_scan"] - c0["user_seq_scan"]) == K
+    # MySQL: one Com_select per execution besides the session's and the readings' own, exactly; no
+    # prepared statement executed (a query is a text-protocol statement)
+    checks = run_of(results, "mysql-q-olap-a")["reconciliation"]["checks"]
+    assert checks["selects"]["verdict"] == "ok" and checks["selects"]["observed"] == checks["selects"]["expected"], checks["selects"]
+    assert checks["statements_executed"]["observed"] == 0
+    assert checks["keyed_reads"]["verdict"] == "unavailable" and "queries read rows" in checks["keyed_reads"]["reason"]
 
 
 def test_queries_section_compares_digests_and_names_the_refusal(events_run):
@@ -92,13 +101,18 @@ def test_queries_section_compares_digests_and_names_the_refusal(events_run):
     qs = results["queries"]
     a = qs["olap-a"]
     assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
-    assert a["databases"]["mongodb"]["digest"] == a["databases"]["postgres"]["digest"]
+    assert a["databases"]["mongodb"]["digest"] == a["databases"]["postgres"]["digest"] == a["databases"]["mysql"]["digest"]
     per = {db: a["databases"][db]["per_query"] for db in ("mongodb", "postgres")}
     for f in ("latency_p50_ms", "cpu_us"):
         assert a["ratio"][f] == pytest.approx(per["mongodb"][f] / per["postgres"][f]), f
+    my = a["databases"]["mysql"]["per_query"]
+    assert a["other_ratios"]["mysql/postgres"]["latency_p50_ms"] == pytest.approx(my["latency_p50_ms"] / per["postgres"]["latency_p50_ms"])
     lookup = qs["olap-lookup"]
     pg = lookup["databases"]["postgres"]
     assert pg["status"] == "ok" and pg["answered"] == K and pg["per_query"]["latency_p50_ms"] > 0
+    # MySQL answers the lookup as PostgreSQL does, whatever the MongoDB stand-in does
+    my = lookup["databases"]["mysql"]
+    assert my["status"] == "ok" and my["answered"] == K and my["digest"] == pg["digest"], my
     if run_of(results, "mongodb-q-olap-lookup")["stand_in"]:
         assert lookup["status"] == "unsupported" and lookup["ratio"] is None
         # SecantusDB 0.7.0b3 refuses the $count stage in $lookup's sub-pipeline (client/test/integration/
@@ -123,6 +137,11 @@ def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_ru
     # the set's indexes, declared once, as each database created them
     assert "create index jsonbench_type on jsonbench ((data #>> '{type}'))" in results["indexes"]["postgres"]
     assert 'createIndex({"repo.name":1}, {"name": "jsonbench_repo_name"})' in results["indexes"]["mongodb"]
+    assert ("CREATE INDEX jsonbench_type ON jsonbench ((CAST(data->>'$.type' AS CHAR(255) CHARACTER SET utf8mb4) "
+            "COLLATE utf8mb4_0900_bin))") in results["indexes"]["mysql"]
+    my = json.loads((bench / "mysql-q-olap-a.plan.json").read_text())
+    assert my["command"].startswith("EXPLAIN ANALYZE SELECT") and "actual time=" in my["plan"], my
+    assert "(mysql-q-olap-a.plan.json)" in report
 
 
 # The same 3000 events written to a DATASET file (the generator's JSON text, one per line, gzip),
@@ -162,7 +181,7 @@ def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_an
     bench, proc, results = dataset_run
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert results is not None and results["complete"], results and results["incomplete"]
-    for db in ("mongodb", "postgres"):
+    for db in DBS:
         assert run_of(results, f"{db}-load")["docs_in_db"] == 3000
     a = results["queries"]["olap-a"]
     assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
@@ -171,6 +190,7 @@ def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_an
     first = lambda r: [e["digest"] for e in r["query"]["per_execution"][:2]]  # noqa: E731
     assert first(run_of(results, "postgres-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
     assert a["databases"]["postgres"]["rows_first"] == generated["rows_first"]
+    assert first(run_of(results, "mysql-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
 
 
 def test_query_cpu_is_reported_net_of_idle_beside_the_gross_and_the_linger_is_outside_the_window(events_run):
@@ -180,7 +200,7 @@ def test_query_cpu_is_reported_net_of_idle_beside_the_gross_and_the_linger_is_ou
     import datetime
     bench, _, results = events_run
     netted = []
-    for db in ("mongodb", "postgres"):
+    for db in DBS:
         ph = f"{db}-q-olap-a"
         phase = json.loads((bench / f"{ph}.phase.json").read_text())
         client = json.loads((bench / "clients" / f"{ph}-client-1.json").read_text())
@@ -212,13 +232,16 @@ def test_query_cpu_is_reported_net_of_idle_beside_the_gross_and_the_linger_is_ou
 
 def test_each_load_phase_is_settled_and_storage_is_read_before_and_after_the_flush(events_run):
     bench, _, results = events_run
-    for db in ("mongodb", "postgres"):
+    for db in DBS:
         phase = json.loads((bench / f"{db}-load.phase.json").read_text())
         storage = run_of(results, f"{db}-load")["storage"]
         assert storage["before_settle"]["total_bytes"] > 0, storage
         if db == "postgres":
             assert phase["settled_after"] == "vacuum (analyze) jsonbench; CHECKPOINT"
             assert storage["settle"] == "CHECKPOINT"
+        elif db == "mysql":
+            # ANALYZE TABLE: the optimizer's statistics from the loaded rows, before the query windows
+            assert phase["settled_after"] == "FLUSH TABLES jsonbench FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE jsonbench"
         else:
             assert phase["settled_after"], phase
             assert storage["settle"] == "{fsync: 1}" or storage["settle_reason"], storage

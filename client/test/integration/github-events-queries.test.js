@@ -172,6 +172,24 @@ test.describe('OnGres queries over generated events: PostgreSQL jsonb vs Secantu
     assert.equal(q.digest, null);
   });
 
+  // olap-lookup's correlated count per actor on the actor.login index, as MongoDB's $lookup on it
+  // (before, under a.actor's COLLATE "C", PostgreSQL scanned the table once per actor)
+  test('olap-lookup: PostgreSQL counts each actor\'s events through the actor.login index', async () => {
+    const def = set.queries['olap-lookup'];
+    const { plan } = await pgt.explain(def.postgres(def.params(data, 0), data));
+    const nodes = [];
+    const walk = (n) => { nodes.push(n); (n.Plans || []).forEach(walk); };
+    walk(plan[0].Plan);
+    const sub = nodes.find((n) => n['Subplan Name'] === 'SubPlan 1');
+    assert.ok(sub, JSON.stringify(plan).slice(0, 300));
+    const inSub = [];
+    const walkSub = (n) => { inSub.push(n); (n.Plans || []).forEach(walkSub); };
+    walkSub(sub);
+    assert.ok(inSub.some((n) => n['Index Name'] === 'jsonbench_actor_login'),
+      `the subplan reads ${inSub.map((n) => `${n['Node Type']}${n['Index Name'] ? ` ${n['Index Name']}` : ''}`).join(' / ')}`);
+    assert.ok(!inSub.some((n) => n['Node Type'] === 'Seq Scan'));
+  });
+
   test('explain gives each database\'s plan of execution 0', async () => {
     const def = set.queries['olap-a'];
     const p = def.params(data, 0);

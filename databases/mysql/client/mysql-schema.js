@@ -37,4 +37,33 @@ const clusteredIndexOf = (layout) => (layout === 'heap' ? 'GEN_CLUST_INDEX' : 'P
 // '$.n1.attr3' from ['n1', 'attr3'] (shape.js names: attr<k>, n<k>; no quoting needed).
 const jsonPath = (path) => `$.${path.join('.')}`;
 
-module.exports = { TABLE, ddl, clusteredIndexOf, jsonPath };
+// The text at a dotted path of the JSON column, as the query sets' indexes and forms both write it
+// (databases/mysql/client/mysql-queries.js, queries/*.js): one expression, so that the optimizer
+// matches a form's expression to the functional index (MySQL 9.7 manual, create-index.html
+// "Functional Key Parts": an index is used only for the same expression). Why each part:
+// - `->>` (JSON_UNQUOTE(JSON_EXTRACT())) gives LONGTEXT, which no index can hold: CAST to
+//   CHAR(TEXT_CHARS) (a longer value fails the insert into the index: MySQL error 3907, as a
+//   PostgreSQL B-tree refuses an entry over 2704 bytes); 255 characters hold every GitHub login
+//   (39) and repository full name (140).
+// - CHARACTER SET utf8mb4 pins what the connection's character set would otherwise decide.
+// - COLLATE utf8mb4_0900_bin: byte order and byte equality without padding (utf8mb4_bin, what
+//   `->>` returns, ignores trailing spaces), as MongoDB's simple collation and PostgreSQL's
+//   COLLATE "C": GROUP BY, ORDER BY and = then agree with the others.
+const TEXT_CHARS = 255;
+function textAt(path, column = 'data') {
+  if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)) throw new Error(`JSON path ${JSON.stringify(path)}: allowed: dotted identifiers`);
+  return `CAST(${column}->>'$.${path}' AS CHAR(${TEXT_CHARS}) CHARACTER SET utf8mb4) COLLATE utf8mb4_0900_bin`;
+}
+
+// The number at a dotted path as a DOUBLE (NULL where the path is absent): AVG over DOUBLE sums
+// exactly for integers and divides once, correctly rounded, so equal averages are equal doubles and
+// the digest's 12 significant digits match PostgreSQL's numeric average. (AVG over DECIMAL would
+// keep only 4 more decimals than its input: div_precision_increment.)
+function numberAt(path, column = 'data') {
+  if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+)*$/.test(path)) throw new Error(`JSON path ${JSON.stringify(path)}: allowed: dotted identifiers`);
+  return `CAST(${column}->>'$.${path}' AS DOUBLE)`;
+}
+
+module.exports = {
+  TABLE, ddl, clusteredIndexOf, jsonPath, textAt, numberAt, TEXT_CHARS,
+};

@@ -6,9 +6,10 @@
 // server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
 // Also drives the MySQL stand-in (Debian's MySQL 9.7) and the one of earlier runs (MariaDB 10.11),
 // which it tells by @@version_comment and VERSION() and labels as stand-ins.
-// The transaction workloads (booking, oltp) are in mysql-booking.js, mysql-oltp.js and mysql-txn.js.
-// What it does not implement (query sets, time-series models) is refused with the reason before
-// anything is written.
+// The transaction workloads (booking, oltp) are in mysql-booking.js, mysql-oltp.js and mysql-txn.js;
+// the query set it has forms of (events) and loading whole documents in mysql-queries.js.
+// What it does not implement (the tsbs query set, time-series models) is refused with the reason
+// before anything is written.
 const { clientRequire } = require('./deps');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
@@ -46,7 +47,9 @@ function notFound(what, key) {
   return err;
 }
 
-const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the insert, ycsb, booking and oltp workloads); allowed with mysql: WORKLOAD=insert, ycsb, booking, oltp`));
+// The workloads it implements: its manifest's offers.workloads (databases/mysql/database.json).
+const OFFERED = require('../database.json').offers.workloads;
+const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the ${OFFERED.join(', ')} workloads); allowed with mysql: WORKLOAD=${OFFERED.join(', ')}`));
 
 // A transaction workload's statements, prepared on each connection (prepareTxnSession).
 const TXN_SQL = { booking: booking.SQL, oltp: oltp.SQL };
@@ -294,8 +297,14 @@ class MysqlTarget {
     return { command: `FLUSH TABLES ${list} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${list}`, reason: null };
   }
 
-  // After a load and before a query phase, and after a transaction workload's init (tables: its
-  // own, booking's five or oltp's sbtest): statistics for the optimizer, then the flush.
+  // After a load and before a query phase (lab/phase.sh settle_database), outside the windows, and
+  // after a transaction workload's init (tables: its own, booking's five or oltp's sbtest):
+  // ANALYZE TABLE recomputes InnoDB's persistent statistics (index cardinality, the functional
+  // indexes' too) from the loaded rows now. Else the optimizer plans the first queries on the
+  // statistics of the empty table, and InnoDB's automatic recalculation (innodb_stats_auto_recalc,
+  // after 10% of the rows changed) runs in a background thread whenever it gets to it: in a query
+  // window, and a plan could change between two executions of the same query.
+  // The flush writes the load's dirty pages here rather than in the first window (flush's comment).
   async settle(tables) {
     return (await this.flush(tables || [TABLE])).command;
   }
@@ -321,10 +330,6 @@ class MysqlTarget {
     return { ...stats, run_session };
   }
 
-  // Query sets and time-series models have no MySQL forms yet.
-  createIndexes() { return refuse('a query set'); }
-
-  query() { return refuse('a query set'); }
 
   async close() {
     const c = this.conn;
@@ -336,7 +341,9 @@ class MysqlTarget {
 }
 
 // The transaction workloads' steps: isolation (mysql-txn.js), bookings (mysql-booking.js), OLTP
-// operations (mysql-oltp.js).
-Object.assign(MysqlTarget.prototype, require('./mysql-txn').methods, booking.methods, oltp.methods);
+// operations (mysql-oltp.js); the query phase's steps and loading whole documents (createIndexes,
+// putDocument, query, explain: mysql-queries.js).
+Object.assign(MysqlTarget.prototype, require('./mysql-txn').methods, booking.methods, oltp.methods,
+  require('./mysql-queries').methods);
 
 module.exports = { MysqlTarget, READING, DURABILITY, OFFICIAL_BUILD };

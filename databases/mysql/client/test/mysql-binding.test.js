@@ -157,7 +157,7 @@ test.describe(`MySQL (${IMAGE}): identity, tables, stored documents, refusals`, 
   });
 
   test('a query set without MySQL forms is refused before anything starts, naming the set', async () => {
-    for (const [workload, module] of [['events', 'github-events-queries.js'], ['tsbs', 'tsbs-devops-queries.js']]) {
+    for (const [workload, module] of [['tsbs', 'tsbs-devops-queries.js']]) {
       // Port 1: nothing listens there; the refusal comes before any connection.
       const r = await runCli(['init', '--uri', 'mysql://root@127.0.0.1:1/jsonbench', '--key', 'uuidv7', '--layout', 'clustered', '--workload', workload]);
       assert.equal(r.code, 2, r.stdout);
@@ -168,7 +168,6 @@ test.describe(`MySQL (${IMAGE}): identity, tables, stored documents, refusals`, 
   test('workloads without MySQL forms are refused naming them, nothing written; a transaction workload without its tables names init', async () => {
     assert.equal((await init('uuidv7', 'clustered')).code, 0);
     const cases = [
-      [['--workload', 'events', '--stage', 'load'], /the query set of WORKLOAD=events \(github-events-queries\.js\) has no mysql forms/],
       [['--workload', 'tsbs', '--model', 'event'], /the query set of WORKLOAD=tsbs \(tsbs-devops-queries\.js\) has no mysql forms/],
     ];
     for (const [args, message] of cases) {

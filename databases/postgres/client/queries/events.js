@@ -28,9 +28,13 @@ const forms = {
       group by 1 order by avg_comments desc, repo limit $3`,
     values: [p.type, p.min_comments, p.limit],
   }),
+  // The correlated count compares under the database's default collation, the actor.login index's:
+  // a.actor carries COLLATE "C" (for its sort), and under "C" the planner cannot use that index (an
+  // index serves only comparisons in its own collation) and scanned the table once per actor.
+  // Equality is byte equality under either (both deterministic): the same answer.
   'olap-lookup': (p) => ({
     text: `select a.actor, a.in_repo,
-        (select count(*) from jsonbench e where e.data #>> '{actor,login}' = a.actor) as total
+        (select count(*) from jsonbench e where e.data #>> '{actor,login}' = a.actor collate "default") as total
       from (select data #>> '{actor,login}' collate "C" as actor, count(*) as in_repo from jsonbench
             where data #>> '{repo,name}' = $1 group by 1 order by in_repo desc, actor limit $2) a
       order by a.in_repo desc, a.actor`,
