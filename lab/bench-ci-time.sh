@@ -54,22 +54,50 @@ engine_stop() {
   return 1
 }
 
+# A path is renamed to $p.ci-time-aside; a mount point (the engine's data root often is one) cannot
+# be, so its entries move into $p/.ci-time-aside instead, on the same filesystem.
+aside_of() { if mountpoint -q "$1"; then printf '%s/.ci-time-aside' "$1"; else printf '%s.ci-time-aside' "$1"; fi; }
+
 set_aside() {
-  local p
+  local p to e
   for p in "$@"; do
     [[ -e $p ]] || continue
-    [[ ! -e $p.ci-time-aside ]] || { say "$p.ci-time-aside exists (an earlier run that did not finish?): move it back or remove it"; return 1; }
-    mv "$p" "$p.ci-time-aside" && aside+=("$p")
+    to=$(aside_of "$p")
+    [[ ! -e $to ]] || { say "$to exists (an earlier run that did not finish?): move it back or remove it"; return 1; }
+    if mountpoint -q "$p"; then
+      mkdir "$to" || return 1
+      aside+=("$p")
+      for e in "$p"/* "$p"/.[!.]*; do
+        [[ -e $e && $e != "$to" ]] || continue
+        mv "$e" "$to/" || { say "could not move $e aside"; return 1; }
+      done
+    else
+      mv "$p" "$to" || { say "could not move $p aside"; return 1; }
+      aside+=("$p")
+    fi
   done
 }
 
 restore() {
-  local p rc=0
+  local p to e rc=0
   [[ ${#aside[@]} -gt 0 ]] || return 0
   say "putting back what was set aside"
   if docker info >/dev/null 2>&1; then engine_stop || rc=1; fi
   for p in "${aside[@]}"; do
-    rm -rf -- "$p" && mv "$p.ci-time-aside" "$p" || { say "could not put back $p (it is at $p.ci-time-aside)"; rc=1; }
+    to=$(aside_of "$p")
+    if [[ $to == "$p/.ci-time-aside" ]]; then
+      for e in "$p"/* "$p"/.[!.]*; do
+        [[ -e $e && $e != "$to" ]] || continue
+        rm -rf -- "$e" || rc=1
+      done
+      for e in "$to"/* "$to"/.[!.]*; do
+        [[ -e $e ]] || continue
+        mv "$e" "$p/" || rc=1
+      done
+      rmdir "$to" || { say "could not put back all of $p (the rest is in $to)"; rc=1; }
+    else
+      rm -rf -- "$p" && mv "$to" "$p" || { say "could not put back $p (it is at $to)"; rc=1; }
+    fi
   done
   aside=()
   [[ $engine_was != systemd ]] || systemctl start docker >&2 || rc=1
@@ -92,7 +120,7 @@ if [[ $fresh = 1 ]]; then
   go_caches=()
   if command -v go >/dev/null 2>&1; then go_caches=("$(go env GOCACHE)" "$(go env GOMODCACHE)"); fi
   set_aside "$root_dir" "$JSONBENCH_CACHE" "${go_caches[@]}" "$HOME/.npm" "$HOME/.cache/pip" \
-    /usr/local/lib/docker/cli-plugins/docker-compose || exit 2
+    /usr/local/lib/docker/cli-plugins/docker-compose || { say "nothing run: what was moved goes back"; exit 2; }
   say "set aside: ${aside[*]}"
 fi
 
