@@ -204,7 +204,10 @@ compose_answers() {
   return 1
 }
 
-ensure_compose() {
+# The part of ensure_compose that may run apt-get (the distribution's plugin, or Go to build one):
+# run first and alone, it leaves ensure_compose only the Go build, which lab/test.sh runs beside the
+# stand-in images' builds without two apt-gets at once (apt refuses a second one).
+ensure_compose_prereqs() {
   compose_answers && return 0
   local plugin_dir=/usr/local/lib/docker/cli-plugins
   local cached=$JSONBENCH_CACHE/bin/docker-compose-$JSONBENCH_COMPOSE_VERSION
@@ -227,8 +230,15 @@ MSG
       _apt_install "$pkg" && compose_answers && return 0
     fi
   done
+  [[ -x $cached ]] || ensure_go
+}
+
+ensure_compose() {
+  local plugin_dir=/usr/local/lib/docker/cli-plugins
+  local cached=$JSONBENCH_CACHE/bin/docker-compose-$JSONBENCH_COMPOSE_VERSION
+  ensure_compose_prereqs || return 1
+  compose_answers 2>/dev/null && return 0
   if [[ ! -x $cached ]]; then
-    ensure_go || return 1
     local gobin started=$SECONDS
     mkdir -p "$JSONBENCH_CACHE/bin"
     gobin=$(mktemp -d "$JSONBENCH_CACHE/compose-build.XXXXXX")

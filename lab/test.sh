@@ -15,7 +15,9 @@ ensure_venv || exit 2
 ensure_env_file
 ensure_docker || exit 2
 trap 'stop_started_dockerd' EXIT
-ensure_compose || exit 2
+# Compose's own set-up in two: what may run apt-get now, its Go build (about 90 s of CPU on a fresh
+# host) below, beside the stand-in images' builds (mostly debootstrap and apt downloads).
+ensure_compose_prereqs || exit 2
 ensure_perf || true
 # The tests may choose stand-ins on their own (a bench run may not): decided once here and passed
 # explicitly to every runme.sh the suites start.
@@ -30,9 +32,18 @@ export JSONBENCH_STANDINS
 # (client/test/helpers/postgres-server.js); built only later, by the first e2e runme.sh, those tests
 # would skip or fail. With the official images, the PostgreSQL one pulled for the same reason.
 if [ "$JSONBENCH_STANDINS" = 1 ]; then
-  say "building the local stand-in images"
-  "$LAB_ROOT/lab/standins/build.sh" || exit 2
+  say "building the local stand-in images, and Compose beside them if it is missing"
+  compose_log=$(mktemp)
+  ensure_compose >"$compose_log" 2>&1 &
+  compose_pid=$!
+  if ! "$LAB_ROOT/lab/standins/build.sh"; then
+    kill "$compose_pid" 2>/dev/null; wait "$compose_pid"; rm -f -- "$compose_log"; exit 2
+  fi
+  wait "$compose_pid"; compose_rc=$?
+  cat "$compose_log"; rm -f -- "$compose_log"
+  [ "$compose_rc" = 0 ] || exit 2
 else
+  ensure_compose || exit 2
   pg_image=$(official_images | grep -m1 '^postgres:') || { echo "test: compose.yaml names no postgres image" >&2; exit 2; }
   docker image inspect "$pg_image" >/dev/null 2>&1 || {
     say "pulling $pg_image (the unit and client suites start it)"
@@ -41,61 +52,31 @@ else
 fi
 
 failed=()
-suite_pids=()
-stop_suites() {
-  local pid
-  for pid in "${suite_pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
-}
-# side_by_side NAME1 HEADING1 FUNCTION1 NAME2 HEADING2 FUNCTION2: both functions at once, each in its own
-# process group (an interrupted test run stops all of their processes); each one's output is kept whole
-# and shown under its heading when both are done; a failed one's NAME goes into `failed`.
-side_by_side() {
-  local logs; logs=$(mktemp -d)
-  trap 'stop_suites; stop_started_dockerd' EXIT
-  set -m
-  "$3" >"$logs/1.log" 2>&1 &
-  suite_pids=($!)
-  "$6" >"$logs/2.log" 2>&1 &
-  suite_pids+=($!)
-  set +m
-  wait "${suite_pids[0]}" || failed+=("$1")
-  wait "${suite_pids[1]}" || failed+=("$4")
-  suite_pids=()
-  trap 'stop_started_dockerd' EXIT
-  say "$2"
-  cat "$logs/1.log"
-  say "$5"
-  cat "$logs/2.log"
-  rm -rf -- "$logs"
-}
-
-# The client suite and the Python suite side by side: both mostly wait (servers starting, Prometheus
-# scraping), so on 2 cores together they take about as long as the longer one.
+. "$LAB_ROOT/lab/two-at-a-time.sh"
 client_suite() { cd "$LAB_ROOT/client" && npm test; }
 # -rs lists every skip with its reason; under CI=true a skip not allowed in tests/ci_skips.py fails.
 python_suite() { cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests; }
-say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
-side_by_side client "client: unit and integration tests" client_suite \
-  analysis "analysis and dashboards: pytest" python_suite
 
-# End to end in two streams side by side, each in a Compose project, port range and client image of its
-# own: a lab run mostly waits (guard seconds, quiet periods, a fixed rate), so two on 2 cores take
-# little more than the longer one. Stream b holds the long independent modules; stream a everything
-# else, so a new module runs there by default (the session's lab_run stack and its live readers stay in
-# one stream, in name order: tests/unit/test_e2e_module_order.py). Arguments (a module, -k ...) run
-# one stream as before.
+# End to end in two streams, each in a Compose project, port range and client image of its own.
+# Stream b holds the long independent modules; stream a everything else, so a new module runs there
+# by default (the session's lab_run stack and its live readers stay in one stream, in name order:
+# tests/unit/test_e2e_module_order.py). Arguments (a module, -k ...) run one stream as before.
 e2e_stream() {  # NAME PORT_BASE PYTEST-ARGS...
   local name=$1 base=$2; shift 2
   cd "$LAB_ROOT" && JSONBENCH_E2E_PROJECT="jsonbench-e2e-$name" JSONBENCH_E2E_PORT_BASE="$base" \
     "$VENV/bin/python" -m pytest -q -rs -x --durations=8 "$@"
 }
 if [ $# -gt 0 ]; then
+  say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
+  two_at_a_time client "client: unit and integration tests" client_suite \
+    analysis "analysis and dashboards: pytest" python_suite
   say "end to end: the lab on a real Docker engine"
   (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
 else
-  say "end to end: the lab on a real Docker engine, two streams side by side"
-  # Balanced on a warm CI run of 61d5254: stream a 871 s, b 1108 s with the booking module (135 s) in
-  # b; it runs in a now, as every module not named here does.
+  # Four jobs two at a time: the client and Python suites first, then each e2e stream as a slot
+  # frees (the longer stream b first, into the slot the shorter Python suite frees). On a fresh host
+  # of 15e07de: client 478 s, Python 351 s, e2e a 1087 s, b 1139 s; run as two pairs the suites
+  # took 1618 s, this way about 1565 s.
   stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
             test_three_databases_end_to_end.py)
   stream_a=()
@@ -104,8 +85,11 @@ else
   done
   e2e_a() { e2e_stream a 25000 "${stream_a[@]}"; }
   e2e_b() { e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}"; }
-  side_by_side e2e-a "end to end, stream a: ${stream_a[*]#tests/e2e/}" e2e_a \
-    e2e-b "end to end, stream b: ${stream_b[*]}" e2e_b
+  say "client and Python suites, then the two end-to-end streams (the lab on a real Docker engine), two at a time"
+  two_at_a_time client "client: unit and integration tests" client_suite \
+    analysis "analysis and dashboards: pytest" python_suite \
+    e2e-b "end to end, stream b: ${stream_b[*]}" e2e_b \
+    e2e-a "end to end, stream a: ${stream_a[*]#tests/e2e/}" e2e_a
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then
