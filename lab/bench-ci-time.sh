@@ -133,7 +133,7 @@ rc=$?
 elapsed=$(( $(date +%s) - t0 ))
 cp "$log" "${TMPDIR:-/tmp}/ci-time-$(date +%Y%m%d-%H%M%S).log" && log_kept=$_
 
-grep -E '^(setup-host|standins): .*( in [0-9]+ s| ready in)|passed in|failed in|^=== (FAILED|all suites)' "$log" >&2 || true
+grep -E '^(setup-host|standins): .*( in [0-9]+ s| ready in)|passed in|failed in|^=== (FAILED|all suites|started )| \(ended at ' "$log" >&2 || true
 printf '\nCI run (%s, exit %d): %d s (%d min %02d s); target under %d s: %s\n' \
   "$([[ $fresh = 1 ]] && echo 'fresh host' || echo 'warm host')" "$rc" "$elapsed" $((elapsed / 60)) $((elapsed % 60)) \
   "$TARGET_S" "$([[ $rc = 0 && $elapsed -lt $TARGET_S ]] && echo met || echo MISSED)"
