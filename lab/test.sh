@@ -15,8 +15,8 @@ ensure_venv || exit 2
 ensure_env_file
 ensure_docker || exit 2
 trap 'stop_started_dockerd' EXIT
-# Compose's own set-up in two: what may run apt-get now, its Go build (about 90 s of CPU on a fresh
-# host) below, beside the stand-in images' builds (mostly debootstrap and apt downloads).
+# Compose's own set-up in two: what may run apt-get now; the rest (Debian 13's plugin, a few seconds,
+# or where that cannot be had a Go build of 1.5 to 3 min) below, beside the stand-in images' builds.
 ensure_compose_prereqs || exit 2
 ensure_perf || true
 # The tests may choose stand-ins on their own (a bench run may not): decided once here and passed
@@ -74,9 +74,8 @@ if [ $# -gt 0 ]; then
   (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
 else
   # Four jobs two at a time: the client and Python suites first, then each e2e stream as a slot
-  # frees (the longer stream b first, into the slot the shorter Python suite frees). On a fresh host
-  # of 15e07de: client 478 s, Python 351 s, e2e a 1087 s, b 1139 s; run as two pairs the suites
-  # took 1618 s, this way about 1565 s.
+  # frees (the longer stream b first). On a fresh host (660ede9): Python 343 s, client 486 s, then
+  # e2e b 1172 s and a 1112 s; as two pairs the same jobs would have taken about 1658 s, this way 1599.
   stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
             test_three_databases_end_to_end.py)
   stream_a=()
