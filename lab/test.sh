@@ -53,7 +53,14 @@ fi
 
 failed=()
 . "$LAB_ROOT/lab/two-at-a-time.sh"
-client_suite() { cd "$LAB_ROOT/client" && npm test; }
+# Then no container of the client's tests may be left (the label its server helpers give each one,
+# with the test file that started it): a test stops what it starts, by its id.
+client_suite() {
+  cd "$LAB_ROOT/client" && npm test || return 1
+  local left
+  left=$(docker ps -a --filter label=jsonbench.test.file --format '{{.ID}} {{.Image}} {{.Label "jsonbench.test.file"}}')
+  [ -z "$left" ] || { printf 'client tests left these containers (id, image, test file):\n%s\n' "$left"; return 1; }
+}
 # -rs lists every skip with its reason; under CI=true a skip not allowed in tests/ci_skips.py fails.
 python_suite() { cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input analysis/tests grafana/tests; }
 

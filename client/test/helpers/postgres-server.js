@@ -47,7 +47,7 @@ async function startPostgres() {
   const image = postgresImage();
   const port = await freePort();
   // --shm-size: Docker's 64 MB /dev/shm is short for parallel query workers (compose.yaml sets 1g)
-  const id = docker(['run', '-d', '--label', 'jsonbench.test=postgres', '-p', `127.0.0.1:${port}:5432`,
+  const id = docker(['run', '-d', '--label', 'jsonbench.test=postgres', '--label', `jsonbench.test.file=${path.basename(process.argv[1] || '')}`, '-p', `127.0.0.1:${port}:5432`,
     '--shm-size', '256m', '-e', 'POSTGRES_HOST_AUTH_METHOD=trust', '-e', 'POSTGRES_INITDB_ARGS=-E UTF8 --no-sync',
     image]);
   const uri = `postgres://postgres@127.0.0.1:${port}/postgres`;

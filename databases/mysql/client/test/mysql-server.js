@@ -36,7 +36,8 @@ async function startMysql({ durability = 'strict' } = {}) {
   if (!IMAGE) throw new Error(`neither ${OFFICIAL} nor ${STANDIN} is present (lab/standins/build.sh mysql builds the stand-in)`);
   const strict = durability === 'strict';
   const port = await freePort();
-  const id = docker('run', '-d', '--label', 'jsonbench.test=mysql-client-test', '-p', `127.0.0.1:${port}:3306`,
+  const id = docker('run', '-d', '--label', 'jsonbench.test=mysql-client-test',
+    '--label', `jsonbench.test.file=${path.basename(process.argv[1] || '')}`, '-p', `127.0.0.1:${port}:3306`,
     '-e', 'MYSQL_ALLOW_EMPTY_PASSWORD=1', '-e', 'MYSQL_DATABASE=jsonbench', IMAGE, 'mysqld',
     '--log-bin=binlog', '--binlog-format=ROW', '--binlog-row-image=FULL', '--binlog-row-value-options=PARTIAL_JSON',
     `--innodb-flush-log-at-trx-commit=${strict ? 1 : 2}`, `--sync-binlog=${strict ? 1 : 0}`,

@@ -44,7 +44,8 @@ async function startTimescaledb() {
   const password = crypto.randomBytes(12).toString('hex');
   // Settings of the lab's service that matter for answers and for a small test: none change an
   // answer; telemetry off (no network here, and no background traffic).
-  const id = docker(['run', '-d', '--rm', '--label', 'jsonbench.test=timescaledb', '-p', '127.0.0.1::5432',
+  const id = docker(['run', '-d', '--rm', '--label', 'jsonbench.test=timescaledb',
+    '--label', `jsonbench.test.file=${path.basename(process.argv[1] || '')}`, '-p', '127.0.0.1::5432',
     // The official image's first start would run timescaledb-tune (rewriting postgresql.conf): off.
     '-e', `POSTGRES_PASSWORD=${password}`, '-e', 'NO_TS_TUNE=true', '-e', 'TIMESCALEDB_TELEMETRY=off',
     IMAGE, 'postgres', '-c', 'shared_preload_libraries=timescaledb', '-c', 'timescaledb.telemetry_level=off',
