@@ -11,7 +11,7 @@ REPO_ROOT = os.path.dirname(ANALYSIS)
 
 # bottom to top: a layer may import its own modules and those of the layers before it
 LAYERS = ["common", "bench", "collect", "figures", "render", "experiments"]
-TOP = "__main__"  # the CLI, above every layer
+TOP = {"__main__", "entry"}  # the CLI and the driver's entry points, above every layer
 LAZY_IMPORTS_ALLOWED = {"analysis.__main__"}
 
 
@@ -103,7 +103,7 @@ def layer_of(module):
     parts = module.split(".")
     if len(parts) == 1:
         return None  # the package itself (analysis/__init__.py)
-    if parts[1] == TOP:
+    if parts[1] in TOP:
         return len(LAYERS)
     return LAYERS.index(parts[1]) if parts[1] in LAYERS else -1
 
