@@ -3,8 +3,8 @@ import argparse
 import json
 import sys
 
-from . import databases
-from .errors import AnalysisError
+from .common import databases
+from .common.errors import AnalysisError
 
 
 def main(argv=None):
@@ -100,7 +100,7 @@ def main(argv=None):
 
 def run(args):
     if args.command == "export":
-        from . import export
+        from .collect import export
         out = export.export(args.bench_dir, args.database, args.prometheus, args.project, args.scrape_interval,
                             args.phase)
         # what needs a look, and only that: a normal run's expected conditions stay in the file
@@ -113,29 +113,30 @@ def run(args):
         for n in notes:
             print(f"  note: {n}")
     elif args.command == "results":
-        from . import results
+        from .figures import results
         res = results.write(args.bench_dir, args.lab_env)
         print(f"{args.bench_dir}/results.json: {len(res['runs'])} run(s), "
               f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
     elif args.command == "host-info":
-        from . import hostinfo
+        from .collect import hostinfo
         json.dump(hostinfo.gather(), sys.stdout, indent=2)
         sys.stdout.write("\n")
     elif args.command == "summary":
-        from . import summary
+        from .render import summary
         print(summary.lines(args.bench_dir))
     elif args.command == "check":
-        from . import check
+        from .render import check
         text, passed = check.run(args.bench_dir, args.prometheus, args.name)
         print(text)
         return 0 if passed else 1
     elif args.command == "soak-check":
-        from . import soak
+        from .render import soak
         lines, passed = soak.check(args.bench_dir)
         print("\n".join(lines))
         return 0 if passed else 1
     elif args.command == "report":
-        from . import experiment_report, report
+        from .render import report
+        from .experiments import experiment_report
         # REPEAT and sweep folders have their own report; the other benches as before.
         plain, made = experiment_report.split(args.benches)
         if plain or not made:
@@ -143,44 +144,44 @@ def run(args):
         for path in made:
             print(path)
     elif args.command == "flamegraph":
-        from . import flamegraph
+        from .render import flamegraph
         stacks, kept = flamegraph.run(args.profile, args.output, args.title, int(args.gzip_over_mb * 1024 * 1024))
         print(f"{args.output}: {sum(stacks.values())} samples" + (f"; profile kept as {kept}" if kept != args.profile else ""))
     elif args.command == "compare":
-        from . import compare
+        from .experiments import compare
         text = compare.run(args.ref1, args.ref2, args.noise)
         if args.out:
-            from .fileio import write_text_atomic
+            from .common.fileio import write_text_atomic
             write_text_atomic(args.out, text)
         print(text)
     elif args.command == "branch":
-        from . import branch
+        from .experiments import branch
         name = branch.run(args.benches, args.files, no_branch=args.no_branch, push=args.push,
                           allow_incomplete=args.allow_incomplete)
         print(name)
     elif args.command == "repeat":
-        from . import repeat
+        from .experiments import repeat
         res = repeat.write(args.bench_dir)
         print(f"{args.bench_dir}/results.json: {res['repeat']} repetition(s), "
               f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
     elif args.command == "sweep":
-        from . import sweep
+        from .experiments import sweep
         res = sweep.write(args.sweep_dir)
         print(f"{args.sweep_dir}/results.json: {len(res['points'])} point(s) of {res['key']}, "
               f"{'complete' if res['complete'] else 'INCOMPLETE: ' + '; '.join(res['incomplete'])}")
     elif args.command == "sweep-args":
-        from . import sweep_args
+        from .experiments import sweep_args
         print(sweep_args.run(args.sweep, args.specs))
     elif args.command == "txn-outcomes":
-        from . import transactions
+        from .figures import transactions
         reason = transactions.write_outcomes(args.bench_dir, args.phase, args.clients, args.out)
         if reason:
             print(f"analysis txn-outcomes: {args.phase}: {reason}", file=sys.stderr)
     elif args.command == "phase-status":
-        from . import phase_status
+        from .bench import phase_status
         print(phase_status.complete(args.phase_file))
     elif args.command == "nothing-lost":
-        from . import phase_status
+        from .bench import phase_status
         problems = phase_status.nothing_lost_problems(args.count_output)
         if problems is None:
             return 1

@@ -111,5 +111,5 @@ running=$(docker inspect -f '{{.State.Running}}' "${CLIENT_IDS[@]}" | grep -c tr
 [ "$running" = "$CLIENTS" ] || say "warning: only $running of $CLIENTS clients still ran at the end: the load was lower"
 variant=""
 [ "$VARIANT" = 0 ] || variant=$(env | grep '^VARIANT_' | sort | tr '\n' ' ')
-(cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis.monitoring_cost --target "$TARGET" --database "$DB" \
+(cd "$LAB_ROOT" && "$VENV/bin/python" -m analysis.collect.monitoring_cost --target "$TARGET" --database "$DB" \
   --load "$CLIENTS clients x $RATE docs/s on $DB" --variant "$variant" "$samples")

@@ -22,7 +22,7 @@ bench_sweep_of() { (SWEEP=""; set -a; . "$1/bench.env" >/dev/null 2>&1; echo "${
 bench_key_specs() { node "$LAB_ROOT/client" bench-specs; }
 
 # sweep_parse "KEY=v1,v2,..." ["KEY2=w1,w2,..."]: checks each key and its values' form
-# (analysis/sweep_args.py, with the host's python3: this runs before anything is installed or
+# (analysis/experiments/sweep_args.py, with the host's python3: this runs before anything is installed or
 # started); sets SWEEP_KEY, SWEEP_POINTS, SWEEP_VALUES.
 sweep_parse() {
   local specs out arg keys=() lists=() v w

@@ -211,7 +211,7 @@ finish_phase() {
   fi
 
   # After the clients are gone and before `count`: with the reading at the start it brackets the
-  # window (analysis/reconcile.py compares the deltas with what the lab sent).
+  # window (analysis/figures/reconcile.py compares the deltas with what the lab sent).
   # A restarted server's counters begin again: its reading would not bracket the window (no end).
   pool_close_servers "$db" "$out"  # a pooled phase: the pool's server connections closed (lab/pool.sh)
   local stats1=null

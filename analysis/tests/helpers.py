@@ -4,7 +4,7 @@ import pytest
 
 def bench_with(fixture_benches, predicate, what):
     """The first fixture bench whose results satisfy predicate (fixtures may be replaced by real runs)."""
-    from analysis import results
+    from analysis.figures import results
     for name, path in fixture_benches.items():
         if predicate(results.build(path)):
             return name

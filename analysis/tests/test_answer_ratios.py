@@ -6,7 +6,8 @@ import os
 
 import pytest
 
-from analysis import report, results
+from analysis.figures import results
+from analysis.render import report
 
 
 def _bench(fixture_benches, change):

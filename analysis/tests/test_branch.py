@@ -9,8 +9,9 @@ import subprocess
 
 import pytest
 
-from analysis import branch, results
-from analysis.errors import AnalysisError
+from analysis.figures import results
+from analysis.experiments import branch
+from analysis.common.errors import AnalysisError
 
 ENV = {"GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x", "GIT_COMMITTER_NAME": "u", "GIT_COMMITTER_EMAIL": "u@x"}
 

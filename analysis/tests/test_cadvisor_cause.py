@@ -5,7 +5,7 @@ import time
 
 import requests
 
-from analysis import cadvisor_cause
+from analysis.collect import cadvisor_cause
 from analysis.tests.test_export import prom_stack  # noqa: F401  (the fixture)
 
 USAGE = "container_cpu_usage_seconds_total"

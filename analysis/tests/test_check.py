@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from analysis import check, results
+from analysis.figures import results
+from analysis.render import check
 
 from .conftest import REPO_ROOT
 

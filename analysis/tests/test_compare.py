@@ -6,8 +6,9 @@ import subprocess
 
 import pytest
 
-from analysis import compare, results
-from analysis.errors import AnalysisError
+from analysis.figures import results
+from analysis.experiments import compare
+from analysis.common.errors import AnalysisError
 
 
 def scaled_copy(src, dst, factor):

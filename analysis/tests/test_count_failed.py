@@ -9,8 +9,9 @@ import shutil
 
 import pytest
 
-from analysis import repeat, results, sweep
-from analysis.report import bench_report
+from analysis.figures import results
+from analysis.experiments import repeat, sweep
+from analysis.render.report import bench_report
 
 from . import txn_fixture
 

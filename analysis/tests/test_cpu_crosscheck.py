@@ -1,9 +1,9 @@
-"""cAdvisor's CPU against the cgroup CPU the lab reads at the window marks (analysis/cpu_crosscheck.py),
+"""cAdvisor's CPU against the cgroup CPU the lab reads at the window marks (analysis/figures/cpu_crosscheck.py),
 on the recorded ci-standin-run bench (real cAdvisor and cgroup readings of one run)."""
 import json
 import os
 
-from analysis import cpu_crosscheck, results
+from analysis.figures import cpu_crosscheck, results
 
 
 def test_the_recorded_run_agrees_and_a_gap_counted_whole_is_suspect_with_both_numbers(fixture_benches):

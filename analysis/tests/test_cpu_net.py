@@ -1,6 +1,6 @@
 """One CPU figure per comparison, named (issue 25 items 5 and 8). A run's CPU per operation has a gross
 figure (the window's user + system ticks, its idle guard seconds included) and one net of the
-database's idle rate (analysis/idle.py); results.json `per_op.cpu_us_net` carries the net one and its
+database's idle rate (analysis/collect/idle.py); results.json `per_op.cpu_us_net` carries the net one and its
 ratio, and:
 - a REPEAT of query phases reports the net CPU per query a single run reports (2.0x for 2 ms against
   1 ms), not the ratio of the idle rates that fill the query windows;
@@ -10,8 +10,9 @@ import shutil
 
 import pytest
 
-from analysis import figures, queries, repeat, results
-from analysis.report import bench_report
+from analysis.figures import queries, results
+from analysis.experiments import figures, repeat
+from analysis.render.report import bench_report
 from analysis.tests.helpers import client_result
 
 from . import txn_fixture

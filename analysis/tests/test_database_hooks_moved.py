@@ -1,12 +1,15 @@
 """The hooks moved into the pair's folders in docs/layout.md step 5 (databases/<db>/analysis.py:
 `fairness_cells`, `fairness_terms`, `setting`, `transaction_isolation`, `THP`), each found by its
-folder through analysis/databases.py, and what a database without them gets (docs/contracts.md "A
+folder through analysis/common/databases.py, and what a database without them gets (docs/contracts.md "A
 database's analysis hooks"): "not stated yet", never a guess. A database without them is TimescaleDB
 with its hooks hidden (it states PostgreSQL's cells and `setting` since its stand-in); MySQL states
 no `setting`; the outputs of the pair are pinned byte for byte in test_fairness_pinned.py."""
 import pytest
 
-from analysis import databases, fairness, thp, txn_report
+from analysis.common import databases
+from analysis.collect import thp
+from analysis.figures import fairness
+from analysis.render import txn_report
 from analysis.tests.test_thp import host_tree
 
 MONGO = {"command": ["mongod", "--replSet", "rs0", "--syncdelay", "60"], "labels": {}}

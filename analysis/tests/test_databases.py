@@ -1,10 +1,12 @@
-"""Analysis takes the databases and the ratio's sides from the manifests (analysis/databases.py):
+"""Analysis takes the databases and the ratio's sides from the manifests (analysis/common/databases.py):
 the stated baseline decides which phases pair and which side is the numerator."""
 import subprocess
 import sys
 from pathlib import Path
 
-from analysis import databases, figures, profile_samples, results
+from analysis.common import databases
+from analysis.figures import profile_samples, results
+from analysis.experiments import figures
 
 ROOT = Path(__file__).resolve().parents[2]
 KEYS = ["mongodb-load", "mongodb", "mongodb-q-olap-a", "mongodb-q-olap-b",

@@ -3,7 +3,7 @@ and /sys/block for the layouts users have, and from this machine."""
 import os
 import subprocess
 
-from analysis import disk_devices
+from analysis.collect import disk_devices
 
 
 def mountinfo(tmp_path, *mounts):

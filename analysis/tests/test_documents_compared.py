@@ -1,7 +1,7 @@
 """DIGEST=documents: results.json `documents_compared` from the phases' count digests: equal on all,
 different keys (always a failure), different documents after concurrent updates (stated, not a
 failure) and different documents where nothing was updated (a failure)."""
-from analysis.results import documents_compared
+from analysis.figures.results import documents_compared
 
 
 def run(db, stage, sha, keys="k", ops=("insert",)):

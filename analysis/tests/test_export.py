@@ -16,7 +16,7 @@ from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 import real_prometheus  # tests/ (analysis/tests/conftest.py puts it on sys.path)
-from analysis.export import export
+from analysis.collect.export import export
 
 PROJECT = "jsonbench"
 LABELS = ["id", "name", "image", "container_label_com_docker_compose_project",

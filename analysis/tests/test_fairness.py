@@ -1,7 +1,7 @@
-"""results.json `fairness` (analysis/fairness.py): each difference stated from the command lines
+"""results.json `fairness` (analysis/figures/fairness.py): each difference stated from the command lines
 that ran (D.settings.json) and the bench keys, and report.md's table of them."""
-from analysis import fairness, results, schema
-from analysis.report import bench_report
+from analysis.figures import fairness, results, schema
+from analysis.render.report import bench_report
 
 MONGO = {"command": ["mongod", "--bind_ip_all", "--wiredTigerCacheSizeGB", "4", "--syncdelay", "60"], "labels": {}}
 PG = {"command": ["postgres", "-c", "shared_buffers=4GB", "-c", "checkpoint_timeout=60s"], "labels": {}}

@@ -1,12 +1,12 @@
 """results.json `fairness` and report.md's fairness table, pinned byte for byte: every case below
 (official images, stand-ins, one side not run, the transaction workloads at each ISOLATION, a
-third database) was written by analysis/fairness.py before the pair's cells moved into their folders
+third database) was written by analysis/figures/fairness.py before the pair's cells moved into their folders
 (databases/<db>/analysis.py, docs/layout.md step 5); moving code must not change a word.
 Regenerate only for an intended change of wording: `.venv/bin/python -m analysis.tests.test_fairness_pinned`."""
 import json
 import os
 
-from analysis import fairness
+from analysis.figures import fairness
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PINNED = os.path.join(HERE, "fixtures", "fairness", "pinned.json")

@@ -1,5 +1,5 @@
 """The files passed between the parts are checked against their schemas where analysis reads them
-(analysis/file_schemas.py through benchfiles): the client's (client/src/<name>.schema.json) and the
+(analysis/common/file_schemas.py through benchfiles): the client's (client/src/<name>.schema.json) and the
 lab's settings (lab/settings.schema.json). Every recorded fixture's result files, counts,
 server-stats pairs and settings match, and a file that does not is refused naming the file, the
 schema, where and what."""
@@ -10,8 +10,10 @@ import shutil
 
 import pytest
 
-from analysis import benchfiles, file_schemas, results
-from analysis.errors import AnalysisError
+from analysis.common import file_schemas
+from analysis.bench import benchfiles
+from analysis.figures import results
+from analysis.common.errors import AnalysisError
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 

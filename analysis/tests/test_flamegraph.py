@@ -5,7 +5,7 @@ import pytest
 import os
 import xml.etree.ElementTree as ET
 
-from analysis import flamegraph
+from analysis.render import flamegraph
 
 SAMPLE = """postgres 4242/4242 [001] 100.000001:     250000 cpu-clock:pppH:
 \tffffffff81000130 entry_SYSCALL_64+0x10 ([kernel.kallsyms])

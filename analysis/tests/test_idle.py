@@ -1,9 +1,11 @@
-"""Per-query CPU net of the database's idle rate (analysis/idle.py) on synthetic cAdvisor series:
+"""Per-query CPU net of the database's idle rate (analysis/collect/idle.py) on synthetic cAdvisor series:
 an idle database at a steady rate, K fast queries in a window padded by guards and a client's
 start, and what the gross figure (today's cpu_us) and the net one say per query."""
 import pytest
 
-from analysis import idle, queries, report
+from analysis.collect import idle
+from analysis.figures import queries
+from analysis.render import report
 
 IDLE_CORES = 0.02          # a database's background CPU while idle (cores)
 QUERY_CPU_S = 0.002        # each query's own CPU (2 ms)

@@ -5,8 +5,10 @@ import os
 
 import pytest
 
-from analysis import monitoring, monitoring_cost, report, results, schema
-from analysis.errors import AnalysisError
+from analysis.collect import monitoring, monitoring_cost
+from analysis.figures import results, schema
+from analysis.render import report
+from analysis.common.errors import AnalysisError
 
 
 def test_summary_is_cpu_seconds_and_cores_per_second_of_window():

@@ -1,4 +1,4 @@
-"""MySQL's analysis (databases/mysql/analysis.py, loaded by folder through analysis/databases.py
+"""MySQL's analysis (databases/mysql/analysis.py, loaded by folder through analysis/common/databases.py
 `hooks`): redo and binary log bytes, counter meanings, reconciliation and fairness cells, on readings
 taken with `node client server-stats` / `run` exactly as the lab runs them (fixtures/reconcile/,
 2 clients, 10 x 1000 B documents):
@@ -25,7 +25,9 @@ import shutil
 
 import pytest
 
-from analysis import counters, databases, fairness, reconcile, report, results, schema, wal
+from analysis.common import databases
+from analysis.figures import counters, fairness, reconcile, results, schema, wal
+from analysis.render import report
 from analysis.tests.test_reconcile import CASES, case  # the readings and client results of one case
 from analysis.tests.three_db_fixture import add_third
 

@@ -12,7 +12,7 @@ import copy
 import json
 import os
 
-from analysis import reconcile
+from analysis.figures import reconcile
 from analysis.tests.test_reconcile import CASES, case
 
 

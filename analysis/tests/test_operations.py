@@ -5,7 +5,8 @@ import os
 
 import pytest
 
-from analysis import databases, operations, results, schema
+from analysis.common import databases
+from analysis.figures import operations, results, schema
 from analysis.tests import ycsb_fixture
 
 
@@ -85,7 +86,7 @@ def test_per_doc_keeps_its_insert_meaning(ycsb):
 
 
 def test_wal_from_the_server_stats_readings_and_ferretdb_reason(ycsb):
-    from analysis import wal
+    from analysis.figures import wal
     bench, _, res = ycsb
     by = {r["phase"]: r for r in res["runs"]}
     with open(os.path.join(bench, "postgres.server-stats.json")) as f:
@@ -100,7 +101,7 @@ def test_wal_from_the_server_stats_readings_and_ferretdb_reason(ycsb):
 
 
 def test_wal_of_real_mongodb_journal_counter():
-    from analysis import wal
+    from analysis.figures import wal
     reading = lambda n: {"counters": {"wt_log_bytes_written": n}, "unavailable": {}}  # noqa: E731
     assert wal.wal("mongodb", {"start": reading(1000), "end": reading(5096)}) == {
         "bytes": 4096, "source": "wiredTiger.log", "reason": None, "about": databases.hook("mongodb", "WAL")["about"]}
@@ -176,13 +177,13 @@ def test_reconciliation_of_a_mix_counts_its_reads_and_updates(ycsb):
 
 
 def test_merge_refuses_a_corrupt_histogram():
-    from analysis.errors import AnalysisError
+    from analysis.common.errors import AnalysisError
     with pytest.raises(AnalysisError, match=r"c1.json: operations.read.histograms.latency_us"):
         operations.merge([("c1.json", {"operations": {"read": {"ok": 1, "histograms": {"latency_us": "garbage"}}}})])
 
 
 def test_check_has_a_row_per_new_figure_and_passes_the_ycsb_bench(ycsb):
-    from analysis import check
+    from analysis.render import check
     bench, _, res = ycsb
     results.write(bench)
     table, cols = check.evaluate(bench)
@@ -197,7 +198,7 @@ def test_check_has_a_row_per_new_figure_and_passes_the_ycsb_bench(ycsb):
 
 
 def test_check_fails_a_wal_figure_without_reason_and_a_miscounted_operation(ycsb):
-    from analysis import check
+    from analysis.render import check
     bench, _, res = ycsb
     run = next(r for r in res["runs"] if r["phase"] == "postgres")
     run["wal"] = {"bytes": None, "source": None, "reason": None}
@@ -234,7 +235,7 @@ def test_per_doc_of_an_insert_phase_after_a_load_divides_by_its_own_documents(yc
 
 def test_wal_of_a_stand_in_names_the_server_it_read():
     """The SecantusDB stand-in has no wiredTiger section: the reason names it, not another stand-in."""
-    from analysis import wal
+    from analysis.figures import wal
     reading = {"counters": {"wt_log_bytes_written": None},
                "unavailable": {"wt_log_bytes_written": "SecantusDB serverStatus has no wiredTiger.log section"},
                "server": {"product": "SecantusDB", "version": "0.7.0b3", "stand_in": True}}

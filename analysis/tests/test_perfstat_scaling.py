@@ -12,7 +12,8 @@ import subprocess
 
 import pytest
 
-from analysis import perfstat, results, schema
+from analysis.bench import perfstat
+from analysis.figures import results, schema
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 

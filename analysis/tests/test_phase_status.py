@@ -1,4 +1,4 @@
-"""A phase's status decided from the facts the lab records in D.phase.json (analysis/phase_status.py):
+"""A phase's status decided from the facts the lab records in D.phase.json (analysis/bench/phase_status.py):
 one test per rule, with the reason texts the lab wrote when it decided in bash; the CLI the lab
 calls (`phase-status`, `nothing-lost`); the schema (lab/phase.schema.json) refusing a wrong file,
 naming the file and the key, where the lab's file is completed and where analysis reads one."""
@@ -8,9 +8,9 @@ import shutil
 
 import pytest
 
-from analysis import phase_status
+from analysis.bench import phase_status
 from analysis.__main__ import main
-from analysis.errors import AnalysisError
+from analysis.common.errors import AnalysisError
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures")
 
@@ -199,7 +199,7 @@ def test_every_recorded_fixture_phase_file_reads():
 
 
 def test_results_refuses_a_wrong_phase_file(tmp_path):
-    from analysis import results
+    from analysis.figures import results
     import shutil
     bench = tmp_path / "b"
     shutil.copytree(os.path.join(FIXTURES, "ci-standin-run"), bench)

@@ -1,4 +1,4 @@
-"""analysis/plan.py: a run's plan.json (written by the real `node client plan --json`) is read,
+"""analysis/bench/plan.py: a run's plan.json (written by the real `node client plan --json`) is read,
 checked against client/src/plan.schema.json, and wins over plan.txt and run.env; runs without it
 fall back to those files."""
 import json
@@ -7,8 +7,9 @@ import subprocess
 
 import pytest
 
-from analysis import plan, results
-from analysis.errors import AnalysisError
+from analysis.bench import plan
+from analysis.figures import results
+from analysis.common.errors import AnalysisError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

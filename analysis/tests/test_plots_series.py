@@ -10,7 +10,8 @@ import shutil
 import matplotlib.pyplot as plt
 import pytest
 
-from analysis import plots, results
+from analysis.figures import results
+from analysis.render import plots
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "ci-standin-run")
 RX = "container_network_receive_bytes_total"

@@ -7,8 +7,10 @@ import os
 
 import pytest
 
-from analysis import figures, pooler, report, results, schema
-from analysis.labels import fmt
+from analysis.figures import pooler, results, schema
+from analysis.render import report
+from analysis.experiments import figures
+from analysis.common.labels import fmt
 
 from . import txn_fixture
 

@@ -1,10 +1,10 @@
-"""analysis/queries.py: the `queries` comparison of query phases (answers equal -> ratios; answers
+"""analysis/figures/queries.py: the `queries` comparison of query phases (answers equal -> ratios; answers
 differ -> the comparison fails with both answers; a refusal -> unsupported with the server's words),
 results.json end to end from a bench folder's files, and the REPEAT summary."""
 import json
 
-from analysis import queries, results, schema
-from analysis.report import bench_report
+from analysis.figures import queries, results, schema
+from analysis.render.report import bench_report
 from analysis.tests.helpers import client_result
 
 
@@ -135,7 +135,7 @@ def test_repeat_report_section():
 def test_plan_txt_gives_the_expected_phases_and_their_order(tmp_path):
     """QUERIES=all's names are known only to the client: the lab's plan.txt says which phases a
     bench must have, so a query phase that never ran makes the run incomplete."""
-    from analysis import benchfiles, plan
+    from analysis.bench import phases, plan
     (tmp_path / "plan.txt").write_text(
         "phase=postgres database=postgres stage=run ops=5 rate=1 expected_s=5 clients=1 query=-\n"
         "phase=postgres-q-lastpoint database=postgres stage=query ops=2 rate=0 expected_s=10 clients=1 query=lastpoint\n"
@@ -144,6 +144,6 @@ def test_plan_txt_gives_the_expected_phases_and_their_order(tmp_path):
     assert plan.expected_phases(str(tmp_path), settings) == ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
     for ph in ("postgres-q-high-cpu-1", "postgres", "postgres-q-lastpoint"):
         (tmp_path / f"{ph}.phase.json").write_text("{}")
-    assert benchfiles.phases_in(str(tmp_path)) == ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
+    assert phases.phases_in(str(tmp_path)) == ["postgres", "postgres-q-lastpoint", "postgres-q-high-cpu-1"]
     (tmp_path / "plan.txt").unlink()
     assert plan.expected_phases(str(tmp_path), settings) == ["postgres"]

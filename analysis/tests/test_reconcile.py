@@ -1,4 +1,4 @@
-"""Server counters vs the lab's work (analysis/reconcile.py), on readings taken from real servers.
+"""Server counters vs the lab's work (analysis/figures/reconcile.py), on readings taken from real servers.
 
 fixtures/reconcile/<case>/ hold `node client server-stats` readings at both edges and the client
 result files (histograms dropped) of 2 clients x 200 docs against PostgreSQL 15 and FerretDB 1.24
@@ -14,7 +14,9 @@ import shutil
 
 import pytest
 
-from analysis import counters, databases, reconcile, report, results, schema, summary
+from analysis.common import databases
+from analysis.figures import counters, reconcile, results, schema
+from analysis.render import report, summary
 
 CASES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "reconcile")
 
@@ -346,7 +348,7 @@ def test_a_process_watch_that_could_not_read_the_cgroup_is_unavailable_not_ok():
 def test_perf_samples_of_another_process_in_the_container_make_the_phase_suspect(fixture_benches):
     """ci-standin-run's recorded profiles hold samples of a healthcheck (pg_isready) and a shell in
     the database containers: parsed before, now counted."""
-    from analysis import profile_samples
+    from analysis.figures import profile_samples
     bench = fixture_benches["ci-standin-run"]
     foreign = profile_samples.foreign(bench, "postgres", "postgres")
     assert foreign and "pg_isready" in foreign

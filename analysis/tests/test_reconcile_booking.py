@@ -12,7 +12,7 @@ import copy
 
 import pytest
 
-from analysis import reconcile
+from analysis.figures import reconcile
 
 CLIENTS, OPS, SESSIONS, FLIGHTS = 8, 400, 4, 14000
 ABORTED = 3  # per client: attempts refused at the audit upsert (a serialization failure), then retried

@@ -7,7 +7,7 @@ import copy
 import json
 import os
 
-from analysis import counters, reconcile
+from analysis.figures import counters, reconcile
 from analysis.tests.test_reconcile import MANUAL, case, mongodb_shaped
 
 # 2 clients: 80 bookings committed in 92 attempts; 10 write conflicts retried, 2 attempts ended by a

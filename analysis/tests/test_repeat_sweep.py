@@ -9,9 +9,10 @@ import statistics
 
 import pytest
 
-from analysis import ci, experiment_report, repeat, results, sweep, sweep_args
+from analysis.figures import results
+from analysis.experiments import ci, experiment_report, repeat, sweep, sweep_args
 from analysis.__main__ import main
-from analysis.errors import AnalysisError
+from analysis.common.errors import AnalysisError
 
 # Student's sleep data (Cushny & Peebles, analysed by "Student" in 1908): extra hours of sleep of 10
 # patients, drug 2 minus drug 1. R's `t.test(extra ~ group, data = sleep, paired = TRUE)` prints
@@ -153,7 +154,7 @@ def test_repeat_leaves_a_suspect_repetition_out_and_says_how_many_counted(tmp_pa
 
 
 def test_a_bench_ratio_and_a_comparison_leave_a_suspect_phase_out(fixture_dir):
-    from analysis import compare
+    from analysis.experiments import compare
     r = results.build(fixture_dir)
     assert r["ratios"]["cpu_us"] is not None and "reason" not in r["ratios"]
     flagged = copy.deepcopy(r)
@@ -338,7 +339,7 @@ def test_sweep_args_accepts_enum_values_as_categories_in_the_order_given():
 
 
 def test_compare_reads_a_repeat_bench_by_its_means_and_its_interval(tmp_path, fixture_dir):
-    from analysis import compare
+    from analysis.experiments import compare
     bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (220.0, 100.0), (210.0, 105.0)])
     repeat.write(str(bench))
     (tmp_path / "x").mkdir()
@@ -354,7 +355,7 @@ def test_compare_reads_a_repeat_bench_by_its_means_and_its_interval(tmp_path, fi
 
 
 def test_compare_refuses_a_sweep_with_the_way_to_compare_points(tmp_path, fixture_dir):
-    from analysis import compare
+    from analysis.experiments import compare
     sweep_dir = _sweep(tmp_path, fixture_dir, [(50, (100.0, 80.0)), (200, (150.0, 100.0))])
     sweep.write(str(sweep_dir))
     with pytest.raises(AnalysisError, match="compared point by point.*FIELD_BYTES=50"):
@@ -363,7 +364,7 @@ def test_compare_refuses_a_sweep_with_the_way_to_compare_points(tmp_path, fixtur
 
 def test_branch_keeps_repetitions_and_points(tmp_path, fixture_dir, monkeypatch):
     import subprocess
-    from analysis import branch
+    from analysis.experiments import branch
     repo = tmp_path / "lab"
     repo.mkdir()
     env = {**os.environ, "GIT_AUTHOR_NAME": "u", "GIT_AUTHOR_EMAIL": "u@x", "GIT_COMMITTER_NAME": "u",
@@ -419,7 +420,7 @@ def test_new_run_fields_come_along_generically(tmp_path, fixture_dir):
 
 
 def test_schema_holds_the_promise_a_missing_interval_has_a_reason(tmp_path, fixture_dir):
-    from analysis import experiment_schema
+    from analysis.experiments import experiment_schema
     bench = _bench_with_repetitions(tmp_path, fixture_dir, [(200.0, 100.0), (220.0, 100.0)])
     res = repeat.build(str(bench))
     experiment_schema.validate(res)

@@ -3,8 +3,9 @@ import os
 import struct
 import zlib
 
-from analysis import report, results, summary
-from analysis.labels import fmt
+from analysis.figures import results
+from analysis.render import report, summary
+from analysis.common.labels import fmt
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -87,7 +88,9 @@ def test_report_shows_start_lag_and_the_clients_own_part(fixture_benches, tmp_pa
 
 def test_instructions_say_they_are_user_mode_only(fixture_benches):
     """perf counts instructions:u (lab/perf.sh): the kernel's share for the server is not in it."""
-    from analysis import figures, labels, results
+    from analysis.common import labels
+    from analysis.figures import results
+    from analysis.experiments import figures
     runs = results.build(fixture_benches["bench2"])["runs"]
     assert all(r["cpu"]["instructions_event"] == "instructions:u" for r in runs)
     assert all(r["cpu"]["instructions_scope"].startswith("user mode only (instructions:u)") for r in runs)

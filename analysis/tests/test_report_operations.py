@@ -2,7 +2,8 @@
 the timeline plot; the per-document plot's labels are short; shared notes are said once."""
 import os
 
-from analysis import report, results
+from analysis.figures import results
+from analysis.render import report
 from analysis.tests import ycsb_fixture
 
 
@@ -47,7 +48,7 @@ def test_client_containers_created_in_the_window_are_said_once(tmp_path):
 
 
 def test_per_doc_plot_labels_are_short():
-    from analysis.plots import short_label
+    from analysis.render.plots import short_label
     run = {"database": "mongodb", "stage": "load", "stand_in": True,
            "stand_in_what": "FerretDB 1.24.0 (SQLite) standing in for MongoDB"}
     assert short_label(run) == "mongodb load (stand-in)"

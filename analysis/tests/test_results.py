@@ -7,8 +7,9 @@ import os
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from analysis import hdr, perfstat, results, schema
-from analysis.errors import AnalysisError
+from analysis.bench import perfstat
+from analysis.figures import hdr, results, schema
+from analysis.common.errors import AnalysisError
 
 
 def raw(bench, name):

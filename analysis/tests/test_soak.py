@@ -5,7 +5,7 @@ import io
 import json
 import os
 
-from analysis import soak
+from analysis.render import soak
 from analysis.tests.helpers import client_result
 
 

@@ -9,7 +9,8 @@ import shutil
 
 import pytest
 
-from analysis import ingest, results, sweep
+from analysis.figures import ingest, results
+from analysis.experiments import sweep
 
 
 @pytest.fixture

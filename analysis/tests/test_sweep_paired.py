@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from analysis import sweep, sweep_args
-from analysis.errors import AnalysisError
+from analysis.experiments import sweep, sweep_args
+from analysis.common.errors import AnalysisError
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "tsbs-timescale-sweep", "sweep-MODEL+DATABASES")
 SPECS = {"MODEL": {"type": "enum", "values": ["event", "bucket", "native"], "allowed": "one of event, bucket, native"},
@@ -156,7 +156,7 @@ def test_a_repeated_point_is_compared_on_every_repetition(tmp_path):
     (native / "bench.env").write_text("WORKLOAD=tsbs\n")
     (native / "run.env").write_text("WORKLOAD=tsbs\nREPEAT=3\n")
     original.unlink()
-    from analysis import repeat
+    from analysis.experiments import repeat
     repeat.write(str(native))
     r = sweep.write(str(d))
     side = r["queries"]["lastpoint"]["sides"][SIDES[2]]

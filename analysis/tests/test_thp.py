@@ -1,7 +1,7 @@
 """Transparent-huge-pages settings read from fixtures of /sys and /proc, and from this host."""
 import os
 
-from analysis import thp
+from analysis.collect import thp
 
 
 def host_tree(tmp_path, enabled, defrag, max_ptes_none, overcommit):

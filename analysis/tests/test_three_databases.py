@@ -11,7 +11,10 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from analysis import compare, databases, figures, repeat, report, results, sweep
+from analysis.common import databases
+from analysis.figures import results
+from analysis.render import report
+from analysis.experiments import compare, figures, repeat, sweep
 from analysis.tests.three_db_fixture import CPU_FACTOR, STORAGE_FACTOR, THIRD, add_third
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -160,14 +163,14 @@ def test_ratio_pairs_add_each_further_database_against_the_denominator():
 
 def test_the_third_database_is_known_by_its_manifest():
     """mysql's phases are read with its manifest's names (the lab runs it: databases.names())."""
-    from analysis import profile_samples
+    from analysis.figures import profile_samples
     assert THIRD in databases.names()
     assert profile_samples.server_comms(THIRD) == {"mysqld", "mariadbd"}
     assert databases.others(["mongodb", "postgres", THIRD, "postgres"]) == [THIRD]
 
 
 def test_query_answers_are_compared_on_every_database():
-    from analysis import queries
+    from analysis.figures import queries
     from analysis.tests.test_queries import query_run
     runs = [query_run("mongodb", "olap-a", ["a", "b", "c"], cpu_s=3.0), query_run("postgres", "olap-a", ["a", "b", "c"]),
             query_run(THIRD, "olap-a", ["a", "b", "c"], cpu_s=2.0)]
@@ -206,7 +209,7 @@ def test_stand_in_wording_and_fairness_columns_name_the_third_database(tmp_path)
 
 
 def test_transactions_answer_sets_the_third_database_against_the_denominator(tmp_path):
-    from analysis import txn_report
+    from analysis.render import txn_report
     from analysis.tests import txn_fixture
     txn_fixture.build(str(tmp_path))
     res = results.build(str(tmp_path))
@@ -228,7 +231,7 @@ def test_transactions_answer_sets_the_third_database_against_the_denominator(tmp
 
 
 def test_repeat_of_three_databases_keeps_each_query_ratio_with_its_interval():
-    from analysis import queries
+    from analysis.figures import queries
     from analysis.tests.test_queries import query_run
     per_rep, figs = [], []
     for m_cpu, my_cpu in ((3.0, 2.0), (3.3, 2.2)):

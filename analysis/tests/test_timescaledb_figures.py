@@ -10,7 +10,8 @@ import shutil
 
 import pytest
 
-from analysis import results, report
+from analysis.figures import results
+from analysis.render import report
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "timescaledb-compress")
 IMAGE = "jsonbench-handbuilt/timescaledb:2.28.3-pg15"
@@ -53,7 +54,7 @@ def test_chunks_and_storage_per_event_and_host_hour_compressed_and_not(bench):
 
 
 def test_a_database_without_chunks_says_why(bench):
-    from analysis import ingest
+    from analysis.figures import ingest
     out = ingest.ingest([("c", {"tsbs": {"model": "event", "host_hours": 2, "events": 4}, "operations": {"insert": {"ok": 4}}})],
                         {"documents": 4, "total_bytes": 400}, 400)
     assert out["chunks"] is None and "does not partition by time" in out["chunks_reason"] and out["compression"] is None

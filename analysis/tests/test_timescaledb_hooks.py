@@ -2,7 +2,8 @@
 tests/unit/test_timescaledb_reconcile_real.py): readings that name TimescaleDB's server are read as
 PostgreSQL's counters; readings from before TimescaleDB's own (named `postgres`, no catalog apart)
 are not reconciled, saying why; the fairness row names the build that ran."""
-from analysis import databases, fairness, reconcile
+from analysis.common import databases
+from analysis.figures import fairness, reconcile
 
 
 def reading(counters, name="timescaledb", at=0.0):

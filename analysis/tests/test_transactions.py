@@ -11,8 +11,10 @@ import sys
 import pytest
 from hdrh.histogram import HdrHistogram
 
-from analysis import answer, fairness, figures, reconcile, results, schema, transactions, txn_report
-from analysis.labels import fmt
+from analysis.figures import fairness, reconcile, results, schema, transactions
+from analysis.render import answer, txn_report
+from analysis.experiments import figures
+from analysis.common.labels import fmt
 
 from . import txn_fixture
 from .txn_fixture import RAW
@@ -151,7 +153,7 @@ def test_a_nothing_lost_check_that_looked_for_no_booking_does_not_make_the_run_c
     """count ran without the clients' outcomes (TXN_OUTCOMES): its check passes on consistent tables
     but looked for no booking; results say so rather than pass its `ok` through."""
     from types import SimpleNamespace
-    from analysis import check
+    from analysis.render import check
     path = booking_bench / "postgres.count.json"
     count = json.loads(path.read_text())
     count["booking_check"] = txn_fixture.booking_check("postgres", blind=True)
@@ -280,7 +282,7 @@ def test_on_secantus_the_booking_counters_that_mean_something_else_are_null_with
 
 def test_the_check_shows_commits_retries_and_cpu_and_a_failed_nothing_lost_check_as_missing(tmp_path):
     from types import SimpleNamespace
-    from analysis import check
+    from analysis.render import check
     txn_fixture.build(str(tmp_path), ok=False)
     res = results.build(str(tmp_path))
     by_db = {r["database"]: SimpleNamespace(run=r) for r in res["runs"]}
@@ -296,8 +298,8 @@ def test_the_check_shows_commits_retries_and_cpu_and_a_failed_nothing_lost_check
 def test_the_study_grid_is_a_sweep_isolation_as_categories_and_clients_as_numbers():
     """`--sweep ISOLATION=...` and `--sweep CLIENTS=...` against the client's own bench keys (as
     lab/experiments.sh bench_key_specs gives them to analysis sweep-args)."""
-    from analysis import sweep_args
-    from analysis.errors import AnalysisError
+    from analysis.experiments import sweep_args
+    from analysis.common.errors import AnalysisError
     out = subprocess.run(["bash", "-c", f'LAB_ROOT="{_root()}"; . "$LAB_ROOT/lab/experiments.sh"; bench_key_specs'],
                          capture_output=True, text=True, check=True).stdout
     specs = json.loads(out)
@@ -312,7 +314,7 @@ def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tm
     """`--sweep ISOLATION=read-committed,serializable` over two booking points: the sweep's series
     hold CPU per committed transaction and retries per committed transaction at each level, in the
     order given, as each point's results.json has them."""
-    from analysis import sweep
+    from analysis.experiments import sweep
     sweep_dir = tmp_path / "txn-booking" / "sweep-ISOLATION"
     sweep_dir.mkdir(parents=True)
     (sweep_dir / "values").write_text("serializable\nread-committed\n")
@@ -349,7 +351,7 @@ def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per
     the first key slowest): every point is a category "v, w" in the order given, and the report opens
     with one row per point and database (committed/s, CPU and retries per committed transaction, latency)
     taken from each point's own results.json."""
-    from analysis import sweep
+    from analysis.experiments import sweep
     sweep_dir = tmp_path / "txn-booking" / "sweep-ISOLATION+CLIENTS"
     sweep_dir.mkdir(parents=True)
     order = [("read-committed", 2), ("read-committed", 8), ("serializable", 2), ("serializable", 8)]

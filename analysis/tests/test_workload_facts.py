@@ -2,13 +2,15 @@
 insert, that booking and oltp run transactions, what the count must hold) comes from plan.json's
 `workload`, which the workload's own file declares (client/src/workloads/<name>.workload.js
 `analysis`, written by the real `node client plan --json`); runs made before plan.json carried it
-fall back to analysis/plan.py's table of the six workloads' facts."""
+fall back to analysis/bench/plan.py's table of the six workloads' facts."""
 import glob
 import json
 import os
 import subprocess
 
-from analysis import check, plan, results
+from analysis.bench import plan
+from analysis.figures import results
+from analysis.render import check
 from analysis.tests import txn_fixture, ycsb_fixture
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -104,7 +104,7 @@ console.log(JSON.stringify(blind ? checkBookings(found, null) : checkBookings(fo
 def booking_check(db, lose=(), blind=False):
     """count.json's booking_check for db's clients, as `node client count` with TXN_OUTCOMES computes it
     (blind: as count computes it without TXN_OUTCOMES)."""
-    from analysis import transactions
+    from analysis.figures import transactions
     clients = [(f"{db}-client-{i}.json", client_result(db, i, c)) for i, c in enumerate(RAW[db], 1)]
     outcomes, reason = transactions.outcomes(clients, len(clients), db)
     assert outcomes is not None, reason

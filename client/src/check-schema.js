@@ -1,7 +1,7 @@
 'use strict';
 // The JSON Schemas of the files the client writes for the lab and analysis (<name>.schema.json
 // beside this file: plan, result, count, server-stats), checked here where they are written, as
-// analysis checks them where it reads them (analysis/file_schemas.py). A document that does not
+// analysis checks them where it reads them (analysis/common/file_schemas.py). A document that does not
 // match is the client's own bug: the caller says so and exits non-zero, so the lab shows it. A
 // client's result file is the exception: `run` writes it inside the window, where checking would
 // spend the client's CPU; the lab checks it as the phase ends (analysis phase-status).

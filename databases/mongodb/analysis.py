@@ -1,10 +1,10 @@
-"""What analysis knows of MongoDB (loaded by analysis/databases.py `hooks`; the names it may define:
+"""What analysis knows of MongoDB (loaded by analysis/common/databases.py `hooks`; the names it may define:
 docs/contracts.md "A database's analysis hooks"): its journal counter, counter meanings,
 reconciliation rules, fairness cells and terms, transaction isolation and transparent-huge-pages advice.
 """
 import re
 
-from analysis.reconcile import (  # the rules' helpers (analysis/reconcile.py; loaded after it)
+from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures/reconcile.py; loaded after it)
     check as _check, commands_delta as _commands_delta, delta as _delta, n as _n, total as _sum)
 
 # runs[].wal: `wt_log_bytes_written` = serverStatus().wiredTiger.log["log bytes written"] in each
@@ -14,7 +14,7 @@ WAL = {"counter": "wt_log_bytes_written", "source": "wiredTiger.log",
        "about": "WiredTiger's journal, serverStatus wiredTiger.log 'log bytes written'"}
 
 
-# --- counter meanings (analysis/counters.py asks `counter_semantics`) ---------------------------
+# --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
 # Sources, per row:
 # - mongod, opcounters.query and .command: MongoDB 8.0 manual, reference/command/serverStatus
 #   (mongodb/docs content/manual/v8.0/source/reference/command/serverStatus.txt):
@@ -132,7 +132,7 @@ def counter_semantics(server):
     return None, f"no counter semantics recorded for server {name!r} (databases/mongodb/analysis.py)"
 
 
-# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# --- reconciliation (analysis/figures/reconcile.py asks `reconcile`) ------------------------------------
 # What the lab allows beyond the work it can count exactly. Measured on FerretDB 1.24
 # (client/test/integration/server-stats.test.js): a MongoDB driver opens up to 3 connections per
 # client (pool, monitor, RTT) and sends a hello on each plus heartbeats about every 10 s on the
@@ -335,7 +335,7 @@ def _mongodb_transactions(checks, txn, start, end, sem):
                f"{(meaning or {}).get('open', 'transactions.currentOpen')}: none at the {edge} reading", why)
 
 
-# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
+# --- fairness (analysis/figures/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
 # What mongod does where the lab does not align it (README.md's fairness table says why):
 DEFAULT_SYNCDELAY = "60"       # storage.syncPeriodSecs
 BLOCKING_STAGE_MB = 100        # internalQueryMaxBlockingSortMemoryUsageBytes, $group's limit
@@ -420,11 +420,11 @@ def fairness_terms(settings, run_env):
 
 def transaction_isolation(iso):
     """The isolation a transaction ran at, whatever ISOLATION says: MongoDB's transactions have no
-    isolation level to set (analysis/txn_report.py, fairness above)."""
+    isolation level to set (analysis/render/txn_report.py, fairness above)."""
     return "snapshot read concern, majority write concern"
 
 
-# --- transparent huge pages (analysis/thp.py asks `THP`) ------------------------------------------
+# --- transparent huge pages (analysis/collect/thp.py asks `THP`) ------------------------------------------
 # MongoDB 8.0's TCMalloc (per-CPU caches) wants THP enabled before mongod starts; its "TCMalloc
 # Performance Optimization for a Self-Managed Deployment" page sets enabled=always,
 # defrag=defer+madvise, khugepaged/max_ptes_none=0 and vm.overcommit_memory=1. host.json records

@@ -1,5 +1,5 @@
 """What analysis knows of MySQL and of MariaDB, the stand-in of earlier runs (loaded by
-analysis/databases.py `hooks`; the names a hooks file may define: docs/contracts.md "A database's
+analysis/common/databases.py `hooks`; the names a hooks file may define: docs/contracts.md "A database's
 analysis hooks").
 
 Every counter is read from `node client server-stats` (databases/mysql/client/mysql-stats.js:
@@ -67,7 +67,7 @@ BINLOG = {"counter": "binlog_bytes", "source": "SHOW BINARY LOGS",
 LOGS = {"binlog": ("binary log", BINLOG)}
 
 
-# --- counter meanings (analysis/counters.py asks `counter_semantics`) --------------------------
+# --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) --------------------------
 
 MARIADB_CHECKED = (10, 11)  # the stand-in of earlier runs, the version measured on
 MYSQL_MEASURED = (9, 7)     # the stand-in's line (9.7.4-2, Debian's package), measured
@@ -128,7 +128,7 @@ def counter_semantics(server):
     return None, f"server-stats names product {product!r} for mysql: neither MySQL nor MariaDB"
 
 
-# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# --- reconciliation (analysis/figures/reconcile.py asks `reconcile`) ------------------------------------
 
 # What one reading runs (mysql-stats.js READING: SELECT VERSION(), @@version_comment; SHOW GLOBAL
 # STATUS; SELECT UNIX_TIMESTAMP(NOW(6)); SELECT @@log_bin, ...; SHOW BINARY LOGS): the start
@@ -159,7 +159,7 @@ def _status_rows(sem, end):
 
 
 def reconcile(checks, w, start, end, seconds, sem, r):
-    """Adds the mysql checks to `checks`. w: reconcile.lab_work; r: analysis/reconcile.py (its
+    """Adds the mysql checks to `checks`. w: reconcile.lab_work; r: analysis/figures/reconcile.py (its
     `check`, `delta`, `n`, `total` helpers)."""
     if w.get("txn") is not None:
         _reconcile_txn(checks, w, start, end, sem, r)
@@ -412,7 +412,7 @@ def _oltp_table(checks, w, start, end, sem, source, r):
           "tolerance: an aborted attempt's rows)", no_rows, low_too=True)
 
 
-# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_rows`) --------------------
+# --- fairness (analysis/figures/fairness.py asks `fairness_cells` and `fairness_rows`) --------------------
 
 def _option(cmd, name):
     """mysqld's `--name=value` (dashes and underscores are the same to mysqld)."""
@@ -448,7 +448,7 @@ def _said(cmd, name, default):
 
 
 def fairness_cells(settings, run_env):
-    """{what: cell} of mysql for the rows analysis/fairness.py states for every database."""
+    """{what: cell} of mysql for the rows analysis/figures/fairness.py states for every database."""
     cmd, si = _cmd(settings), _stand_in(settings)
     if cmd is None:
         return {}
@@ -522,7 +522,7 @@ def _partial_update_logging(cmd, si):
 
 def fairness_rows(settings, run_env, setting):
     """Rows only MySQL brings (its README's table): mysql's cell read from its command line
-    (D.settings.json), the others' through `setting(db, name)` (analysis/fairness.py: a database's
+    (D.settings.json), the others' through `setting(db, name)` (analysis/figures/fairness.py: a database's
     command-line setting, "" when it ran without it, None when it did not run in this bench)."""
     cmd, si = _cmd(settings), _stand_in(settings)
     if cmd is None:

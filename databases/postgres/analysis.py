@@ -1,8 +1,8 @@
-"""What analysis knows of PostgreSQL (loaded by analysis/databases.py `hooks`; the names it may
+"""What analysis knows of PostgreSQL (loaded by analysis/common/databases.py `hooks`; the names it may
 define: docs/contracts.md "A database's analysis hooks"): its WAL counter, counter meanings, reconciliation
 rules, fairness cells and terms, and transaction isolation.
 """
-from analysis.reconcile import (  # the rules' helpers (analysis/reconcile.py; loaded after it)
+from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures/reconcile.py; loaded after it)
     check as _check, delta as _delta, n as _n, total as _sum)
 
 # runs[].wal: `wal_bytes` = pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') in each server-stats
@@ -14,7 +14,7 @@ WAL = {"counter": "wal_bytes", "source": "pg_current_wal_lsn",
                  "system, not necessarily flushed; not the insert position)")}
 
 
-# --- counter meanings (analysis/counters.py asks `counter_semantics`) ---------------------------
+# --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
 # pg_stat_database columns (PostgreSQL 17 manual, monitoring-stats; the same in 15); `sessions` from 14.
 # xact_commit/xact_rollback count every transaction of the database, the lab's own readings and
 # each session's start-up included (reconcile below counts those).
@@ -25,7 +25,7 @@ def counter_semantics(server):
     return {"label": f"postgres {server.get('version')}", "sessions_from": SESSIONS_FROM}, None
 
 
-# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# --- reconciliation (analysis/figures/reconcile.py asks `reconcile`) ------------------------------------
 # What the lab allows beyond the work it can count exactly. Measured on PostgreSQL 17.12 (the
 # stand-in; 15.18 read the same within 2%) in windows between two server-stats readings: a new
 # session runs one start-up transaction; a reading's own session (the start reading's lands in the
@@ -275,7 +275,7 @@ def _postgres_cluster(checks, start, end, seconds):
                f"client sessions on the other databases at the {edge} reading (pg_stat_activity)", older)
 
 
-# --- fairness (analysis/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
+# --- fairness (analysis/figures/fairness.py asks `fairness_cells` and `fairness_terms`) ------------------
 # What postgres does where the lab does not align it (README.md's fairness table says why):
 DEFAULT_WORK_MEM = "4MB"          # PostgreSQL's default, unchanged by the official image
 DEFAULT_CHECKPOINT_TIMEOUT = "300s"

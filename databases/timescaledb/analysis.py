@@ -1,4 +1,4 @@
-"""What analysis knows of TimescaleDB (loaded by analysis/databases.py `hooks`; the names it may
+"""What analysis knows of TimescaleDB (loaded by analysis/common/databases.py `hooks`; the names it may
 define: docs/contracts.md "A database's analysis hooks"). TimescaleDB is PostgreSQL with an
 extension: its server-stats readings are PostgreSQL's counters read the same way (databases/
 timescaledb/client/timescaledb-stats.js), named `timescaledb` with the extension's version, its
@@ -7,7 +7,7 @@ counter meanings and reconciliation rules are PostgreSQL's (taken from PostgreSQ
 than written twice), with what the extension changes, measured on the stand-in (TimescaleDB 2.19.3,
 Apache edition, on PostgreSQL 17.12; tests/unit/test_timescaledb_reconcile_real.py reads them from the
 real server). Its storage figures (chunks, compression) reach results.json through count.json's
-fields, which analysis/ingest.py reads by name."""
+fields, which analysis/figures/ingest.py reads by name."""
 import importlib.util
 import os
 
@@ -32,7 +32,7 @@ def counter_semantics(server):
     return {"label": f"timescaledb {server.get('version')}", "sessions_from": _pg.SESSIONS_FROM}, None
 
 
-# --- reconciliation (analysis/reconcile.py asks `reconcile`) ------------------------------------
+# --- reconciliation (analysis/figures/reconcile.py asks `reconcile`) ------------------------------------
 # PostgreSQL's rules and allowances, and what TimescaleDB adds. Measured on the stand-in (2.19.3
 # Apache edition, PostgreSQL 17.12), a reading before and after `node client run` sessions inserting
 # TSBS rows one INSERT each (624 to 3,120 rows, 1 to 8 sessions, 2 to 20 chunks created):
@@ -123,7 +123,7 @@ def _jobs(checks, start, end, h):
             "the window", older)
 
 
-# --- fairness (analysis/fairness.py asks `fairness_cells`, `fairness_rows`, `setting`) ------------
+# --- fairness (analysis/figures/fairness.py asks `fairness_cells`, `fairness_rows`, `setting`) ------------
 # TimescaleDB runs with the PostgreSQL service's settings (databases/timescaledb/compose.yaml), so
 # its cells are PostgreSQL's, read from its own command line, but where the extension differs.
 setting = _pg.setting

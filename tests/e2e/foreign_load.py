@@ -99,7 +99,7 @@ def flagged(rec):
     return {k for k, c in rec["checks"].items() if c["verdict"] == "suspect"}
 
 
-# What each load moves, by the counters the reconciliation reads (analysis/reconcile.py): the loop
+# What each load moves, by the counters the reconciliation reads (analysis/figures/reconcile.py): the loop
 # opens a session per query (PostgreSQL sessions; the MongoDB driver's connections) on the lab's
 # database; the cluster work runs in database `postgres` and requests a checkpoint.
 LOOP_FLAGS = {"postgres": {"sessions"}, "mongodb": {"connections_created"}}

@@ -13,7 +13,7 @@ import time
 from conftest import LAB_ROOT, PROJECT, lab_env, make_bench, remove_project
 
 sys.path.insert(0, str(LAB_ROOT))
-from analysis.check import ROWS  # noqa: E402  (the rows the table must name)
+from analysis.render.check import ROWS  # noqa: E402  (the rows the table must name)
 
 
 def compose_services():

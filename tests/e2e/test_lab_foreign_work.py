@@ -76,7 +76,7 @@ def test_clean_run_reconciles(lab_run, db):
     print(db, "command deltas", command_deltas(stats))
     inserts = rec["observed"].get("rows_written", rec["observed"].get("inserts"))
     if db == "mongodb" and str(rec.get("server", "")).startswith("secantus"):
-        # The SecantusDB stand-in counts insert commands, not documents (analysis/counters.py): the
+        # The SecantusDB stand-in counts insert commands, not documents (analysis/figures/counters.py): the
         # check is unavailable with that reason, never reconciled against a reinterpreted counter.
         check = rec["checks"]["inserts"]
         assert inserts is None and check["verdict"] == "unavailable", check

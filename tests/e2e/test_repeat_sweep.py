@@ -14,7 +14,7 @@ import pytest
 from conftest import LAB_ROOT, default_signals, lab_env, make_bench, project_containers, remove_project, runme
 
 sys.path.insert(0, str(LAB_ROOT))
-from analysis.fileio import read_env_file  # noqa: E402  (run.env as bash reads it: quoted --set values)
+from analysis.common.fileio import read_env_file  # noqa: E402  (run.env as bash reads it: quoted --set values)
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
 

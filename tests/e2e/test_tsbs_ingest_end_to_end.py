@@ -261,7 +261,7 @@ def test_the_timescale_study_answers_its_queries_as_mongodb(timescale_study):
     # equal digests of empty answers would prove nothing: each answers rows on this data
     for name, q in ts.items():
         assert any(e["rows"] for e in q["per_execution"]), (name, q["per_execution"])
-    # the sweep's report compares them too (analysis/sweep_queries.py)
+    # the sweep's report compares them too (analysis/experiments/sweep_queries.py)
     section = (bench / "sweep-MODEL+DATABASES" / "report.md").read_text().split("## Query answers across the points", 1)[1]
     for name, q in ts.items():
         assert f"| {name} | equal on all 2 (digest {q['digest'][:12]}) |" in section, (name, section[:2000])

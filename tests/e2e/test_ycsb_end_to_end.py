@@ -76,9 +76,9 @@ def test_runs_load_then_run_per_database_with_its_own_files(ycsb_run):
             client = json.loads((bench / "clients" / f"{r['phase']}-client-{i}.json").read_text())
             assert client["stage"] == r["stage"]
         assert r["status"] == "ok", (r["phase"], r["reason"])
-    # the lab planned the run as data (plan.json, checked against its schema by analysis/plan.py) and
+    # the lab planned the run as data (plan.json, checked against its schema by analysis/bench/plan.py) and
     # ran its phases, each client with the plan's stage
-    from analysis import plan
+    from analysis.bench import plan
     planned = plan.read(str(bench))
     assert [p["id"] for p in planned["phases"]] == PHASES and planned["settings"]["values"]["OPS"] == OPS
     assert planned["repetitions"] == 1 and [d["name"] for d in planned["databases"]] == ["mongodb", "postgres"]

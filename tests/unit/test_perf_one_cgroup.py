@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import perfstat
+from analysis.bench import perfstat
 from lab_images import STANDIN, official_postgres, postgres_image
 
 ROOT = Path(__file__).resolve().parents[2]

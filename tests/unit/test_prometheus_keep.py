@@ -1,6 +1,6 @@
 """prometheus/prometheus.yml keeps only some series and compose.yaml's cAdvisor collects only some
 metric sets (the monitoring's own CPU is part of a run's cost). Every metric name the lab reads
-(analysis/export.py, analysis/monitoring.py, every Grafana dashboard query, the client metrics
+(analysis/collect/export.py, analysis/collect/monitoring.py, every Grafana dashboard query, the client metrics
 of docs/contracts.md §2) must survive both, and the filters must really drop something."""
 import json
 import re
@@ -13,7 +13,7 @@ import yaml
 LAB_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(LAB_ROOT))
 
-from analysis import export, monitoring  # noqa: E402
+from analysis.collect import export, monitoring, series  # noqa: E402
 
 NAME = re.compile(r"\b((?:container|jsonbench_client|process|machine)_[a-z0-9_]+)")
 # cAdvisor metric set (--enable_metrics) -> the prefixes of the series it produces
@@ -82,11 +82,11 @@ def test_cadvisor_collects_the_sets_of_every_kept_name_and_no_other():
     for name in set(export.COUNTERS) | set(export.GAUGES) | set(monitoring.CPU_COUNTERS):
         assert any(name.startswith(p) for s in enabled for p in CADVISOR_SETS[s]) or name.startswith(ALWAYS), name
     assert "--docker_only=true" in cmd and "--housekeeping_interval=1s" in cmd and "--max_procs=1" in cmd
-    # Only the labels the queries select on (export.PROJECT_LABEL, SERVICE_LABEL) are exported.
+    # Only the labels the queries select on (series.PROJECT_LABEL, SERVICE_LABEL) are exported.
     assert "--store_container_labels=false" in cmd
     (labels,) = [c.split("=", 1)[1] for c in cmd if c.startswith("--whitelisted_container_labels=")]
     exported = {"container_label_" + label.replace(".", "_") for label in labels.split(",")}
-    assert exported == {export.PROJECT_LABEL, export.SERVICE_LABEL}
+    assert exported == {series.PROJECT_LABEL, series.SERVICE_LABEL}
     # "no other": every collected set has a series that the lab reads and Prometheus keeps
     read = set(export.COUNTERS) | set(export.GAUGES) | set(monitoring.CPU_COUNTERS) | dashboard_names()
     for s in enabled:

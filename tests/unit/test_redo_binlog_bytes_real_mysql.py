@@ -1,5 +1,5 @@
 """results.json runs[].wal (InnoDB redo) and runs[].binlog (the binary log) of a mysql phase
-(analysis/wal.py through databases/mysql/analysis.py, over two `node client server-stats` readings)
+(analysis/figures/wal.py through databases/mysql/analysis.py, over two `node client server-stats` readings)
 against independent readings taken inside them: the log sequence number from SHOW ENGINE INNODB
 STATUS, and the sizes of the binary log files in the server's data directory (stat in the
 container), around real inserts, then YCSB-A's reads and JSON_SET updates, sent by `node client run`
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import wal
+from analysis.figures import wal
 from lab_images import present
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import file_schemas
+from analysis.common import file_schemas
 from databases import manifests
 
 LAB_ROOT = Path(__file__).resolve().parents[2]

@@ -3,7 +3,7 @@ official image compose.yaml names when it is present, else the lab's TimescaleDB
 (databases/timescaledb/database.json standin.image; lab/test.sh builds it before this suite), or
 JSONBENCH_TIMESCALEDB_IMAGE, started as the lab's compose service starts it. The client's own
 commands as the lab runs them (init, settle, server-stats around two `run` clients), then
-analysis/reconcile.py on those readings and the clients' result files:
+analysis/figures/reconcile.py on those readings and the clients' result files:
 - a clean ingest window reconciles `ok`, with TimescaleDB's catalog reads (8 per INSERT), its chunk
   builds and its job counters judged by their own checks;
 - a window with a monitoring-like reader (chunks listed, the hypertable counted) is `suspect`;
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import reconcile
+from analysis.figures import reconcile
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "tsdb-reconcile-password"

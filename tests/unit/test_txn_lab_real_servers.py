@@ -3,7 +3,7 @@ client/test/helpers/postgres-server.js, secantus-server.js) with real booking an
 (`analysis txn-outcomes` writes the clients' committed and in-doubt bookings, `node client count`
 looks for each of them by id, a failed check keeps D.count.json with its rows and fails the phase;
 only the container wrapper is replaced: client_oneshot runs `node client` on the host), and
-analysis/reconcile.py's transaction checks against the server's own counters, table by table: a
+analysis/figures/reconcile.py's transaction checks against the server's own counters, table by table: a
 foreign bulk write during a booking phase is `suspect` on both."""
 import json
 import os
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import phase_status
+from analysis.bench import phase_status
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -214,7 +214,7 @@ def booking_phase(uri, db, tmp_path, env, clients=2, during=None):
     """A booking phase as the lab runs it: a server-stats reading, the clients (during(): run while they
     do), the end reading, count_phase (the nothing-lost check with the clients' outcomes), then the
     reconciliation with count's check; returns (results, reconciliation, booking_check, phase status)."""
-    from analysis import reconcile
+    from analysis.figures import reconcile
     (tmp_path / "clients").mkdir()
     start = server_stats(uri, "booking")
     results = run_clients(env, lambda i: tmp_path / "clients" / f"{db}-client-{i}.json", clients, during)
@@ -299,7 +299,7 @@ def test_a_foreign_bulk_write_during_a_booking_phase_is_suspect_on_postgres(pg_u
 def test_reconciliation_of_an_oltp_run_counts_its_rows_by_operation_type(pg_uri, tmp_path):
     """sysbench-style 50/50 on a real PostgreSQL, 2 clients x 2 sessions: the rows the committed
     updates and delete+inserts wrote are what pg_stat_user_tables counted, and the phase is ok."""
-    from analysis import reconcile, transactions
+    from analysis.figures import reconcile, transactions
     env = {"WORKLOAD": "oltp", "KEY": "uuidv7", "LAYOUT": "heap", "SEED": "7", "TABLE_ROWS": "1000", "URI": pg_uri}
     assert client(["init"], env).returncode == 0
     start = server_stats(pg_uri, "oltp")

@@ -1,4 +1,4 @@
-"""results.json runs[].wal.bytes (analysis/wal.py over two `node client server-stats` readings)
+"""results.json runs[].wal.bytes (analysis/figures/wal.py over two `node client server-stats` readings)
 against an independent reading: pg_current_wal_lsn() read with psql inside the readings, around
 real jsonb inserts and jsonb_set updates on a real PostgreSQL (the official image compose.yaml pins when it
 is present, else the lab's stand-in: Debian 13's PostgreSQL 17.12)."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis import wal
+from analysis.figures import wal
 from lab_images import STANDIN, official_postgres, postgres_image
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -116,7 +116,7 @@ module.exports = {
   describe: (opts, out) => ({ ...out, model: opts.model, shape: null }),
   okSummary: (values, standIns) => `tsbs MODEL=${values.MODEL}, ${values.HOSTS} hosts every ${values.INTERVAL_S} s `
     + `for ${values.SPAN_S} s from ${values.START}; ${values.CLIENTS} client(s) x ${values.RATE} events/s${standIns ? '; stand-ins' : ''}`,
-  // An ingest: the run phase's figures are per event (analysis/ingest.py), and MODEL=bucket's
+  // An ingest: the run phase's figures are per event (analysis/figures/ingest.py), and MODEL=bucket's
   // upserts each ingest one event as an insert does in the other models.
   analysis: { insert_ops: ['insert', 'bucket'], ingest: true, transactions: false, count_expected: { basis: 'inserted' } },
 };

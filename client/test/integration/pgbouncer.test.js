@@ -178,7 +178,7 @@ test.describe('PgBouncer (stand-in path) in front of the PostgreSQL stand-in', {
     const commits = after.commits - before.commits;
     const rollbacks = after.rollbacks - before.rollbacks;
     assert.ok(commits + rollbacks >= attempts, `${commits}+${rollbacks} < ${attempts}`);
-    // (+5: autovacuum visits, analysis/reconcile.py's transactions_fixed; 215 were seen once)
+    // (+5: autovacuum visits, analysis/figures/reconcile.py's transactions_fixed; 215 were seen once)
     assert.ok(commits + rollbacks <= attempts + 2 * SESSIONS + 2 * POOL_SIZE + 1 + 5, `${commits}+${rollbacks} vs ${attempts} attempts`);
     // SESSIONS client sessions, at most POOL_SIZE server sessions (+1: the reading before)
     const sessions = after.sessions - before.sessions;

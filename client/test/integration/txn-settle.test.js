@@ -3,7 +3,7 @@
 // real PostgreSQL and SecantusDB as a replica set (the MongoDB stand-in): `settle` after `init`
 // vacuums the workload's own tables (booking's five; there is no jsonbench table to vacuum), and
 // `server-stats` with WORKLOAD says what each of a client's SESSIONS sends besides its transactions,
-// which reconciliation multiplies by the sessions (analysis/reconcile.py).
+// which reconciliation multiplies by the sessions (analysis/figures/reconcile.py).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const { startPostgres } = require('../helpers/postgres-server');

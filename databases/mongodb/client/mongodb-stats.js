@@ -5,7 +5,7 @@
 // commands, connections, no metrics.commands, no wiredTiger, no tcmalloc, no transactions):
 // every counter a server does not offer is null with the reason, naming it.
 // Which server answered, and its version, goes with the reading (`server`):
-// what a counter means depends on both (analysis/reconcile.py).
+// what a counter means depends on both (analysis/figures/reconcile.py).
 const OPCOUNTERS = ['insert', 'query', 'update', 'delete', 'getmore', 'command'];
 
 // serverStatus.transactions fields read as counters (the lab's names: txn_*).

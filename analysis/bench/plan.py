@@ -1,0 +1,95 @@
+"""A run's plan, as analysis reads it (docs/contracts.md §1, §4): `plan.json`, the whole run as data
+written by `node client plan --json run.env` into the bench folder (schema client/src/plan.schema.json,
+checked here where it is read). The one reader of a run's settings and phases: runs made before
+plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings), and runs older
+still to the phase ids the settings give (benchfiles.expected_phases). What analysis needs to know of
+the workload (workload_facts) is the plan's `workload`, declared by the workload's file
+(client/src/workloads/<name>.workload.js): analysis compares no workload names."""
+import os
+
+from ..common import databases, file_schemas
+from ..common.errors import AnalysisError
+from ..common.fileio import read_json
+from . import benchfiles
+
+FILE = "plan.json"
+def read(bench_dir):
+    """plan.json of the folder, checked against its schema; None when the lab wrote none (older runs)."""
+    path = os.path.join(bench_dir, FILE)
+    if not os.path.exists(path):
+        return None
+    return file_schemas.client(read_json(path), "plan", path)
+
+
+def _plan_txt_phases(bench_dir):
+    # plan.txt: the lab's copy of `node client plan run.env`, one `phase=<id> ...` line per phase
+    path = os.path.join(bench_dir, "plan.txt")
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return [w[len("phase="):] for line in f for w in line.split()[:1] if w.startswith("phase=")]
+
+
+def phases(bench_dir):
+    """The phase ids the lab planned, in run order: plan.json's, else plan.txt's; None when the
+    folder has neither (runs made before the lab wrote them)."""
+    doc = read(bench_dir)
+    return [p["id"] for p in doc["phases"]] if doc else _plan_txt_phases(bench_dir)
+
+
+def settings(bench_dir):
+    """The run's bench keys as text, {KEY: value}: plan.json's, every key with its default filled in
+    and as the clients got it (a key that does not apply is left out), else run.env as written (bench.env
+    plus the --set overrides; defaults not filled in); None when the folder has neither."""
+    doc = read(bench_dir)
+    if doc:
+        return {k: v for k, v in doc["settings"]["environment"].items() if v != ""}
+    return benchfiles.run_env(bench_dir)
+
+
+def expected_phases(bench_dir, bench_settings):
+    """The phases a run must have: the plan's (it knows QUERIES=all's names), else the ids the
+    settings give (bench_settings: settings() or bench.env; without DATABASES, the original study's pair)."""
+    planned = phases(bench_dir)
+    if planned is not None:
+        return planned
+    s = bench_settings or {}
+    dbs = (s.get("DATABASES") or " ".join(databases.baseline())).split()
+    return benchfiles.expected_phases(dbs, s.get("WORKLOAD"), s.get("QUERIES"))
+
+
+def repetitions(bench_dir):
+    """REPEAT of the run: plan.json's, else run.env's or bench.env's (default 1)."""
+    doc = read(bench_dir)
+    if doc:
+        return doc["repetitions"]
+    env = benchfiles.run_env(bench_dir) or benchfiles.bench_env(bench_dir)
+    try:
+        return int(env.get("REPEAT") or 1)
+    except ValueError:
+        raise AnalysisError(f"{bench_dir}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
+
+
+# The facts of the six workloads as they were when plan.json did not carry them (before its
+# `workload`; client/src/workloads/<name>.workload.js `analysis` declares them since): the one
+# fallback, for runs made before. Not a list to extend: a new workload's facts come from its plan.
+_INSERTS = {"insert_ops": ["insert"], "ingest": False, "transactions": False, "count_expected": {"basis": "inserted"}}
+_FACTS_BEFORE_PLAN = {
+    "insert": _INSERTS,
+    "ycsb": _INSERTS,
+    "events": _INSERTS,
+    "tsbs": {**_INSERTS, "insert_ops": ["insert", "bucket"], "ingest": True},
+    "booking": {**_INSERTS, "transactions": True, "count_expected": {"basis": "committed"}},
+    "oltp": {**_INSERTS, "transactions": True, "count_expected": {"basis": "setting", "setting": "TABLE_ROWS"}},
+}
+
+
+def workload_facts(bench_dir, name=None):
+    """What analysis needs of the run's workload (plan.schema.json `workload`): insert_ops, ingest,
+    transactions, count_expected; the plan's (a run has one workload), else, for runs made before
+    the plan carried them, the facts the six workloads had by name (name: the workload the phase's
+    clients ran, results' `workload`; one unknown to them gets an insert's)."""
+    w = (read(bench_dir) or {}).get("workload")
+    if w:
+        return {k: v for k, v in w.items() if k != "name"}
+    return _FACTS_BEFORE_PLAN.get(name or "insert", _INSERTS)

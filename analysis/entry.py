@@ -1,0 +1,72 @@
+"""The two moments a driver hands a bench folder to analysis (issue 26): a phase finished (its facts
+written into D.phase.json) and a bench finished (every planned phase run). Each does what the lab's
+bash does at that moment today (lab/phase.sh finish_phase, lab/bench.sh run_bench), in the same
+order and writing the same files: a step that fails is said and the next one still runs, as there.
+Above every layer, beside the CLI (analysis/README.md "Layout")."""
+import os
+
+from .bench import phase_status, phases, plan
+from .collect import export
+from .common.errors import AnalysisError
+from .experiments import experiment_report
+from .figures import results
+from .render import flamegraph, report, summary
+
+GZIP_OVER_BYTES = 20 * 1024 * 1024  # the CLI's --gzip-over-mb default
+
+
+def _why(e):
+    # an AnalysisError's message names the file and value; anything else is a fault: its type too
+    return str(e) if isinstance(e, AnalysisError) else f"{type(e).__name__}: {e}"
+
+
+def phase_finished(bench_dir, database, phase_id, prometheus_url, project=None, scrape_interval=1.0):
+    """The phase's status decided from its facts (written into D.phase.json), then its window's
+    metrics exported from Prometheus (D.metrics.json, timeseries/D.csv.gz). Returns (verdict: `ok` or
+    `<status> (<reason>)`, or None when no status could be decided; the export's result or None;
+    [what failed, one line each])."""
+    said, verdict, metrics = [], None, None
+    path = os.path.join(bench_dir, f"{phase_id}.phase.json")
+    if os.path.exists(path) and os.path.getsize(path):
+        try:
+            verdict = phase_status.complete(path)
+        except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+            said.append(f"{phase_id}: no status: {_why(e)}")
+    try:
+        metrics = export.export(bench_dir, database, prometheus_url, project, scrape_interval, phase_id)
+    except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+        said.append(f"{phase_id}: metrics export failed; the phase's other files are kept: {_why(e)}")
+    return verdict, metrics, said
+
+
+def bench_finished(bench_dir, lab_env=None, gzip_over_bytes=GZIP_OVER_BYTES):
+    """results.json, a flame graph per phase that has a profile, report.md with its plots, and the
+    summary lines. Returns (the summary lines or None, [what failed, one line each])."""
+    said, lines = [], None
+    try:
+        results.write(bench_dir, lab_env)
+    except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+        said.append(f"results.json could not be written: {_why(e)}")
+    try:
+        planned = plan.phases(bench_dir) or phases.phases_in(bench_dir)
+    except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+        planned = []
+        said.append(f"no phases to draw flame graphs of: {_why(e)}")
+    for phase_id in planned:
+        profile = os.path.join(bench_dir, f"{phase_id}.perf")
+        if os.path.exists(profile) and os.path.getsize(profile):
+            try:
+                flamegraph.run(profile, os.path.join(bench_dir, f"{phase_id}.svg"), None, gzip_over_bytes)
+            except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+                said.append(f"{phase_id}: flame graph failed: {_why(e)}")
+    try:
+        plain, made = experiment_report.split([bench_dir])
+        if plain or not made:
+            report.run(plain, None)
+    except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+        said.append(f"report failed: {_why(e)}")
+    try:
+        lines = summary.lines(bench_dir)
+    except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
+        said.append(f"summary failed: {_why(e)}")
+    return lines, said
