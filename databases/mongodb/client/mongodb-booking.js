@@ -3,9 +3,9 @@
 // the static data, the steps of one booking (run as a transaction by mongodb-txn.js), and the
 // nothing-lost check. Transactions need a replica set: a standalone server is refused before
 // anything starts.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire, bookingData } = require('../../../client/src/sdk');
 const { Binary } = clientRequire('mongodb');
-const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
+const { tables, INDEXES, rows, AIRCRAFT } = bookingData;
 const { transaction, requireReplicaSet } = require('./mongodb-txn');
 
 

@@ -2,7 +2,7 @@
 // sysbench's OLTP table on MongoDB (workloads/oltp-data.js): the collection (_id = id), its k
 // index, the generated rows, and the steps of one operation (run as a transaction by
 // mongodb-txn.js: snapshot read concern, majority write concern, as the bookings).
-const { TABLE, INDEXES, rowsOf } = require('../../../client/src/workloads/oltp-data');
+const { TABLE, INDEXES, rowsOf } = require('../../../client/src/sdk').oltpData;
 const { transaction, requireReplicaSet } = require('./mongodb-txn');
 
 const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});

@@ -3,8 +3,7 @@
 // write concern) on the connection's session, retried as MongoDB's drivers specification says:
 // the whole transaction on an error labelled TransientTransactionError, the commit alone on
 // UnknownTransactionCommitResult. stepsOn(db, session): the model's steps in this transaction.
-const { withRetries } = require('../../../client/src/targets/txn-retry');
-const { InputError } = require('../../../client/src/bench-schema');
+const { withRetries, InputError } = require('../../../client/src/sdk');
 
 const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
 const TRANSIENT = 'TransientTransactionError';

@@ -6,9 +6,9 @@
 // durability. Reads come back as raw BSON (counted, not decoded). Also
 // drives the MongoDB stand-ins (SecantusDB; FerretDB), which it detects and
 // labels as stand-ins.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire, uuidString } = require('../../../client/src/sdk');
+
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = clientRequire('mongodb');
-const { uuidString } = require('../../../client/src/keys');
 const { readMongoStats } = require('./mongodb-stats');
 const models = require('./mongodb-models');
 

@@ -7,10 +7,9 @@
 // connection (sysbench prepares them too). The ids are always given (sysbench's delete+insert gives
 // the deleted id back), so AUTO_INCREMENT only stands as sysbench declares it. Each operation is a
 // transaction (mysql-txn.js), as on PostgreSQL (databases/postgres/client/postgres-oltp.js).
-const { clientRequire } = require('./deps');
 const { transaction } = require('./mysql-txn');
 
-const { TABLE, COLUMNS, INDEXES, rowsOf } = clientRequire('./src/workloads/oltp-data');
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../client/src/sdk').oltpData;
 
 const DDL = `CREATE TABLE ${TABLE} (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER NOT NULL DEFAULT '0', `
   + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB";

@@ -12,9 +12,7 @@
 // A serialization failure as PostgreSQL's 40001 does not exist in InnoDB: SERIALIZABLE is
 // REPEATABLE READ with every plain SELECT taken as SELECT ... FOR SHARE (innodb-transaction-
 // isolation-levels.html), so its conflicts are lock waits and deadlocks too.
-const { clientRequire } = require('./deps');
-
-const { withRetries } = clientRequire('./src/targets/txn-retry');
+const { withRetries } = require('../../../client/src/sdk');
 
 // The ISOLATION bench key -> InnoDB's level. REPEATABLE READ is InnoDB's default: consistent reads
 // from the transaction's first snapshot, locking reads and writes with next-key locks (a record and

@@ -10,7 +10,7 @@
 // the query set it has forms of (events) and loading whole documents in mysql-queries.js.
 // What it does not implement (the tsbs query set, time-series models) is refused with the reason
 // before anything is written.
-const { clientRequire } = require('./deps');
+const { clientRequire, InputError, keysetReadBack } = require('../../../client/src/sdk');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
 const { ISOLATION_LEVELS } = require('./mysql-txn');
@@ -18,8 +18,6 @@ const booking = require('./mysql-booking');
 const oltp = require('./mysql-oltp');
 
 const mysql = clientRequire('mysql2/promise');
-const { InputError } = clientRequire('./src/bench-schema');
-const { keysetReadBack } = clientRequire('./src/document-digest');
 
 const DEFAULT_DB = 'jsonbench';
 // Rows come back as the server's JSON text, unparsed (jsonStrings): the client only counts them,

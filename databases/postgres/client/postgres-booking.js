@@ -2,9 +2,10 @@
 // The airline booking model on PostgreSQL (workloads/booking-data.js): its tables and index, the
 // static data, the steps of one booking (run as a transaction by postgres-txn.js), and the
 // nothing-lost check.
-const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
+const { bookingData, uuidString } = require('../../../client/src/sdk');
 const { transaction } = require('./postgres-txn');
-const { uuidString } = require('../../../client/src/keys');
+
+const { tables, INDEXES, rows, AIRCRAFT } = bookingData;
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',

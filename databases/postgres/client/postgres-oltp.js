@@ -1,7 +1,7 @@
 'use strict';
 // sysbench's OLTP table on PostgreSQL (workloads/oltp-data.js): the table, its k index, the
 // generated rows, and the steps of one operation (run as a transaction by postgres-txn.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../client/src/workloads/oltp-data');
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../client/src/sdk').oltpData;
 const { transaction } = require('./postgres-txn');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;

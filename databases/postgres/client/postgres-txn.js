@@ -2,7 +2,7 @@
 // PostgreSQL's transaction step kind: BEGIN at ISOLATION, the workload's steps, COMMIT; retried
 // (txn-retry.js) on 40001 serialization_failure and 40P01 deadlock_detected (the study's client
 // retried on serialization failures only). stepsOn(client): the model's steps on this session.
-const { withRetries } = require('../../../client/src/targets/txn-retry');
+const { withRetries } = require('../../../client/src/sdk');
 
 const ISOLATION_SQL = {
   'read-committed': 'begin isolation level read committed',

@@ -4,12 +4,11 @@
 // prepared statement, pg-prepared-insert.js: build + send), get, patch
 // (jsonb_set of one field, in the server) and scan (one SELECT ... ORDER BY
 // id LIMIT n), each one round trip, through pg's named prepared statements.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire, keysetReadBack } = require('../../../client/src/sdk');
 const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
 const models = require('./postgres-models');
-const { keysetReadBack } = require('../../../client/src/document-digest');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.

@@ -5,13 +5,12 @@
 // INSERT of one row per event, one round trip (postgres-models.js statementOf/insertSeries).
 // Its query forms are in queries/tsbs.js. URI: timescaledb://user:password@host:port/db
 // (the scheme only picks this binding; the wire protocol is PostgreSQL's).
-const { fromClient } = require('./deps');
 const schema = require('./timescaledb-schema');
 const { unscheduleJobs, describeJobs } = require('./timescaledb-jobs');
 const { readTimescaledbStats } = require('./timescaledb-stats');
 
 const { PostgresTarget } = require('../../postgres/client/postgres');
-const { InputError } = fromClient('./src/bench-schema');
+const { InputError } = require('../../../client/src/sdk');
 
 const refuse = (what) => Promise.reject(new InputError(`${what} has no TimescaleDB binding (databases/timescaledb/client `
   + 'implements the TSBS devops ingest and queries); allowed with timescaledb: WORKLOAD=tsbs MODEL=native'));
