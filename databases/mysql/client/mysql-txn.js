@@ -55,6 +55,9 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
 const methods = {
   // What a transaction runs at: the ISOLATION it is given, as the session was set (prepareTxnSession).
   transactionIsolation(isolation) { return isolation; },
+  // stepsOn (options): the workload's steps on the session's prepared statements (its
+  // databases/mysql/client/workloads file).
+  transaction(i, body, options) { return transaction(this, i, body, options); },
 };
 
 module.exports = {
