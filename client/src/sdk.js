@@ -28,9 +28,6 @@ const SURFACE = {
   keysetReadBack: lazy('./document-digest', 'keysetReadBack'),
   // The transaction step kind's retries and counts (one policy for every database).
   withRetries: lazy('./targets/txn-retry', 'withRetries'),
-  // The workloads' data, which a database's workload file stores in its own form.
-  bookingData: lazy('./workloads/booking-data'),
-  oltpData: lazy('./workloads/oltp-data'),
   // The TSBS devops data and query set, which a database's tsbs query forms write for it.
   tsbsQueryTypes: lazy('./datasets/tsbs-query-params', 'QUERY_TYPES'),
   tsbsFieldNames: lazy('./datasets/tsbs-devops', 'FIELD_NAMES'),
@@ -42,7 +39,15 @@ const SURFACE = {
 // databases/ (in the repository as in the image: /app/client and /app/databases).
 const clientRequire = createRequire(path.join(__dirname, '..', 'package.json'));
 
-const sdk = { clientRequire };
+// A workload's data module (client/src/workloads/<name>-data.js: its tables, rows, indexes), which a
+// database's workload file stores in its own form; by name, so a new workload adds no name here.
+function workloadData(name) {
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`workloadData(${JSON.stringify(name)}): allowed: a workload's name`);
+  // eslint-disable-next-line global-require, import/no-dynamic-require
+  return require(`./workloads/${name}-data`);
+}
+
+const sdk = { clientRequire, workloadData };
 for (const [name, get] of Object.entries(SURFACE)) Object.defineProperty(sdk, name, { get, enumerable: true });
 
 module.exports = sdk;

@@ -62,4 +62,7 @@ test('the check sees each way around the SDK', () => {
 test('every name of the SDK resolves (a binding destructures them at load)', () => {
   for (const name of Object.keys(sdk)) assert.notEqual(sdk[name], undefined, `sdk.${name}`);
   assert.equal(typeof sdk.clientRequire('pg').Client, 'function');
+  // a workload's data module by the workload's name (a new workload adds no name to the SDK)
+  assert.deepEqual(Object.keys(sdk.workloadData('booking').tables), ['aircraft', 'schedule', 'seat', 'payment', 'audit']);
+  assert.throws(() => sdk.workloadData('../keys'), /allowed: a workload's name/);
 });

@@ -3,10 +3,10 @@
 // its collections and index, the static data, the steps of one booking (run by the binding's
 // transaction step kind, mongodb-txn.js), and the nothing-lost check. Transactions need a replica
 // set: a standalone server is refused before anything starts (the binding's prepareTransactions).
-const { clientRequire, bookingData } = require('../../../../client/src/sdk');
+const { clientRequire, workloadData } = require('../../../../client/src/sdk');
 
 const { Binary } = clientRequire('mongodb');
-const { tables, INDEXES, rows, AIRCRAFT } = bookingData;
+const { tables, INDEXES, rows, AIRCRAFT } = workloadData('booking');
 
 const dayDate = (text) => new Date(`${text}T00:00:00Z`);
 const uuid = (buf) => new Binary(buf, Binary.SUBTYPE_UUID);

@@ -3,7 +3,7 @@
 // collection (_id = id), its k index, the generated rows, and the steps of one operation (run by
 // the binding's transaction step kind, mongodb-txn.js: snapshot read concern, majority write
 // concern, as the bookings).
-const { TABLE, INDEXES, rowsOf } = require('../../../../client/src/sdk').oltpData;
+const { TABLE, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});
 

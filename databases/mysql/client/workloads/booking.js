@@ -14,7 +14,7 @@
 // PostgreSQL keeps short text). audit has no primary key, as on PostgreSQL: InnoDB then clusters its
 // rows by the first UNIQUE index of NOT NULL columns, audit_schedule_day (innodb-index-types.html),
 // the index the upsert's conflict is found on, so the upsert's lookup is the clustered index's.
-const { tables, INDEXES, rows, AIRCRAFT } = require('../../../../client/src/sdk').bookingData;
+const { tables, INDEXES, rows, AIRCRAFT } = require('../../../../client/src/sdk').workloadData('booking');
 
 const DDL = [
   'CREATE TABLE aircraft (id INT NOT NULL PRIMARY KEY, model VARCHAR(16) NOT NULL, seats INT NOT NULL) ENGINE=InnoDB',

@@ -8,7 +8,7 @@
 // the deleted id back), so AUTO_INCREMENT only stands as sysbench declares it. Each operation is a
 // transaction (the binding's transaction step kind, mysql-txn.js), as on PostgreSQL
 // (databases/postgres/client/workloads/oltp.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').oltpData;
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const DDL = `CREATE TABLE ${TABLE} (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER NOT NULL DEFAULT '0', `
   + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB";

@@ -2,9 +2,9 @@
 // WORKLOAD=booking on PostgreSQL: the airline booking model (client/src/workloads/booking-data.js),
 // its tables and index, the static data, the steps of one booking (run by the binding's transaction
 // step kind, postgres-txn.js), the nothing-lost check, and what its sessions send besides them.
-const { bookingData, uuidString } = require('../../../../client/src/sdk');
+const { workloadData, uuidString } = require('../../../../client/src/sdk');
 
-const { tables, INDEXES, rows, AIRCRAFT } = bookingData;
+const { tables, INDEXES, rows, AIRCRAFT } = workloadData('booking');
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',

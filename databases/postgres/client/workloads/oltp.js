@@ -2,7 +2,7 @@
 // WORKLOAD=oltp on PostgreSQL: sysbench's OLTP table (client/src/workloads/oltp-data.js), its k
 // index, the generated rows, and the steps of one operation (run by the binding's transaction step
 // kind, postgres-txn.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').oltpData;
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
 const indexSql = (ix) => `create ${ix.unique ? 'unique ' : ''}index ${ix.name} on ${ix.table} (${ix.fields.join(', ')})`;
