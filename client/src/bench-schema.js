@@ -232,16 +232,15 @@ function validateBenchText(text, file) {
   return values;
 }
 
-// A database of DATABASES whose manifest refuses WORKLOAD (offers.refused_workloads: {workload:
-// why}), refused with its reason before anything starts, naming the databases that run it.
+// A database of DATABASES without a file of WORKLOAD (databases/<db>/client/workloads/<workload>.js:
+// its presence is the offer), refused before anything starts naming the workloads it offers, its
+// manifest's reason when it gives one (offers.refused_workloads), and the databases that run it.
 function checkWorkloadRefused(values, where) {
-  const all = require('./databases').manifests();
+  const { notOffered, allowedWith } = require('./databases');
   for (const db of values.DATABASES || []) {
-    const why = ((all[db] && all[db].offers.refused_workloads) || {})[values.WORKLOAD];
+    const why = notOffered(db, values.WORKLOAD);
     if (!why) continue;
-    const others = Object.values(all).filter((m) => !m.not_in_lab && m.offers.workloads.includes(values.WORKLOAD)).map((m) => m.name);
-    throw new InputError(`${where('DATABASES')}: WORKLOAD=${values.WORKLOAD} does not run on ${db}: ${why} `
-      + `(databases/${db}/database.json offers.refused_workloads); allowed with WORKLOAD=${values.WORKLOAD}: DATABASES of ${others.join(', ')}`);
+    throw new InputError(`${where('DATABASES')}: ${why}; ${allowedWith(values.WORKLOAD)}`);
   }
 }
 

@@ -65,6 +65,53 @@ function bindingOf(name, root = ROOT) {
   return Target;
 }
 
+// The workloads a database offers: the files of its folder databases/<name>/client/workloads/, one
+// per workload (<workload>.js), found by folder as its query forms are (client/queries/<set>.js).
+// A file's presence is the offer; it holds what the workload needs of this database beyond the
+// binding's step kinds (booking's tables and steps, its session's statements), or nothing.
+const WORKLOADS_DIR = path.join('client', 'workloads');
+
+function offeredWorkloads(name, root = ROOT) {
+  const dir = path.join(root, name, WORKLOADS_DIR);
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+}
+
+// The databases of `names` (default: the lab's) that offer a workload.
+function offering(workload, names = labNames(), root = ROOT) {
+  return names.filter((db) => offeredWorkloads(db, root).includes(workload));
+}
+
+// Why a database does not run a workload, naming it, the workloads it offers, and its manifest's
+// reason when it states one (offers.refused_workloads); null when it runs it.
+function notOffered(name, workload, root = ROOT) {
+  const offered = offeredWorkloads(name, root);
+  if (offered.includes(workload)) return null;
+  const m = manifests(root)[name];
+  const why = m && ((m.offers || {}).refused_workloads || {})[workload];
+  return `WORKLOAD=${workload} does not run on ${name}: ${why ? `${why} ` : ''}(databases/${name}/client/workloads/ has no ${workload}.js; `
+    + `${name} offers WORKLOAD=${offered.join(', ') || '(none)'})`;
+}
+
+// What else is allowed with a workload: the lab's databases that offer it.
+function allowedWith(workload, root = ROOT) {
+  const dbs = offering(workload, labNames(root), root);
+  return dbs.length ? `allowed with WORKLOAD=${workload}: DATABASES of ${dbs.join(', ')}`
+    : `no database of the lab offers WORKLOAD=${workload} (a databases/<name>/client/workloads/${workload}.js)`;
+}
+
+// A database's file of a workload (its module), refused with notOffered's reason when it has none:
+// before anything starts (bench-schema.js for a bench file, the workload commands for --uri runs).
+function databaseWorkload(name, workload, root = ROOT) {
+  const why = notOffered(name, workload, root);
+  if (why) {
+    const { InputError } = require('./input-error');
+    throw new InputError(`${why}; ${allowedWith(workload, root)}`);
+  }
+  // eslint-disable-next-line global-require, import/no-dynamic-require
+  return require(path.join(root, name, WORKLOADS_DIR, `${workload}.js`));
+}
+
 // A database's own client commands (MongoDB's replset-initiate): databases/<name>/client/commands/*.js,
 // each exporting {command, keys, run}: the command's name, the keys it takes (options.js) and its
 // handler. {command: {database, file, keys, run}}; a name claimed twice (or by the client's own
@@ -109,4 +156,6 @@ function versionSpecs(root = ROOT) {
   return specs;
 }
 
-module.exports = { manifests, labNames, uriSchemes, bindingOf, commands, versionSpecs, ROOT };
+module.exports = {
+  manifests, labNames, uriSchemes, bindingOf, commands, versionSpecs, offeredWorkloads, offering, notOffered, allowedWith, databaseWorkload, ROOT,
+};

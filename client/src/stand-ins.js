@@ -11,7 +11,7 @@
 const fs = require('fs');
 const path = require('path');
 const { InputError, parseEnvText, BENCH_SPECS, workloadOf } = require('./bench-schema');
-const { manifests } = require('./databases');
+const { manifests, offeredWorkloads } = require('./databases');
 
 // The value of a lab setting as compose sees it: the environment first, then the lab's .env (the
 // file runme.sh creates beside compose.yaml); '' when neither sets it.
@@ -83,7 +83,7 @@ function refuseStandinSettings(values, file, text, all = manifests(), setting = 
     const want = r.when[r.key];
     const others = typeof want === 'string' ? ((spec && spec.values) || []).filter((v) => v !== value) : [want.not];
     const alt = Object.values(all).filter((m) => !m.not_in_lab && m.name !== db && m.standin
-      && m.offers.workloads.includes(values.WORKLOAD) && !refusalOf(m, values) && workloadTakes(values, m.name)).map((m) => m.name);
+      && offeredWorkloads(m.name).includes(values.WORKLOAD) && !refusalOf(m, values) && workloadTakes(values, m.name)).map((m) => m.name);
     const allowed = [others.map((v) => `${r.key}=${v}`).join(' or '), alt.length ? `${r.key}=${value} with DATABASES=${alt.join(' ')}` : ''].filter(Boolean);
     const entry = parseEnvText(text, file).get(r.key);
     throw new InputError(`${file}${entry ? `:${entry.line}` : ''}: ${r.key}=${value} cannot run on the stand-ins (JSONBENCH_STANDINS=1): `

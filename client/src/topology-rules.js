@@ -4,13 +4,15 @@
 // rule here names a database. A manifest without `offers.topologies` runs only the default
 // topology (standalone: one server, nothing to choose); one without `offers.transaction_topologies`
 // runs the transaction workloads on every topology it offers. `all`: {name: manifest}, the client's
-// registry unless a test gives its own.
+// registry, and `offered(name)`: the workloads a database offers (its workload files,
+// databases/<name>/client/workloads/), unless a test gives its own.
 const { InputError } = require('./input-error');
 
 // The words the refusals use for each TOPOLOGY value (the lab's vocabulary, not a database's).
 const TOPOLOGY_WORDS = { standalone: 'a standalone server', replset: 'a replica set' };
 
 const registry = () => require('./databases').manifests();
+const offeredWorkloads = (name) => require('./databases').offeredWorkloads(name);
 const inLab = (all) => Object.values(all).filter((m) => !m.not_in_lab);
 const offersTopology = (m, topology, defaultTopology) => (m.offers.topologies || [defaultTopology]).includes(topology);
 
@@ -32,12 +34,12 @@ function checkTopologyOffered(values, where, given, defaultTopology, all = regis
 // on some topologies (its manifest's offers.transaction_topologies) is refused on the others before
 // anything starts (its binding refuses such a server at run time too). What else is allowed: those
 // topologies, or the lab's databases that run this workload's transactions on this TOPOLOGY.
-function checkTransactionTopology(values, where, all = registry()) {
+function checkTransactionTopology(values, where, all = registry(), offered = offeredWorkloads) {
   for (const db of values.DATABASES || []) {
     const m = all[db];
     const need = m && m.offers.transaction_topologies;
     if (!need || need.includes(values.TOPOLOGY)) continue;
-    const others = inLab(all).filter((o) => o.name !== db && o.offers.workloads.includes(values.WORKLOAD)
+    const others = inLab(all).filter((o) => o.name !== db && offered(o.name).includes(values.WORKLOAD)
       && (!o.offers.transaction_topologies || o.offers.transaction_topologies.includes(values.TOPOLOGY)))
       .map((o) => o.name);
     throw new InputError(`${where('TOPOLOGY')}: WORKLOAD=${values.WORKLOAD} runs multi-document transactions, which ${m.label} allows only on `

@@ -160,7 +160,7 @@ def _mongodb(checks, w, start, end, seconds, sem):
     ops = w.get("ops") or {}
     queries = w.get("queries") or {"ok": 0, "errors": 0}
     lab_queries = queries["ok"] + queries["errors"]
-    # a booking (databases/mongodb/client/mongodb-booking.js, mongodb-txn.js): one aggregate ($lookup of the
+    # a booking (databases/mongodb/client/workloads/booking.js, mongodb-txn.js): one aggregate ($lookup of the
     # flight's aircraft), two insertOne (seat, payment), one updateOne (the audit upsert) and a
     # commitTransaction; an aborted attempt sent up to as many, and an abortTransaction
     txn = w.get("txn")

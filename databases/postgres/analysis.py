@@ -55,7 +55,7 @@ def reconcile(checks, w, start, end, seconds, sem, helpers):
 
 
 # What one committed transaction writes on PostgreSQL, as user-table row counts (databases/postgres/
-# client/postgres-oltp.js): oltp's writes per operation type. A booking's are reconciled per table
+# client/workloads/oltp.js): oltp's writes per operation type. A booking's are reconciled per table
 # (_postgres_booking_rows).
 OLTP_ROWS_INSERTED = {"delete-insert": 1}
 OLTP_ROWS_CHANGED = {"index-update": 1, "non-index-update": 1, "delete-insert": 1}

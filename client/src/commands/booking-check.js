@@ -90,9 +90,9 @@ function checkIds(outcomes, seatIds) {
   };
 }
 
-// found: the binding's verifyBooking(); outcomes: readOutcomes(TXN_OUTCOMES) or null (then the
+// found: the database's workload file's verify(); outcomes: readOutcomes(TXN_OUTCOMES) or null (then the
 // bookings are not checked: committed null); seatIds: every seat's id, 32 hex digits (the
-// binding's bookingSeatIds()). Returns { ok, problems[], ...found, committed, in_doubt, ids_checked, ... }.
+// workload file's seatIds()). Returns { ok, problems[], ...found, committed, in_doubt, ids_checked, ... }.
 function checkBookings(found, outcomes, seatIds = []) {
   const problems = [];
   if (found.seats !== found.payments) problems.push(`seats ${found.seats} != payments ${found.payments}`);

@@ -12,6 +12,7 @@ const { workload } = require('../workloads/registry');
 const { documentsDigest } = require('../document-digest');
 const { InputError, KEYS } = require('../bench-schema');
 const { checked } = require('../check-schema');
+const { databaseWorkload } = require('../databases');
 
 // count's one line of output (the lab's D.count.json), checked against client/src/count.schema.json
 const print = (doc) => console.log(JSON.stringify(checked(doc, 'count', 'count output')));
@@ -35,6 +36,8 @@ async function count(opts) {
   // refused before connecting: the digest's keys compare by KEY
   if (opts.digest === 'documents' && !opts.key) throw new InputError('count --digest documents needs --key (KEY): how the keys compare; allowed: ' + KEYS.join(', '));
   const w = workload(opts.workload || 'insert');
+  // a workload the database does not offer (no workload file) is refused before connecting
+  databaseWorkload(opts.database, w.name);
   // the read-back digests generated documents (DIGEST applies to those workloads only)
   const digestDocuments = opts.digest === 'documents' && w.documents;
   const { target, server } = await connectTarget(opts, { patient: true });

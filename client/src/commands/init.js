@@ -6,9 +6,12 @@ const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
 const { workload } = require('../workloads/registry');
 const { hasQuerySet, querySet, requireForms } = require('../queries');
+const { databaseWorkload } = require('../databases');
 
 async function init(opts) {
-  // A query set without this database's forms is refused before anything is created.
+  // A workload the database does not offer (no workload file), or a query set without its forms, is
+  // refused before anything is created.
+  databaseWorkload(opts.database, opts.workload || 'insert');
   if (opts.workload && hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   const { target, server } = await connectTarget(opts);
   try {

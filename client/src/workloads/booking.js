@@ -1,9 +1,10 @@
 'use strict';
 // The airline booking transactions (the OnGres study's transactions benchmark, reconstructed from
-// its text; booking-data.js has the tables). Names no database: each booking is the binding's
-// transaction step kind (book), whose body uses the step kinds flightWithAircraft (a join /
-// $lookup), insertSeat, insertPayment and addToAudit (an upsert adding one seat to the (flight,
-// day) row), then holds the transaction open BOOKING_SLEEP_MS before the commit.
+// its text; booking-data.js has the tables). Names no database: each booking is one run of the
+// binding's transaction step kind, whose body uses the steps of the database's workload file
+// (databases/<db>/client/workloads/booking.js stepsOn): flightWithAircraft (a join / $lookup),
+// insertSeat, insertPayment and addToAudit (an upsert adding one seat to the (flight, day) row),
+// then holds the transaction open BOOKING_SLEEP_MS before the commit.
 //
 // Booking i of a client is a function of (SEED, client, i): its id (KEY's uuid of (client, i),
 // the seat's and the payment's key), flight (uniform over FLIGHTS), day (uniform over DAY_RANGE
@@ -49,7 +50,7 @@ class BookingDeriver {
 
 class BookingWorkload extends TxnWorkload {
   constructor({ target, opts }) {
-    super({ target, opts, prepareStep: 'prepareBooking' });
+    super({ target, opts, workload: 'booking' });
     this.opNames = ['booking'];
     this.deriver = new BookingDeriver({
       key: opts.key, seed: opts.seed, clientId: opts.clientId, flights: opts.flights, dayRange: opts.dayRange,
@@ -65,8 +66,8 @@ class BookingWorkload extends TxnWorkload {
 
   build(i) {
     const b = this.deriver.booking(i);
-    // the key as the binding takes it (its bookingKey), else the 16 bytes
-    return { ...b, id: this.target.bookingKey ? this.target.bookingKey(b.id) : b.id };
+    // the key as the database's steps take it (its workload file's key), else the 16 bytes
+    return { ...b, id: this.own.key ? this.own.key(b.id) : b.id };
   }
 
   // A write step counted in `writes` by its table.
@@ -83,7 +84,7 @@ class BookingWorkload extends TxnWorkload {
 
   // target: the lane (connection) the Runner runs this booking on.
   exec(b, target = this.target) {
-    return target.book(b.i, async (tx) => {
+    return this.transaction(target, b.i, async (tx) => {
       const flight = await tx.flightWithAircraft(b.scheduleId);
       await this.write('seat', tx.insertSeat({
         id: b.id, scheduleId: b.scheduleId, day: b.day, userId: b.userId, seatNo: 1 + Math.floor(b.seatFraction * flight.seats),
@@ -91,7 +92,7 @@ class BookingWorkload extends TxnWorkload {
       await this.write('payment', tx.insertPayment({ id: b.id, userId: b.userId, amountCents: flight.durationMin * CENTS_PER_MINUTE }));
       await this.write('audit', tx.addToAudit(b.scheduleId, b.day));
       if (this.sleepMs > 0) await sleep(this.sleepMs);
-    }, this.txOptions).then(() => 1);
+    }).then(() => 1);
   }
 
   resultFields() {

@@ -5,6 +5,10 @@
 const shared = require('./shared-keys');
 const { checkTransactionKeys } = require('./txn-rules');
 const { phase } = require('./plan-helpers');
+const { databaseWorkload } = require('../databases');
+
+// This database's file of the workload (databases/<db>/client/workloads/booking.js).
+const own = (target) => databaseWorkload(target.database, 'booking');
 
 module.exports = {
   name: 'booking',
@@ -27,17 +31,20 @@ module.exports = {
   phases: (v, database) => [phase(database, 'run', v.OPS, v.RATE, v.CLIENTS)],
   checkSize: (v, n) => [`OPS=${n}`],
   create: ({ target, opts }) => new (require('./booking').BookingWorkload)({ target, opts }),
+  // What a database's file of it (databases/<db>/client/workloads/booking.js) exports: its tables and
+  // data (init), the session (prepare), a booking's steps (stepsOn), the nothing-lost check's reads.
+  databaseNeeds: ['init', 'prepare', 'stepsOn', 'verify', 'seatIds', 'sizes'],
   // init's data (the aircraft, the FLIGHTS flights) and the tables settle vacuums on PostgreSQL
-  initData: (target, opts) => target.initBooking(opts),
+  initData: (target, opts) => own(target).init(target, opts),
   tables: () => Object.keys(require('./booking-data').tables),
   // count: the nothing-lost check (every committed booking's seat and payment there, by id, and no
   // seat of anyone else: commands/booking-check.js) and the five tables' sizes; exit 1 when it fails
   async count({ target, server, opts, readSettled, print }) {
     const { checkBookings, readOutcomes } = require('../commands/booking-check');
     const outcomes = opts.txnOutcomes ? readOutcomes(opts.txnOutcomes) : null;
-    const found = await target.verifyBooking();
-    const check = checkBookings(found, outcomes, outcomes ? await target.bookingSeatIds() : []);
-    const sizes = await readSettled(target, undefined, () => target.bookingSizes());
+    const found = await own(target).verify(target);
+    const check = checkBookings(found, outcomes, outcomes ? await own(target).seatIds(target) : []);
+    const sizes = await readSettled(target, undefined, () => own(target).sizes(target));
     print({
       database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
     });

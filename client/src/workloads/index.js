@@ -5,8 +5,11 @@
 const { workload } = require('./registry');
 const { phaseId } = require('./plan-helpers');
 const { hasQuerySet, requireForms } = require('../queries');
+const { databaseWorkload } = require('../databases');
 
 function createWorkload({ target, opts }) {
+  // A workload runs on a database only with its file there (databases/<db>/client/workloads/).
+  databaseWorkload(opts.database, opts.workload || 'insert');
   // A workload with a query set runs on a database only with that set's forms.
   if (hasQuerySet(opts.workload)) requireForms(opts.workload, opts.database);
   if (opts.stage === 'query') return new (require('./query').QueryWorkload)({ target, opts });

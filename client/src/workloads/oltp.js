@@ -14,7 +14,7 @@ const {
 
 const OP_SALT = 0x6f6c7470; // "oltp"
 
-// One operation's steps on a transaction's steps (the binding's *-oltp.js stepsOn).
+// One operation's steps on a transaction's steps (databases/<db>/client/workloads/oltp.js stepsOn).
 function runOp(tx, op) {
   switch (op.name) {
     case 'point-select': return tx.pointSelect(op.id);
@@ -31,7 +31,7 @@ function runOp(tx, op) {
 
 class OltpWorkload extends TxnWorkload {
   constructor({ target, opts }) {
-    super({ target, opts, prepareStep: 'prepareOltp' });
+    super({ target, opts, workload: 'oltp' });
     const weights = mixWeights(opts.oltpMix);
     this.opNames = [...READS, ...WRITES];
     this.mix = new MixSchedule(weights, this.opNames, { seed: opts.seed, clientHash: this.ownHash });
@@ -55,7 +55,7 @@ class OltpWorkload extends TxnWorkload {
 
   // Resolves to the rows the operation returned or wrote.
   exec(op, target = this.target) {
-    return target.oltp(op.i, (tx) => runOp(tx, op), this.txOptions);
+    return this.transaction(target, op.i, (tx) => runOp(tx, op));
   }
 
   resultFields() {

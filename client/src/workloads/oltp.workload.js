@@ -4,6 +4,10 @@
 const shared = require('./shared-keys');
 const { checkTransactionKeys } = require('./txn-rules');
 const { phase } = require('./plan-helpers');
+const { databaseWorkload } = require('../databases');
+
+// This database's file of the workload (databases/<db>/client/workloads/oltp.js).
+const own = (target) => databaseWorkload(target.database, 'oltp');
 
 module.exports = {
   name: 'oltp',
@@ -24,12 +28,15 @@ module.exports = {
   phases: (v, database) => [phase(database, 'run', v.OPS, v.RATE, v.CLIENTS)],
   checkSize: (v, n) => [`OPS=${n}`],
   create: ({ target, opts }) => new (require('./oltp').OltpWorkload)({ target, opts }),
+  // What a database's file of it (databases/<db>/client/workloads/oltp.js) exports: its table and rows
+  // (init), the session (prepare), an operation's steps (stepsOn), the rows and sizes (count).
+  databaseNeeds: ['init', 'prepare', 'stepsOn', 'count'],
   // init's data (TABLE_ROWS rows) and the table settle vacuums on PostgreSQL
-  initData: (target, opts) => target.initOltp(opts),
+  initData: (target, opts) => own(target).init(target, opts),
   tables: () => [require('./oltp-data').TABLE],
   // count: the sbtest rows (always TABLE_ROWS: a delete+insert keeps its id) and their sizes
   async count({ target, server, opts, readSettled, print }) {
-    print({ database: opts.database, server, ...await readSettled(target, undefined, () => target.countOltp()) });
+    print({ database: opts.database, server, ...await readSettled(target, undefined, () => own(target).count(target)) });
     return 0;
   },
   describe: (opts, out) => ({ ...out, shape: null }),

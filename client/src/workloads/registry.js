@@ -16,6 +16,8 @@
 //   checkSize(v, n)        the KEY=VALUE words giving client 1 about n operations in the smoke check
 //   create({target, opts}), describe(opts, out)  its client workload; its result fields
 //   okSummary(values)      what validate-bench prints of a valid file
+//   databaseNeeds          what a database's file of it (databases/<db>/client/workloads/<name>.js, whose
+//                          presence is the offer) exports beyond the binding's step kinds (absent: nothing)
 //   analysis               the facts analysis reads from plan.json (plan.schema.json `workload`)
 const fs = require('fs');
 const path = require('path');

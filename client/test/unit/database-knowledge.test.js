@@ -9,7 +9,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { manifests, ROOT } = require('../../src/databases');
+const { manifests, offeredWorkloads, ROOT } = require('../../src/databases');
 const { checkTopologyOffered, checkTransactionTopology } = require('../../src/topology-rules');
 const { refuseStandinSettings, refuseOnStandIns } = require('../../src/stand-ins');
 const { validateBenchText, InputError } = require('../../src/bench-schema');
@@ -62,10 +62,11 @@ test('transactions: MongoDB runs them only on a replica set (offers.transaction_
   checkTransactionTopology({ ...values, DATABASES: ['postgres'] }, where);
   checkTransactionTopology(values, where, manifestsWith((all) => { delete all.mongodb.offers.transaction_topologies; }));
   // the alternatives are the lab's databases offering the workload that run it on this TOPOLOGY
-  const noMysql = manifestsWith((all) => { all.mysql.offers.workloads = all.mysql.offers.workloads.filter((w) => w !== 'booking'); });
-  assert.throws(() => checkTransactionTopology(values, where, noMysql), /TOPOLOGY=replset \(or DATABASES=postgres\)$/);
-  const alone = manifestsWith((all) => { all.postgres.offers.workloads = ['insert']; all.mysql.offers.workloads = ['insert']; });
-  assert.throws(() => checkTransactionTopology(values, where, alone), /and mongodb in DATABASES: TOPOLOGY=replset$/);
+  // (their workload files: a database without databases/<db>/client/workloads/booking.js is not one)
+  const noMysql = (db) => (db === 'mysql' ? offeredWorkloads(db).filter((w) => w !== 'booking') : offeredWorkloads(db));
+  assert.throws(() => checkTransactionTopology(values, where, manifests(), noMysql), /TOPOLOGY=replset \(or DATABASES=postgres\)$/);
+  const alone = (db) => (db === 'mongodb' ? offeredWorkloads(db) : ['insert']);
+  assert.throws(() => checkTransactionTopology(values, where, manifests(), alone), /and mongodb in DATABASES: TOPOLOGY=replset$/);
 });
 
 const TSBS_NATIVE = 'DESCRIPTION=t\nWORKLOAD=tsbs\nKEY=uuidv7\nLAYOUT=clustered\nCLIENTS=1\nRATE=5\nDATABASES=mongodb postgres\nMODEL=native\n';
@@ -152,7 +153,7 @@ test('transactions.isolation and the booking key are the bindings\' to say', () 
 test('a binding that prepares transactions but does not say its isolation is refused before the first one', async () => {
   const target = new PostgresTarget('postgres://u@127.0.0.1:1/x');
   Object.defineProperty(target, 'transactionIsolation', { value: undefined });
-  target.prepareBooking = async () => {}; // what a binding's own preparation may do: nothing
+  target.prepareTransactions = async () => {}; // what a binding's own preparation may do: nothing
   const w = new BookingWorkload({ target, opts: { ...BOOKING, isolation: 'serializable' } });
   await assert.rejects(w.prepare({}), (err) => err instanceof InputError
     && /^the postgres binding has no transactionIsolation\(isolation\) .*: WORKLOAD=booking cannot run on it$/.test(err.message));

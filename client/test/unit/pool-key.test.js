@@ -49,7 +49,6 @@ test('which databases a pooler serves is read from their manifests (offers.poole
   const mysql = path.join(root, 'databases', 'mysql', 'database.json');
   const m = JSON.parse(fs.readFileSync(mysql, 'utf8'));
   m.offers.poolers = { pgbouncer: { service: 'pgbouncer-mysql', label: 'PgBouncer' } };
-  m.offers.workloads = [...new Set([...m.offers.workloads, 'oltp'])];
   fs.writeFileSync(mysql, JSON.stringify(m));
   const bench = path.join(root, 'bench.env');
   const validate = (dbs) => {

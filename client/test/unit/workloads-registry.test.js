@@ -98,18 +98,25 @@ test('a workload file must be named after its workload and declare what the regi
   fs.rmSync(dir, { recursive: true });
 });
 
-test('a new workload is its file alone: dropped into a copy of the client, it is a WORKLOAD with its keys, phases and check sizes', () => {
-  // a copy of client/src beside the real databases/ (databases.js reads ../../databases)
+test('a new workload is its file and a file per database offering it: in a copy of the client, it is a WORKLOAD with its keys, phases and check sizes', () => {
+  // a copy of client/src beside a copy of databases/ (databases.js reads ../../databases)
   const root = tmp('jsonbench-client-');
   fs.cpSync(SRC, path.join(root, 'client', 'src'), { recursive: true });
-  fs.symlinkSync(path.join(REPO, 'databases'), path.join(root, 'databases'));
+  fs.cpSync(path.join(REPO, 'databases'), path.join(root, 'databases'), { recursive: true });
   // and the client's dependencies (plan --json checks its output with Ajv)
   fs.symlinkSync(path.join(REPO, 'client', 'node_modules'), path.join(root, 'client', 'node_modules'));
   fs.writeFileSync(path.join(root, 'client', 'src', 'workloads', 'demo.workload.js'), DEMO);
   const bench = path.join(root, 'bench.env');
   fs.writeFileSync(bench, 'DESCRIPTION=demo\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=2\nRATE=2\nWORKLOAD=demo\nTICKS=10\nDATABASES=postgres\n');
   const cli = (args) => spawnSync(process.execPath, [path.join(root, 'client', 'src', 'cli.js'), ...args], { encoding: 'utf8' });
-  let r = cli(['plan', bench]);
+  // no database offers it yet (no databases/<db>/client/workloads/demo.js): refused, naming the
+  // database, the workload and what the database offers
+  let r = cli(['validate-bench', bench]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /bench\.env:8: WORKLOAD=demo does not run on postgres: \(databases\/postgres\/client\/workloads\/ has no demo\.js; postgres offers WORKLOAD=booking, events, insert, oltp, tsbs, ycsb\); no database of the lab offers WORKLOAD=demo/);
+  // PostgreSQL's file of it: offered there (and nowhere else)
+  fs.writeFileSync(path.join(root, 'databases', 'postgres', 'client', 'workloads', 'demo.js'), "'use strict';\nmodule.exports = {};\n");
+  r = cli(['plan', bench]);
   assert.equal(r.status, 0, r.stderr);
   assert.equal(r.stdout.trim(), 'phase=postgres database=postgres stage=run ops=10 rate=2 expected_s=5 clients=2 query=-');
   r = cli(['plan', '--check-size', '20', bench]);

@@ -19,7 +19,7 @@ function createOptions({ model, series }, layout) {
 }
 
 // An input error (exit 2, before any phase): the bench asked for a model this server lacks.
-const { InputError } = require('../../../client/src/bench-schema');
+const { InputError } = require('../../../client/src/sdk');
 
 class ModelRefused extends InputError {}
 

@@ -3,8 +3,7 @@
 // write concern) on the connection's session, retried as MongoDB's drivers specification says:
 // the whole transaction on an error labelled TransientTransactionError, the commit alone on
 // UnknownTransactionCommitResult. stepsOn(db, session): the model's steps in this transaction.
-const { withRetries } = require('../../../client/src/targets/txn-retry');
-const { InputError } = require('../../../client/src/bench-schema');
+const { withRetries, InputError } = require('../../../client/src/sdk');
 
 const TXN_OPTIONS = { readConcern: { level: 'snapshot' }, writeConcern: { w: 'majority' } };
 const TRANSIENT = 'TransientTransactionError';
@@ -71,6 +70,10 @@ const methods = {
   transactionIsolation() {
     return `snapshot (read concern ${TXN_OPTIONS.readConcern.level}, write concern ${TXN_OPTIONS.writeConcern.w})`;
   },
+  // Before the first transaction of a connection: a standalone server is refused (requireReplicaSet).
+  prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); },
+  // stepsOn (options): the workload's steps in this transaction (its databases/mongodb/client/workloads file).
+  transaction(i, body, options) { return transaction(this, i, body, options); },
   // The connection's one session for its transactions (mongodb.js ends it at close).
   txnSession() {
     if (!this.session || this.session.hasEnded) this.session = this.client.startSession();

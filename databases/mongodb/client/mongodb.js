@@ -6,9 +6,9 @@
 // durability. Reads come back as raw BSON (counted, not decoded). Also
 // drives the MongoDB stand-ins (SecantusDB; FerretDB), which it detects and
 // labels as stand-ins.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire, uuidString } = require('../../../client/src/sdk');
+
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = clientRequire('mongodb');
-const { uuidString } = require('../../../client/src/keys');
 const { readMongoStats } = require('./mongodb-stats');
 const models = require('./mongodb-models');
 
@@ -226,15 +226,12 @@ class MongoTarget {
   // serverStatus counters (mongodb-stats.js; the stand-ins offer fewer), and
   // what each `run` session sends besides its operations, for analysis to
   // count as the lab's own work: ping, buildInfo (connect.js), endSessions at
-  // close; a transaction workload's session (every one of its SESSIONS) also
-  // the hello of its replica-set check (requireReplicaSet). The driver's
-  // handshakes and monitoring come per connection on top.
-  async serverStats(server, workload, collections = []) {
+  // close (a workload whose sessions send more says so in its workload file:
+  // runSession, server-stats.js). The driver's handshakes and monitoring come
+  // per connection on top.
+  async serverStats(server, collections = []) {
     const stats = await readMongoStats(this.client, server || {}, { db: this.db.databaseName, collections });
-    const run_session = workload === 'booking' || workload === 'oltp'
-      ? { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' }
-      : { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' };
-    return { ...stats, run_session };
+    return { ...stats, run_session: { connections: 1, statements: 3, about: 'ping; buildInfo; endSessions' } };
   }
 
   async close() {
@@ -248,8 +245,8 @@ class MongoTarget {
 
 // The query phase's steps and whole-document loads (mongodb-queries.js).
 Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
-// The transaction step kind's session (mongodb-txn.js) and the booking model (mongodb-booking.js).
-Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods, require('./mongodb-booking').methods,
-  require('./mongodb-oltp').methods);
+// The transaction step kind (mongodb-txn.js); what a workload runs in it is its workload file's
+// (workloads/<workload>.js).
+Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods);
 
 module.exports = { MongoTarget };

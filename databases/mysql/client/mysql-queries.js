@@ -2,10 +2,9 @@
 // MySQL steps of the query phase and of loading whole documents (methods of MysqlTarget): indexes
 // from a query set's declaration, one document with a given key, one query (one round trip), its
 // plan. Names no workload.
-const { clientRequire } = require('./deps');
+const { clientRequire, InputError } = require('../../../client/src/sdk');
 const { TABLE, textAt } = require('./mysql-schema');
 
-const { InputError } = clientRequire('./src/bench-schema');
 const { Types: types } = clientRequire('mysql2');
 
 // The functional index of one declared field (MySQL 8.0.13+: a hidden virtual generated column

@@ -12,9 +12,7 @@
 // A serialization failure as PostgreSQL's 40001 does not exist in InnoDB: SERIALIZABLE is
 // REPEATABLE READ with every plain SELECT taken as SELECT ... FOR SHARE (innodb-transaction-
 // isolation-levels.html), so its conflicts are lock waits and deadlocks too.
-const { clientRequire } = require('./deps');
-
-const { withRetries } = clientRequire('./src/targets/txn-retry');
+const { withRetries } = require('../../../client/src/sdk');
 
 // The ISOLATION bench key -> InnoDB's level. REPEATABLE READ is InnoDB's default: consistent reads
 // from the transaction's first snapshot, locking reads and writes with next-key locks (a record and
@@ -57,6 +55,9 @@ function transaction(target, i, body, { policy, stats, stepsOn }) {
 const methods = {
   // What a transaction runs at: the ISOLATION it is given, as the session was set (prepareTxnSession).
   transactionIsolation(isolation) { return isolation; },
+  // stepsOn (options): the workload's steps on the session's prepared statements (its
+  // databases/mysql/client/workloads file).
+  transaction(i, body, options) { return transaction(this, i, body, options); },
 };
 
 module.exports = {

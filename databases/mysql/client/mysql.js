@@ -6,20 +6,16 @@
 // server: the client never sends the whole document), scan (one SELECT ... ORDER BY id LIMIT n).
 // Also drives the MySQL stand-in (Debian's MySQL 9.7) and the one of earlier runs (MariaDB 10.11),
 // which it tells by @@version_comment and VERSION() and labels as stand-ins.
-// The transaction workloads (booking, oltp) are in mysql-booking.js, mysql-oltp.js and mysql-txn.js;
-// the query set it has forms of (events) and loading whole documents in mysql-queries.js.
-// What it does not implement (the tsbs query set, time-series models) is refused with the reason
-// before anything is written.
-const { clientRequire } = require('./deps');
+// The transaction step kind is in mysql-txn.js (what each transaction workload runs in it, in its
+// workload file: workloads/booking.js, oltp.js); the named query step kind and loading whole
+// documents in mysql-queries.js. The workloads it runs are its workload files (workloads/): any other
+// is refused by validation before anything starts.
+const { clientRequire, InputError, keysetReadBack } = require('../../../client/src/sdk');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
 const { ISOLATION_LEVELS } = require('./mysql-txn');
-const booking = require('./mysql-booking');
-const oltp = require('./mysql-oltp');
 
 const mysql = clientRequire('mysql2/promise');
-const { InputError } = clientRequire('./src/bench-schema');
-const { keysetReadBack } = clientRequire('./src/document-digest');
 
 const DEFAULT_DB = 'jsonbench';
 // Rows come back as the server's JSON text, unparsed (jsonStrings): the client only counts them,
@@ -46,13 +42,6 @@ function notFound(what, key) {
   err.code = 'JSONBENCH_NOT_FOUND';
   return err;
 }
-
-// The workloads it implements: its manifest's offers.workloads (databases/mysql/database.json).
-const OFFERED = require('../database.json').offers.workloads;
-const refuse = (what) => Promise.reject(new InputError(`${what} has no MySQL binding (databases/mysql/client implements the ${OFFERED.join(', ')} workloads); allowed with mysql: WORKLOAD=${OFFERED.join(', ')}`));
-
-// A transaction workload's statements, prepared on each connection (prepareTxnSession).
-const TXN_SQL = { booking: booking.SQL, oltp: oltp.SQL };
 
 class MysqlTarget {
   constructor(uri) {
@@ -110,8 +99,7 @@ class MysqlTarget {
     return { user: String(user).replace(/@[^@]*$/, ''), database };
   }
 
-  async init(key, layout, storage) {
-    if (storage) return refuse(`WORKLOAD=tsbs (MODEL=${storage.model})`);
+  async init(key, layout) {
     await this.conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
     const sql = ddl(key, layout);
     await this.conn.query(sql);
@@ -156,15 +144,16 @@ class MysqlTarget {
     }
   }
 
-  // A transaction workload's preparation (prepareBooking, prepareOltp): DURABILITY checked as for
-  // inserts (commit durability is the server's, global), then the session (prepareTxnSession).
-  async prepareTxn(kind, { durability, isolation }) {
+  // The transaction step kind's preparation: DURABILITY checked as for inserts (commit durability is
+  // the server's, global), then the session (prepareTxnSession). sql: the workload's statements
+  // ({name: SQL}, its workload file's), prepared on every connection.
+  async prepareTransactions({ workload, durability, isolation }, sql) {
     if (!ISOLATION_LEVELS[isolation]) {
       throw new InputError(`ISOLATION=${isolation}: no InnoDB level for it; allowed: ${Object.keys(ISOLATION_LEVELS).join(', ')}`);
     }
     await this.checkDurability(durability);
     this.durability = durability;
-    this.txn = { kind, isolation };
+    this.txn = { kind: workload, isolation, sql };
     await this.prepareTxnSession();
   }
 
@@ -175,7 +164,7 @@ class MysqlTarget {
     await this.conn.query(`SET SESSION transaction_isolation = '${ISOLATION_LEVELS[this.txn.isolation]}'`);
     const st = {};
     try {
-      for (const [name, sql] of Object.entries(TXN_SQL[this.txn.kind])) st[name] = await this.conn.prepare(sql);
+      for (const [name, sql] of Object.entries(this.txn.sql)) st[name] = await this.conn.prepare(sql);
     } catch (err) {
       // 1146 ER_NO_SUCH_TABLE: the model's tables are init's (WORKLOAD=booking or oltp)
       if (err.errno !== 1146) throw err;
@@ -265,8 +254,7 @@ class MysqlTarget {
   // manual, information-schema-tables-table.html). MySQL 8.0+ caches these in the data dictionary
   // for information_schema_stats_expiry seconds (default 86400): 0 for this session reads them
   // from the storage engine. MariaDB has no such cache (and no such variable).
-  async count(storage) {
-    if (storage) return refuse(`WORKLOAD=tsbs (MODEL=${storage.model})`);
+  async count() {
     if (!this.isMariadb) await this.conn.query('SET SESSION information_schema_stats_expiry = 0');
     const [[[documents]]] = await this.conn.query(`SELECT COUNT(*) FROM ${TABLE}`);
     const [[[table, index]]] = await this.conn.query(
@@ -288,7 +276,7 @@ class MysqlTarget {
   // the lab's own statement is not written to the binary log (ANALYZE is, by default).
   // InnoDB has no user command for a full checkpoint: other tables' and the undo logs' dirty
   // pages are left to the page cleaner.
-  // A transaction workload's count flushes its own tables (bookingSizes, countOltp set flushTables).
+  // A transaction workload's count flushes its own tables (its workload file's sizes/count set flushTables).
   async flush(names = this.flushTables || [TABLE]) {
     const list = names.join(', ');
     await this.conn.query(`FLUSH TABLES ${list} FOR EXPORT`);
@@ -309,25 +297,18 @@ class MysqlTarget {
     return (await this.flush(tables || [TABLE])).command;
   }
 
-  // What each `run` session sends besides its operations, for analysis to count as the lab's own
-  // work: SELECT VERSION() at connect, the durability check, and 4 COM_STMT_PREPARE (not counted
-  // in Questions: MySQL 8.4 manual, server-status-variables.html); a transaction workload's session
-  // (every one of its SESSIONS) also SET SESSION transaction_isolation, and prepares its model's
-  // statements. tables: the workload's own (booking's five, oltp's sbtest), whose row operations
-  // are read one by one (mysql-stats.js).
-  async serverStats(server, workload, tables = []) {
+  // What each `run` session of the step kinds sends besides its operations, for analysis to count as
+  // the lab's own work: SELECT VERSION() at connect, the durability check, and 4 COM_STMT_PREPARE
+  // (not counted in Questions: MySQL 8.4 manual, server-status-variables.html); a transaction
+  // workload's session says its own in its workload file (runSession, server-stats.js). tables: the
+  // workload's own (booking's five, oltp's sbtest), whose row operations are read one by one
+  // (mysql-stats.js).
+  async serverStats(server, tables = []) {
     const info = await this.serverInfo();
     const stats = await readMysqlStats(this.conn, {
       mariadb: this.isMariadb, version: this.version, server: info, tables,
     });
-    const sql = TXN_SQL[workload];
-    const run_session = sql
-      ? {
-        connections: 1, statements: 3, prepares: Object.keys(sql).length,
-        about: `SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; SET SESSION transaction_isolation; ${Object.keys(sql).length} prepares`,
-      }
-      : { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' };
-    return { ...stats, run_session };
+    return { ...stats, run_session: { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' } };
   }
 
 
@@ -340,10 +321,8 @@ class MysqlTarget {
   }
 }
 
-// The transaction workloads' steps: isolation (mysql-txn.js), bookings (mysql-booking.js), OLTP
-// operations (mysql-oltp.js); the query phase's steps and loading whole documents (createIndexes,
-// putDocument, query, explain: mysql-queries.js).
-Object.assign(MysqlTarget.prototype, require('./mysql-txn').methods, booking.methods, oltp.methods,
-  require('./mysql-queries').methods);
+// The transaction step kind (mysql-txn.js); the named query step kind and loading whole documents
+// (createIndexes, putDocument, query, explain: mysql-queries.js).
+Object.assign(MysqlTarget.prototype, require('./mysql-txn').methods, require('./mysql-queries').methods);
 
 module.exports = { MysqlTarget, READING, DURABILITY, OFFICIAL_BUILD };

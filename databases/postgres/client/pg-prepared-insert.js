@@ -12,7 +12,7 @@
 // document; the message goes through pg's client queue as a "submittable"
 // (the extension point pg-cursor uses), so pg still owns the socket, parses
 // every reply and routes errors and connection loss exactly as for a Query.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire } = require('../../../client/src/sdk');
 const { serialize } = clientRequire('pg-protocol');
 
 // The submittable handed to client.query(): pg calls submit() when the

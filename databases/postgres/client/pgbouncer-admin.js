@@ -11,8 +11,7 @@
 //     connections are closed, so the server's end reading sees no session but its own (and the
 //     next phase starts with an empty pool); prints how many server connections were closed.
 // URI: postgres://user:password@pgbouncer:6432/pgbouncer; POOL_DB: the pooled database's name.
-const { clientRequire } = require('../../../client/src/client-require');
-const { retryUntilReady } = require('../../../client/src/commands/wait-ready');
+const { clientRequire, retryUntilReady } = require('../../../client/src/sdk');
 
 const { Client } = clientRequire('pg');
 

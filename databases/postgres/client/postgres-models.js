@@ -10,7 +10,7 @@
 // Each model has one statement, prepared once per session (SQL PREPARE, like the insert workload's),
 // and executed as one pre-serialized Bind/Execute/Sync message on pg's own connection (the
 // submittable of pg-prepared-insert.js's kind), one round trip per event.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire } = require('../../../client/src/sdk');
 const { serialize } = clientRequire('pg-protocol');
 const { StatementSubmittable } = require('./pg-prepared-insert');
 

@@ -2,7 +2,7 @@
 // PostgreSQL steps of the query phase and of loading whole documents (methods of PostgresTarget):
 // indexes from a query set's declaration, one document with a given key, one query (one round
 // trip: an unnamed extended-protocol statement), its plan. Names no workload.
-const { uuidString } = require('../../../client/src/keys');
+const { uuidString } = require('../../../client/src/sdk');
 
 const TABLE = 'jsonbench';
 

@@ -4,12 +4,11 @@
 // prepared statement, pg-prepared-insert.js: build + send), get, patch
 // (jsonb_set of one field, in the server) and scan (one SELECT ... ORDER BY
 // id LIMIT n), each one round trip, through pg's named prepared statements.
-const { clientRequire } = require('../../../client/src/client-require');
+const { clientRequire, keysetReadBack } = require('../../../client/src/sdk');
 const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
 const models = require('./postgres-models');
-const { keysetReadBack } = require('../../../client/src/document-digest');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.
@@ -77,8 +76,8 @@ class PostgresTarget {
 
   // Session state the inserts rely on, set again after every reconnect.
   async prepareSession() {
-    if (this.booking) {
-      await this.client.query(`set synchronous_commit = ${this.booking.durability === 'strict' ? 'on' : 'off'}`);
+    if (this.transactions) {
+      await this.client.query(`set synchronous_commit = ${this.transactions.durability === 'strict' ? 'on' : 'off'}`);
       return;
     }
     if (!this.durability) return;
@@ -280,18 +279,14 @@ class PostgresTarget {
     };
   }
 
-  // The server's own counters for this database (postgres-stats.js), and
-  // what each `run` session sends besides its operations, for analysis to
-  // count as the lab's own work: show server_version (connect.js), set
-  // synchronous_commit, prepare; one transaction each. A transaction
-  // workload's session (booking, oltp: every one of its SESSIONS) prepares
-  // nothing (prepareBooking).
-  async serverStats(server, workload, tables = []) {
+  // The server's own counters for this database (postgres-stats.js; tables: a workload's own, read
+  // one by one), and what each `run` session of the step kinds sends besides its operations, for
+  // analysis to count as the lab's own work: show server_version (connect.js), set
+  // synchronous_commit, prepare; one transaction each. A workload whose sessions send something
+  // else says so in its workload file (runSession: server-stats.js).
+  async serverStats(server, tables = []) {
     const stats = await readPostgresStats(this.client, tables);
-    const run_session = workload === 'booking' || workload === 'oltp'
-      ? { connections: 1, statements: 2, about: 'show server_version; set synchronous_commit' }
-      : { connections: 1, statements: 3, about: 'show server_version; set synchronous_commit; prepare' };
-    return { ...stats, run_session };
+    return { ...stats, run_session: { connections: 1, statements: 3, about: 'show server_version; set synchronous_commit; prepare' } };
   }
 
   async close() {
@@ -303,12 +298,8 @@ class PostgresTarget {
 
 // The query phase's steps and whole-document loads (postgres-queries.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-queries').methods);
-// What its transactions run at (postgres-txn.js).
+// The transaction step kind (postgres-txn.js); what a workload runs in it is its workload file's
+// (workloads/<workload>.js).
 Object.assign(PostgresTarget.prototype, require('./postgres-txn').methods);
-// The booking transaction's steps (postgres-booking.js).
-Object.assign(PostgresTarget.prototype, require('./postgres-booking').methods);
-// The OLTP operations' steps (postgres-oltp.js); the session as a booking's (prepareOltp).
-Object.assign(PostgresTarget.prototype, require('./postgres-oltp').methods);
-PostgresTarget.prototype.prepareOltp = PostgresTarget.prototype.prepareBooking;
 
 module.exports = { PostgresTarget, ddl, NotFoundError };

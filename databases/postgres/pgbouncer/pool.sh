@@ -58,7 +58,7 @@ pool_phase_json() {
   label=$(label_of "$cid" jsonbench.stand_in)
   [[ ${1:-} != "{"* ]] || { read -r product; read -r version; read -r prepared; } < <(printf '%s' "$1" |
     python3 "$LAB_ROOT/lab/json-get.py" product version max_prepared_statements) || true
-  # statements: named on every path and in both modes (databases/postgres/client/postgres-booking.js);
+  # statements: named on every path and in both modes (databases/postgres/client/postgres-txn.js);
   # in transaction mode the pool's max_prepared_statements (pool-ready's SHOW CONFIG) carries them
   python3 "$LAB_ROOT/lab/json-object.py" service="$POOL_SERVICE" "product?=$product" "version?=$version" \
     mode="$POOL_MODE" "size#=$POOL_SIZE" "container_id?=$cid" "image?=$image" "stand_in?=$label" \

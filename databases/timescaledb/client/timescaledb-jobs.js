@@ -17,9 +17,8 @@
 // then the database's scheduler restarted (_timescaledb_functions.restart_background_workers(),
 // Apache code), which reads its jobs again as it starts: a plain UPDATE does not tell a running
 // scheduler.
-const { fromClient } = require('./deps');
 
-const { Client } = fromClient('pg');
+const { Client } = require('../../../client/src/sdk').clientRequire('pg');
 
 // Databases a scheduler can run in: TimescaleDB's launcher skips templates ("trying to connect to
 // template database, exiting") and those that allow no connection.

@@ -10,10 +10,9 @@
 //   - create_hypertable(..., chunk_time_interval => --chunk-time (default 12h), create_default_indexes => FALSE)
 // The loader creates the indexes on the empty table, then the hypertable; TimescaleDB gives every
 // chunk the parent's indexes. Native compression is an option (compressionDdl, COMPRESS), off by default.
-const { fromClient } = require('./deps');
 
 const { ddlOf, TABLE } = require('../../postgres/client/postgres-models');
-const { InputError } = fromClient('./src/bench-schema');
+const { InputError } = require('../../../client/src/sdk');
 
 // TSBS's default --chunk-time: a chunk holds 12 h of every host's events.
 const CHUNK_INTERVAL = '12 hours';

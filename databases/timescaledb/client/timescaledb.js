@@ -5,16 +5,16 @@
 // INSERT of one row per event, one round trip (postgres-models.js statementOf/insertSeries).
 // Its query forms are in queries/tsbs.js. URI: timescaledb://user:password@host:port/db
 // (the scheme only picks this binding; the wire protocol is PostgreSQL's).
-const { fromClient } = require('./deps');
 const schema = require('./timescaledb-schema');
 const { unscheduleJobs, describeJobs } = require('./timescaledb-jobs');
 const { readTimescaledbStats } = require('./timescaledb-stats');
 
 const { PostgresTarget } = require('../../postgres/client/postgres');
-const { InputError } = fromClient('./src/bench-schema');
+const { InputError } = require('../../../client/src/sdk');
 
-const refuse = (what) => Promise.reject(new InputError(`${what} has no TimescaleDB binding (databases/timescaledb/client `
-  + 'implements the TSBS devops ingest and queries); allowed with timescaledb: WORKLOAD=tsbs MODEL=native'));
+// The one model of its storage (its manifest's offers.tsbs_models); validation refuses the others first.
+const refuseModel = (model) => Promise.reject(new InputError(`WORKLOAD=tsbs MODEL=${model} has no TimescaleDB storage `
+  + '(databases/timescaledb/client stores the TSBS devops events as hypertable rows); allowed with timescaledb: MODEL=native'));
 
 class TimescaledbTarget extends PostgresTarget {
   constructor(uri, options = {}) {
@@ -38,9 +38,9 @@ class TimescaledbTarget extends PostgresTarget {
     };
   }
 
-  // The hypertable (a document workload is refused, naming what is allowed). Returns its DDL.
+  // The hypertable (WORKLOAD=tsbs, its one workload: workloads/). Returns its DDL.
   async init(key, layout, storage) {
-    if (!storage || storage.model !== 'native') return refuse(storage ? `WORKLOAD=tsbs MODEL=${storage.model}` : 'this workload');
+    if (storage.model !== 'native') return refuseModel(storage.model);
     // Loaded into each database once; shared_preload_libraries must already hold it (the image's).
     await this.client.query('create extension if not exists timescaledb');
     await this.client.query(`drop table if exists ${schema.TABLE}`);
@@ -103,7 +103,6 @@ class TimescaledbTarget extends PostgresTarget {
   }
 
   async count(storage) {
-    if (!storage) return refuse('this workload');
     // Every column of the count query is a count or a byte size (bigint text from pg).
     const { rows } = await this.client.query(schema.countQuery());
     const n = Object.fromEntries(Object.entries(rows[0]).map(([k, v]) => [k, Number(v)]));
@@ -120,9 +119,9 @@ class TimescaledbTarget extends PostgresTarget {
 
   // Before a query phase's first execution (commands/run.js): the session's durability as
   // PostgreSQL's, and no insert statement (the PostgreSQL binding prepares a jsonb one, which has
-  // no table here). The document workloads (insert, ycsb) are refused.
+  // no table here). Its one workload (tsbs) prepares its model (prepareModel) for its ingest, so only
+  // a query phase comes here.
   async prepareInserts(opts) {
-    if (opts.stage !== 'query') return refuse(`WORKLOAD=${opts.workload}`);
     await this.client.query(`set synchronous_commit = ${opts.durability === 'relaxed' ? 'off' : 'on'}`);
     return undefined;
   }

@@ -11,9 +11,7 @@
 // of a set is accepted as it is, and the output says so: SecantusDB, the stand-in, advertises a
 // fixed single-node set 'secantus' without --standalone. Real mongod has the command.
 // Prints one JSON line: {set, initiated, seconds, note?}. Exit 2 when the set is not ready in time.
-const { clientRequire } = require('../../../../client/src/client-require');
-const { ConnectError } = require('../../../../client/src/commands/connect');
-const { redact } = require('../../../../client/src/uri');
+const { clientRequire, ConnectError, redact } = require('../../../../client/src/sdk');
 const { service } = require('../../database.json');
 
 const SET = 'rs0';

@@ -4,9 +4,9 @@
 // ($dateTrunc, $max, $avg, $first: MongoDB 5.0+), on MODEL=event and MODEL=bucket. A group key
 // comes back in _id: `paths` says where each form's answer holds such a column (the digest reads it
 // there, client/src/queries/index.js).
-const { QUERY_TYPES } = require('../../../../client/src/datasets/tsbs-query-params');
-const { FIELD_NAMES } = require('../../../../client/src/datasets/tsbs-devops');
-const { modelOf, stat, hourFloorIso } = require('../../../../client/src/queries/tsbs-devops-queries');
+const { tsbsQueryTypes: QUERY_TYPES, tsbsFieldNames: FIELD_NAMES, tsbsQuerySet } = require('../../../../client/src/sdk');
+
+const { modelOf, stat, hourFloorIso } = tsbsQuerySet;
 
 const date = (iso) => new Date(iso);
 

@@ -9,7 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('crypto');
 const path = require('path');
-const { CLIENT_DIR } = require('../deps');
+const { CLIENT_DIR } = require('./deps');
 const { startMysql, unavailable, IMAGE } = require('./mysql-server');
 
 const { startPostgres } = require(path.join(CLIENT_DIR, 'test/helpers/postgres-server'));

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { CLIENT_DIR } = require('../deps');
+const { CLIENT_DIR } = require('./deps');
 const { indexDdl, typedRows } = require('../mysql-queries');
 const { textAt } = require('../mysql-schema');
 

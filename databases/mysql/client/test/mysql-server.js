@@ -10,7 +10,7 @@
 const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { clientRequire, CLIENT_DIR } = require('../deps');
+const { clientRequire, CLIENT_DIR } = require('./deps');
 const { freePort, waitUntil, readyOrCleanedUp } = require(path.join(CLIENT_DIR, 'test/helpers/processes'));
 
 const mysql = clientRequire('mysql2/promise');

@@ -8,7 +8,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { CLIENT_DIR, clientRequire } = require('../deps');
+const { CLIENT_DIR, clientRequire } = require('./deps');
 const { startMysql, unavailable, IMAGE, STANDIN } = require('./mysql-server');
 
 const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));

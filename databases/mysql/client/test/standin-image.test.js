@@ -14,7 +14,7 @@ const { execFileSync, spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { CLIENT_DIR, clientRequire } = require('../deps');
+const { CLIENT_DIR, clientRequire } = require('./deps');
 
 const { runCli } = require(path.join(CLIENT_DIR, 'test/helpers/run-cli'));
 const { freePort } = require(path.join(CLIENT_DIR, 'test/helpers/processes'));

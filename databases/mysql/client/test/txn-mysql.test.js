@@ -14,7 +14,7 @@ const assert = require('node:assert/strict');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { CLIENT_DIR, clientRequire } = require('../deps');
+const { CLIENT_DIR, clientRequire } = require('./deps');
 const { startMysql, unavailable, IMAGE } = require('./mysql-server');
 
 const { startPostgres } = require(path.join(CLIENT_DIR, 'test/helpers/postgres-server'));

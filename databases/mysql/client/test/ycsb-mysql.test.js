@@ -4,7 +4,7 @@
 // when present, else the lab's stand-in, Debian's MySQL 9.7).
 const test = require('node:test');
 const path = require('path');
-const { CLIENT_DIR } = require('../deps');
+const { CLIENT_DIR } = require('./deps');
 const { startMysql, unavailable, IMAGE } = require('./mysql-server');
 
 const { ycsbCases } = require(path.join(CLIENT_DIR, 'test/integration/ycsb-cases'));

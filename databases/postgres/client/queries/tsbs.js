@@ -9,9 +9,9 @@
 // - time buckets are date_bin(interval, time::timestamptz, epoch) (PostgreSQL 14+; TimescaleDB's
 //   time_bucket), a timestamptz that does not depend on the session's time zone;
 // - grouped text is COLLATE "C", so an ORDER BY on it is byte order, MongoDB's simple collation.
-const { QUERY_TYPES } = require('../../../../client/src/datasets/tsbs-query-params');
-const { FIELD_NAMES } = require('../../../../client/src/datasets/tsbs-devops');
-const { modelOf, stat, hourFloorIso } = require('../../../../client/src/queries/tsbs-devops-queries');
+const { tsbsQueryTypes: QUERY_TYPES, tsbsFieldNames: FIELD_NAMES, tsbsQuerySet } = require('../../../../client/src/sdk');
+
+const { modelOf, stat, hourFloorIso } = tsbsQuerySet;
 
 const EPOCH = '2000-01-01T00:00:00Z'; // date_bin's origin: bins of 1 min / 1 h fall on whole minutes/hours UTC
 

@@ -13,10 +13,8 @@
 // - double-groupby orders hostname COLLATE "C" (byte order, as the PostgreSQL and MongoDB forms);
 // - high-cpu returns TSBS's SELECT * plus the hostname under `tags`, the set's answer shape.
 // The digests are the set's own, so an answer here digests equal to PostgreSQL's and MongoDB's.
-const { fromClient } = require('../deps');
-
 // the set module itself, not queries/index.js: that one loads this file (databases/<db>/client/queries/<set>.js)
-const { queries: SET } = fromClient('./src/queries/tsbs-devops-queries');
+const { queries: SET } = require('../../../../client/src/sdk').tsbsQuerySet;
 
 const TABLE = 'jsonbench';
 const MINUTE_S = 60;

@@ -12,7 +12,7 @@ const { execFileSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
-const { fromClient, CLIENT_DIR } = require('../deps');
+const { fromClient, CLIENT_DIR } = require('./deps');
 
 const { Client } = fromClient('pg');
 const { waitUntil } = require(path.join(CLIENT_DIR, 'test/helpers/processes'));

@@ -19,7 +19,7 @@ const crypto = require('crypto');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { fromClient, CLIENT_DIR } = require('../deps');
+const { fromClient, CLIENT_DIR } = require('./deps');
 const { startTimescaledb, imageAbsent, IMAGE } = require('./timescaledb-container');
 
 const { Client } = fromClient('pg');

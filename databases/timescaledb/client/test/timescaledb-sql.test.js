@@ -10,7 +10,7 @@
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
-const { fromClient, CLIENT_DIR } = require('../deps');
+const { fromClient, CLIENT_DIR } = require('./deps');
 const schema = require('../timescaledb-schema');
 const { forms } = require('../queries/tsbs');
 

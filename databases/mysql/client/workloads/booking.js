@@ -1,11 +1,12 @@
 'use strict';
-// The airline booking model on MySQL/InnoDB (workloads/booking-data.js): its tables and index, the
-// static data, the steps of one booking (run as a transaction by mysql-txn.js), and the
+// WORKLOAD=booking on MySQL: the airline booking model on InnoDB (client/src/workloads/booking-data.js):
+// its tables and index, the static data, the steps of one booking (run by the binding's transaction
+// step kind, mysql-txn.js), and the
 // nothing-lost check. The same logical work as PostgreSQL's (databases/postgres/client/
-// postgres-booking.js): a lookup joining the flight to its aircraft, the seat and the payment
+// workloads/booking.js): a lookup joining the flight to its aircraft, the seat and the payment
 // inserted, the (flight, day) audit row upserted (INSERT ... ON DUPLICATE KEY UPDATE: MySQL's form
 // of ON CONFLICT ... DO UPDATE), each one round trip through a statement prepared once per
-// connection (COM_STMT_PREPARE at prepareBooking, then COM_STMT_EXECUTE).
+// connection (COM_STMT_PREPARE at the binding's prepareTransactions, then COM_STMT_EXECUTE).
 //
 // Column types as near PostgreSQL's as InnoDB has them: ids of seat and payment BINARY(16) (the
 // booking key's 16 bytes, as uuid), DATE, INT, BIGINT; PostgreSQL's `text` columns of the static
@@ -13,10 +14,7 @@
 // PostgreSQL keeps short text). audit has no primary key, as on PostgreSQL: InnoDB then clusters its
 // rows by the first UNIQUE index of NOT NULL columns, audit_schedule_day (innodb-index-types.html),
 // the index the upsert's conflict is found on, so the upsert's lookup is the clustered index's.
-const { clientRequire } = require('./deps');
-const { transaction } = require('./mysql-txn');
-
-const { tables, INDEXES, rows, AIRCRAFT } = clientRequire('./src/workloads/booking-data');
+const { tables, INDEXES, rows, AIRCRAFT } = require('../../../../client/src/sdk').workloadData('booking');
 
 const DDL = [
   'CREATE TABLE aircraft (id INT NOT NULL PRIMARY KEY, model VARCHAR(16) NOT NULL, seats INT NOT NULL) ENGINE=InnoDB',
@@ -127,20 +125,29 @@ async function sizes(conn, names = Object.keys(tables)) {
   return { table_bytes: Number(data), index_bytes: Number(index), total_bytes: Number(data) + Number(index) };
 }
 
-// The binding's booking steps (mysql.js). A booking's key: its 16 bytes (BINARY(16)), so the
-// binding has no bookingKey.
-const methods = {
-  initBooking(opts) { return init(this.conn, opts); },
-  prepareBooking(opts) { return this.prepareTxn('booking', opts); },
-  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  verifyBooking() { return verify(this.conn); },
-  bookingSeatIds() { return seatIds(this.conn); },
-  bookingSizes() {
-    this.flushTables = Object.keys(tables);
-    return sizes(this.conn);
-  },
-};
+// What each `run` session sends besides its operations (server-stats' run_session): the binding's
+// connect and durability check, the session's isolation level, and the prepares of these statements.
+const runSession = (sql) => ({
+  connections: 1, statements: 3, prepares: Object.keys(sql).length,
+  about: `SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; SET SESSION transaction_isolation; ${Object.keys(sql).length} prepares`,
+});
 
+// What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload
+// files"). A booking's key: its 16 bytes (BINARY(16)), so no `key`.
 module.exports = {
-  init, stepsOn, verify, seatIds, sizes, methods, SQL, DDL,
+  init: (target, opts) => init(target.conn, opts),
+  // the session as the binding prepares it for transactions, with these statements prepared on it
+  prepare: (target, opts) => target.prepareTransactions(opts, SQL),
+  stepsOn,
+  verify: (target) => verify(target.conn),
+  seatIds: (target) => seatIds(target.conn),
+  // the binding's flush after the phase (count's settle) writes and analyzes these tables
+  sizes: (target) => {
+    target.flushTables = Object.keys(tables);
+    return sizes(target.conn);
+  },
+  runSession: runSession(SQL),
+  runSessionOf: runSession,
+  SQL,
+  DDL,
 };

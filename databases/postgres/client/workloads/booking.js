@@ -1,10 +1,10 @@
 'use strict';
-// The airline booking model on PostgreSQL (workloads/booking-data.js): its tables and index, the
-// static data, the steps of one booking (run as a transaction by postgres-txn.js), and the
-// nothing-lost check.
-const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
-const { transaction } = require('./postgres-txn');
-const { uuidString } = require('../../../client/src/keys');
+// WORKLOAD=booking on PostgreSQL: the airline booking model (client/src/workloads/booking-data.js),
+// its tables and index, the static data, the steps of one booking (run by the binding's transaction
+// step kind, postgres-txn.js), the nothing-lost check, and what its sessions send besides them.
+const { workloadData, uuidString } = require('../../../../client/src/sdk');
+
+const { tables, INDEXES, rows, AIRCRAFT } = workloadData('booking');
 
 const DDL = [
   'create table aircraft (id int primary key, model text not null, seats int not null)',
@@ -100,27 +100,20 @@ async function sizes(client) {
   return { table_bytes: Number(r[0].table_bytes), index_bytes: Number(r[0].index_bytes), total_bytes: Number(r[0].total_bytes) };
 }
 
-// The binding's booking steps (postgres.js).
-const methods = {
+// What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload files").
+module.exports = {
   // A booking's key as the uuid columns take it: its text, made in the workload's build (client
   // work, before the hand-off to the driver).
-  bookingKey(bytes) { return uuidString(bytes); },
-  initBooking(opts) { return init(this.client, opts); },
-  // The session's commit durability (DURABILITY), set again after every reconnect (prepareSession).
-  // Named prepared statements (pg's query config `name`: parsed once per session) on every path:
-  // through PgBouncer in transaction mode too, whose max_prepared_statements prepares each one once
-  // on each server connection a client's transaction lands on (pgbouncer/pgbouncer-entrypoint.sh).
-  prepareBooking({ durability }) {
-    this.booking = { durability };
-    this.statements = 'named';
-    return this.prepareSession();
-  },
-  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  verifyBooking() { return verify(this.client); },
-  bookingSeatIds() { return seatIds(this.client); },
-  bookingSizes() { return sizes(this.client); },
-};
-
-module.exports = {
-  init, stepsOn, verify, seatIds, sizes, methods,
+  key: (bytes) => uuidString(bytes),
+  init: (target, opts) => init(target.client, opts),
+  // The session as the binding prepares it for transactions (its commit durability, named statements).
+  prepare: (target, opts) => target.prepareTransactions(opts),
+  stepsOn,
+  verify: (target) => verify(target.client),
+  seatIds: (target) => seatIds(target.client),
+  sizes: (target) => sizes(target.client),
+  // What each `run` session sends besides its operations (server-stats' run_session): the binding's
+  // connect and its session's durability; it prepares nothing (its statements are named, parsed at
+  // their first use).
+  runSession: { connections: 1, statements: 2, about: 'show server_version; set synchronous_commit' },
 };

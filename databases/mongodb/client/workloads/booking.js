@@ -1,13 +1,12 @@
 'use strict';
-// The airline booking model on MongoDB (workloads/booking-data.js): its collections and index,
-// the static data, the steps of one booking (run as a transaction by mongodb-txn.js), and the
-// nothing-lost check. Transactions need a replica set: a standalone server is refused before
-// anything starts.
-const { clientRequire } = require('../../../client/src/client-require');
-const { Binary } = clientRequire('mongodb');
-const { tables, INDEXES, rows, AIRCRAFT } = require('../../../client/src/workloads/booking-data');
-const { transaction, requireReplicaSet } = require('./mongodb-txn');
+// WORKLOAD=booking on MongoDB: the airline booking model (client/src/workloads/booking-data.js),
+// its collections and index, the static data, the steps of one booking (run by the binding's
+// transaction step kind, mongodb-txn.js), and the nothing-lost check. Transactions need a replica
+// set: a standalone server is refused before anything starts (the binding's prepareTransactions).
+const { clientRequire, workloadData } = require('../../../../client/src/sdk');
 
+const { Binary } = clientRequire('mongodb');
+const { tables, INDEXES, rows, AIRCRAFT } = workloadData('booking');
 
 const dayDate = (text) => new Date(`${text}T00:00:00Z`);
 const uuid = (buf) => new Binary(buf, Binary.SUBTYPE_UUID);
@@ -113,16 +112,16 @@ async function sizes(db) {
   return out;
 }
 
-// The binding's booking steps (mongodb.js).
-const methods = {
-  initBooking(opts) { return init(this.db, opts); },
-  prepareBooking() { return requireReplicaSet(this.client, 'booking'); },
-  book(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  verifyBooking() { return verify(this.db); },
-  bookingSeatIds() { return seatIds(this.db); },
-  bookingSizes() { return sizes(this.db); },
-};
-
+// What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload
+// files"); a booking's key is its 16 bytes (no `key`).
 module.exports = {
-  init, stepsOn, verify, seatIds, sizes, methods,
+  init: (target, opts) => init(target.db, opts),
+  prepare: (target, opts) => target.prepareTransactions(opts),
+  stepsOn,
+  verify: (target) => verify(target.db),
+  seatIds: (target) => seatIds(target.db),
+  sizes: (target) => sizes(target.db),
+  // What each `run` session sends besides its operations (server-stats' run_session): the
+  // binding's connect, and the hello of its replica-set check (prepare).
+  runSession: { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' },
 };

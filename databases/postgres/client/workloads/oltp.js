@@ -1,8 +1,8 @@
 'use strict';
-// sysbench's OLTP table on PostgreSQL (workloads/oltp-data.js): the table, its k index, the
-// generated rows, and the steps of one operation (run as a transaction by postgres-txn.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../client/src/workloads/oltp-data');
-const { transaction } = require('./postgres-txn');
+// WORKLOAD=oltp on PostgreSQL: sysbench's OLTP table (client/src/workloads/oltp-data.js), its k
+// index, the generated rows, and the steps of one operation (run by the binding's transaction step
+// kind, postgres-txn.js).
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
 const indexSql = (ix) => `create ${ix.unique ? 'unique ' : ''}index ${ix.name} on ${ix.table} (${ix.fields.join(', ')})`;
@@ -66,11 +66,11 @@ async function count(client) {
   };
 }
 
-// The binding's OLTP steps (postgres.js); the session is prepared as for bookings.
-const methods = {
-  initOltp(opts) { return init(this.client, opts); },
-  oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  countOltp() { return count(this.client); },
+// What client/src/workloads/oltp*.js ask of this database; the session as a booking's.
+module.exports = {
+  init: (target, opts) => init(target.client, opts),
+  prepare: (target, opts) => target.prepareTransactions(opts),
+  stepsOn,
+  count: (target) => count(target.client),
+  runSession: require('./booking').runSession,
 };
-
-module.exports = { init, stepsOn, count, methods };

@@ -1,9 +1,9 @@
 'use strict';
-// sysbench's OLTP table on MongoDB (workloads/oltp-data.js): the collection (_id = id), its k
-// index, the generated rows, and the steps of one operation (run as a transaction by
-// mongodb-txn.js: snapshot read concern, majority write concern, as the bookings).
-const { TABLE, INDEXES, rowsOf } = require('../../../client/src/workloads/oltp-data');
-const { transaction, requireReplicaSet } = require('./mongodb-txn');
+// WORKLOAD=oltp on MongoDB: sysbench's OLTP table (client/src/workloads/oltp-data.js) as a
+// collection (_id = id), its k index, the generated rows, and the steps of one operation (run by
+// the binding's transaction step kind, mongodb-txn.js: snapshot read concern, majority write
+// concern, as the bookings).
+const { TABLE, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});
 
@@ -52,11 +52,11 @@ async function count(db) {
   };
 }
 
-const methods = {
-  initOltp(opts) { return init(this.db, opts); },
-  oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  countOltp() { return count(this.db); },
-  prepareOltp() { return requireReplicaSet(this.client, 'oltp'); },
+// What client/src/workloads/oltp*.js ask of this database; the session as a booking's.
+module.exports = {
+  init: (target, opts) => init(target.db, opts),
+  prepare: (target, opts) => target.prepareTransactions(opts),
+  stepsOn,
+  count: (target) => count(target.db),
+  runSession: require('./booking').runSession,
 };
-
-module.exports = { init, stepsOn, count, methods };

@@ -1,16 +1,14 @@
 'use strict';
-// sysbench's OLTP table on MySQL/InnoDB (workloads/oltp-data.js), as sysbench's own oltp_common.lua
+// WORKLOAD=oltp on MySQL: sysbench's OLTP table on InnoDB (client/src/workloads/oltp-data.js), as sysbench's own oltp_common.lua
 // creates it for MySQL: id INTEGER AUTO_INCREMENT primary key (the clustered index), k INTEGER with
 // a secondary index, c CHAR(120), pad CHAR(60), and its statements of oltp_read_write (point
 // select, the four range queries over RANGE_SIZE ids, the indexed and the non-indexed update, the
 // delete and the insert of one row), each one round trip through a statement prepared once per
 // connection (sysbench prepares them too). The ids are always given (sysbench's delete+insert gives
 // the deleted id back), so AUTO_INCREMENT only stands as sysbench declares it. Each operation is a
-// transaction (mysql-txn.js), as on PostgreSQL (databases/postgres/client/postgres-oltp.js).
-const { clientRequire } = require('./deps');
-const { transaction } = require('./mysql-txn');
-
-const { TABLE, COLUMNS, INDEXES, rowsOf } = clientRequire('./src/workloads/oltp-data');
+// transaction (the binding's transaction step kind, mysql-txn.js), as on PostgreSQL
+// (databases/postgres/client/workloads/oltp.js).
+const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const DDL = `CREATE TABLE ${TABLE} (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER NOT NULL DEFAULT '0', `
   + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB";
@@ -81,17 +79,18 @@ async function count(conn) {
   };
 }
 
-// The binding's OLTP steps (mysql.js); the session is prepared as for bookings.
-const methods = {
-  initOltp(opts) { return init(this.conn, opts); },
-  prepareOltp(opts) { return this.prepareTxn('oltp', opts); },
-  oltp(i, body, options) { return transaction(this, i, body, { ...options, stepsOn }); },
-  countOltp() {
-    this.flushTables = [TABLE];
-    return count(this.conn);
-  },
-};
-
+// What client/src/workloads/oltp*.js ask of this database; the session as a booking's, with these
+// statements prepared on it.
 module.exports = {
-  init, stepsOn, count, methods, SQL, DDL,
+  init: (target, opts) => init(target.conn, opts),
+  prepare: (target, opts) => target.prepareTransactions(opts, SQL),
+  stepsOn,
+  // the binding's flush after the phase (count's settle) writes and analyzes this table
+  count: (target) => {
+    target.flushTables = [TABLE];
+    return count(target.conn);
+  },
+  runSession: require('./booking').runSessionOf(SQL),
+  SQL,
+  DDL,
 };

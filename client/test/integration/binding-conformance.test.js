@@ -1,0 +1,122 @@
+'use strict';
+// One binding shape on the real servers: for every folder of databases/ with a manifest (a new one
+// is tested by its folder: its client/test/server.js starts its server), the binding's step kinds
+// against that server: connect (serverInfo, authenticatedIdentity), put, get, patch, scan, sizes
+// (count, flush) and read back where it offers a document workload (ycsb), a transaction function
+// with its booking workload file's steps where it offers booking, the named query step kind with the
+// first query of each query set it has forms of, stats, close. The same shape without a server:
+// client/test/unit/binding-shape.test.js.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('fs');
+const path = require('path');
+const { ROOT, offeredWorkloads, databaseWorkload } = require('../../src/databases');
+const { createTarget } = require('../../src/targets');
+const { DocumentGenerator } = require('../../src/docgen');
+const { keyGenerator } = require('../../src/keys');
+const { RetryPolicy, TxnStats } = require('../../src/targets/txn-retry');
+const { querySet } = require('../../src/queries');
+const { rowsOf } = require('../../src/workloads/query');
+const { storageOf } = require('../../src/workloads/tsbs');
+
+const folders = fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'database.json'))).sort();
+
+test('every database folder brings the server its conformance test runs on (client/test/server.js)', () => {
+  const missing = folders.filter((db) => !fs.existsSync(path.join(ROOT, db, 'client', 'test', 'server.js')));
+  assert.deepEqual(missing, []);
+});
+
+// put, get, patch, scan, sizes, read back: three documents of the generator, by key.
+async function documentSteps(target) {
+  const gen = new DocumentGenerator({ seed: 1, clientId: '1', fields: 3, fieldBytes: 10 });
+  const keys = keyGenerator('uuidv7', { seed: 1, clientId: '1' });
+  await target.init('uuidv7', 'clustered');
+  await target.prepareInserts({ key: 'uuidv7', durability: 'strict', stage: 'run', workload: 'ycsb' });
+  for (let i = 0; i < 3; i++) await target.send(target.build(gen, i, keys));
+  assert.equal(await target.get(keys.buffer(0)), 1);
+  assert.equal(await target.patch(keys.buffer(1), ['attr2'], 'x'.repeat(10)), 1);
+  const first = [0, 1, 2].map((i) => keys.buffer(i)).sort(Buffer.compare)[0];
+  assert.equal(await target.scan(first, 3), 3);
+  await assert.rejects(target.get(Buffer.alloc(16)), (err) => err.code === 'JSONBENCH_NOT_FOUND' && !target.isConnectionLost(err));
+  const sizes = await target.count();
+  assert.equal(sizes.documents, 3);
+  assert.ok(sizes.total_bytes > 0, JSON.stringify(sizes));
+  assert.equal(typeof (await target.flush()).command, 'string');
+  let read = 0;
+  for await (const [hex] of target.readBack('uuidv7')) {
+    assert.match(hex, /^[0-9a-f]{32}$/);
+    read++;
+  }
+  assert.equal(read, 3);
+}
+
+// A transaction function with the booking workload file's steps: one committed, counted once.
+async function transactionSteps(db, target) {
+  const own = databaseWorkload(db, 'booking');
+  await own.init(target, { seed: 1, flights: 3, layout: 'clustered' });
+  await own.prepare(target, {
+    workload: 'booking', durability: 'strict', isolation: 'read-committed', key: 'uuidv7',
+  });
+  const policy = new RetryPolicy({ retry: 'backoff', maxAttempts: 3 });
+  const stats = new TxnStats();
+  const flight = await target.transaction(0, async (tx) => (await tx.flightWithAircraft(1)).id, {
+    isolation: 'read-committed', policy, stats, stepsOn: own.stepsOn,
+  });
+  assert.equal(flight, 1);
+  const r = stats.result(policy);
+  assert.equal(r.committed, 1, JSON.stringify(r));
+  assert.equal(typeof target.transactionIsolation('read-committed'), 'string');
+}
+
+// The named query step kind: execution 0 of the first query of each query set this database has
+// forms of (databases/<db>/client/queries/<set>.js), on the table the steps above left (a database
+// running no document workload: its tsbs model's table, made by init), answered with rows.
+const SET_DATA = {
+  events: { seed: 1, events: 10, repos: 5, actors: 5, skew: 1 },
+  tsbs: {
+    seed: 1, hosts: 2, start: '2016-01-01T00:00:00Z', intervalS: 10, spanS: 3600, model: 'event',
+  },
+};
+async function namedQuerySteps(db, target, documents) {
+  const dir = path.join(ROOT, db, 'client', 'queries');
+  const sets = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort() : [];
+  if (!documents && sets.includes('tsbs')) await target.init('uuidv7', 'clustered', storageOf('native'));
+  for (const workload of sets) {
+    const set = querySet(workload);
+    const data = set.dataOf({ ...SET_DATA[workload], ...(documents ? {} : { model: 'native' }) });
+    const [name] = Object.keys(set.queries);
+    const def = set.queries[name];
+    const answer = await target.query(def[db](def.params(data, 0), data));
+    assert.ok(Array.isArray(rowsOf(answer)), `${db} ${workload} ${name}`);
+  }
+  return sets;
+}
+
+for (const db of folders) {
+  const file = path.join(ROOT, db, 'client', 'test', 'server.js');
+  // eslint-disable-next-line import/no-dynamic-require, global-require
+  const server = fs.existsSync(file) ? require(file) : null;
+  const skip = server ? server.unavailable() : `no ${path.relative(ROOT, file)}`;
+  test(`the ${db} binding's step kinds on a real server`, { skip, timeout: 600000 }, async () => {
+    const s = await server.start();
+    const target = createTarget(db, s.uri);
+    try {
+      await target.connect();
+      const info = await target.serverInfo();
+      assert.equal(typeof info.product, 'string');
+      // who the session is (a test server without users: the binding says it is not authenticated)
+      if (server.authenticates === false) await assert.rejects(target.authenticatedIdentity(), /not authenticated/);
+      else assert.equal(typeof (await target.authenticatedIdentity()).user, 'string');
+      const offered = offeredWorkloads(db);
+      if (offered.includes('ycsb')) await documentSteps(target);
+      if (offered.includes('booking')) await transactionSteps(db, target);
+      await namedQuerySteps(db, target, offered.includes('ycsb'));
+      const stats = await target.serverStats(info, []);
+      assert.equal(typeof stats.counters, 'object');
+      assert.equal(stats.run_session.connections, 1);
+    } finally {
+      await target.close();
+      await s.cleanup();
+    }
+  });
+}
