@@ -115,3 +115,29 @@ test('databases carry their manifest\'s identity and stand-in; REPEAT is the rep
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the plan holds what run.env held (settings.given: results.json config.run), the folder\'s name and each phase\'s linger', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-json-'));
+  try {
+    const bench = path.join(dir, 'bench7');
+    fs.mkdirSync(bench);
+    const file = path.join(bench, 'bench.env');
+    // a --set override of a key bench.env has keeps its first place and takes its last value
+    const base = fs.readFileSync(path.join(ROOT, 'bench1', 'bench.env'), 'utf8');
+    fs.writeFileSync(file, `${base}\n# a comment\nDATABASES='mongodb postgres'\nDOCS=100 # trailing\nDATABASES='postgres'\nSEED=7\n`);
+    const written = {};
+    for (const line of base.split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+      if (m) written[m[1]] = m[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1').replace(/\s+#.*$/, '').trim();
+    }
+    const doc = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', file], { encoding: 'utf8' }));
+    assert.deepEqual(errors(doc, SCHEMA), []);
+    assert.equal(doc.bench, 'bench7');
+    const expected = { ...written, DATABASES: 'postgres', DOCS: '100', SEED: '7' };
+    assert.deepEqual(Object.keys(doc.settings.given), [...new Set([...Object.keys(written), 'DATABASES', 'DOCS', 'SEED'])]);
+    assert.deepEqual(doc.settings.given, expected);
+    assert.ok(planOf('tsbs-queries').phases.every((p) => p.metrics_linger_s === (p.stage === 'query' ? 8 : 3)));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
