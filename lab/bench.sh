@@ -75,6 +75,9 @@ load_run_env() {
   # The plan as data (plan.json, written once by the client); from it every key with its default
   # filled in (bash repeats no default), then the phases.
   write_plan "$1" || return 2
+  # the client containers read their settings and phase from it (lab/stack.sh client_start); no
+  # phase is under way yet (a phase id of the previous bench would not be this plan's)
+  PLAN_FILE=$1/plan.json PHASE_ID="" PHASE_QUERY=""
   load_bench_settings "$1/plan.json" || return 2
   read_plan "$1/plan.json" || return 2
   # whether each operation is a transaction: a fact the workload's file declares (plan.json `workload`)
@@ -95,9 +98,6 @@ is_txn_workload() { [ "${WORKLOAD_TRANSACTIONS:-false}" = true ]; }
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
   load_run_env "$BENCH_DIR" || return 1
-  # the phases in the older tooling's form (analysis reads plan.json and falls back to plan.txt for
-  # runs made before plan.json; kept until no reader needs it)
-  printf '%s\n' "${PLAN[@]}" >"$BENCH_DIR/plan.txt"
   if [ "${WORKLOAD:-insert}" = insert ]; then
     say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
   else

@@ -33,6 +33,7 @@ check_bench() {
   keys=$(grep -o '^[A-Za-z_][A-Za-z0-9_]*=' "$bench/run.env" | tr -d '=' | tr '\n' ' ')
   # shellcheck disable=SC2086
   unset $keys ${BENCH_KEYS:-}
+  PLAN_FILE=""  # the check's plan.json goes with its folder
   remove_check
   return "$rc"
 }
