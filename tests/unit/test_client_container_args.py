@@ -21,7 +21,7 @@ LAB_ROOT="$1"; dir="$2"
 compose() { printf '%s\\n' "$@"; }
 client_uri() { echo "mongodb://u:p@db/x"; }
 database_uri() { echo "mongodb://u:p@db/x"; }
-load_run_env "$dir" >/dev/null || exit 3
+write_plan "$dir" && load_run_env "$dir" >/dev/null || exit 3
 BENCH_DIR=$dir BENCH_NAME=$(basename "$dir") PROJECT=p
 echo "== init"; client_oneshot mongodb init
 parse_plan_line "${PLAN[-1]}"
@@ -50,7 +50,7 @@ def after(args, flag):
 def test_a_client_container_gets_the_plan_and_its_phase_not_the_bench_keys(tmp_path, bench):
     dir = tmp_path / bench
     dir.mkdir()
-    shutil.copy(ROOT / bench / "bench.env", dir / "run.env")
+    shutil.copy(ROOT / bench / "bench.env", dir / "bench.env")
     r = subprocess.run(["bash", "-c", SCRIPT, "_", str(ROOT), str(dir)], capture_output=True, text=True,
                        env={"PATH": "/usr/local/bin:/usr/bin:/bin"})
     assert r.returncode == 0, r.stderr
