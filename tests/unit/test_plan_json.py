@@ -58,3 +58,16 @@ def test_a_plan_file_with_a_phase_outside_the_contract_is_refused_naming_it(tmp_
     (tmp_path / "plan.json").write_text("{}")
     r = bash('read_plan "$1/plan.json"', str(tmp_path))
     assert r.returncode == 2 and "plan.json: not a plan" in r.stderr
+
+
+def test_plan_read_gives_the_keys_as_written_and_the_repetitions(tmp_path):
+    """lab/plan-read.py given: what plans a repetition (settings.given as KEY=value words);
+    repetitions: REPEAT, which lab/experiments.sh reads instead of a run.env."""
+    shutil.copy(ROOT / "bench1" / "bench.env", tmp_path / "bench.env")
+    assert bash('write_plan "$1" --set REPEAT=3 --set "DESCRIPTION=a b"', str(tmp_path)).returncode == 0
+    given = subprocess.run(["python3", str(ROOT / "lab/plan-read.py"), "given", str(tmp_path / "plan.json")],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    assert given[-1] == "REPEAT=3" and "DESCRIPTION=a b" in given and "DOCS=100000" in given
+    reps = subprocess.run(["python3", str(ROOT / "lab/plan-read.py"), "repetitions", str(tmp_path / "plan.json")],
+                          capture_output=True, text=True, check=True).stdout
+    assert reps == "3\n"
