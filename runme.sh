@@ -144,11 +144,11 @@ run_benches() {
       { [ -z "${declared:-}" ] || echo "runme.sh: that sweep is SWEEP in ${dirs[0]}/bench.env" >&2; exit 2; }
     for arg in "${dirs[@]}"; do sweep_validate "$arg" "${overrides[@]}" || exit 2; done
   fi
-  # A check or a sweep writes nothing into the bench folder itself (a sweep's run.env files are the points').
+  # A check or a sweep writes nothing into the bench folder itself (a sweep's plans are the points').
   if [ "$only_check" = 1 ] || [ ${#sweeps[@]} -gt 0 ]; then
     for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
   else
-    for arg in "${dirs[@]}"; do write_run_env "$arg" "${overrides[@]}" || exit 2; done
+    for arg in "${dirs[@]}"; do write_run_plan "$arg" "${overrides[@]}" || exit 2; done
   fi
 
   trap on_signal INT TERM

@@ -1,7 +1,8 @@
 # A bench: validate its definition, refresh the databases, create the schema, run each database's
 # phase, then let analysis write results and the report. Sourced by runme.sh.
 
-# Files a run writes into a bench folder; removed before the next run of that bench so results of
+# Files a run writes into a bench folder (and run.env, plan.txt of runs made before plan.json was the
+# only plan); removed before the next run of that bench so results of
 # two runs never mix. The definition (bench.env and any override files) is never touched.
 RESULT_FILES='*.out *.plan.json *.perf *.perf.gz *.perf.status *.perfstat.csv *.log *.count.json *.server-stats.json *.phase.json *.metrics.json *.settings.json *.svg
 run.env plan.json plan.txt host.json results.json report.md clients timeseries plots repeat-* sweep-*'
@@ -37,8 +38,10 @@ all_benches() {
 # starts, and validate-bench refuses what the stand-ins cannot do (client/src/stand-ins.js).
 standins_flag() { [ "${JSONBENCH_STANDINS:-auto}" != 1 ] || echo --stand-ins; }
 
-# bench.env plus the --set overrides, validated: the file every later step reads.
-write_run_env() {
+# write_run_plan DIR [KEY=VALUE...]: DIR/bench.env plus the --set overrides, validated, planned into
+# DIR/plan.json: the file every later step reads (run.env is no longer written; analysis still reads
+# it in runs made before).
+write_run_plan() {
   local dir=$1 kv; shift
   for kv in "$@"; do
     if [[ $kv != [A-Za-z_]*=* || $kv == *"'"* ]]; then
@@ -46,35 +49,38 @@ write_run_env() {
       return 2
     fi
   done
+  plan_run_sets "$dir" "$@"
+}
+
+# plan_run_sets DIR [KEY=VALUE...]: write_run_plan without the check of the words' form (a
+# repetition's keys come from its folder's plan, where a bench.env value may hold a single quote).
+plan_run_sets() {
+  local dir=$1 kv sets=(); shift
   # shellcheck disable=SC2046  # standins_flag prints one word or none
   node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/bench.env" || return 2
-  {
-    echo "# $(basename "$dir")/bench.env with the command line's --set overrides; written by runme.sh"
-    grep -v '^[[:space:]]*#' "$dir/bench.env" | grep -v '^[[:space:]]*$'
-    # single-quoted: bash sources run.env, and a value with spaces (DATABASES="mongodb postgres mysql")
-    # written bare would run its second word as a command; the client's parser strips the quotes
-    for kv in "$@"; do printf "%s='%s'\n" "${kv%%=*}" "${kv#*=}"; done
-  } >"$dir/run.env.tmp"
+  for kv in "$@"; do sets+=(--set "$kv"); done
   # A relative DATASET is relative to the bench folder (DATASET_BASE when DIR is a copy of it: the
-  # check's, a sweep point's); run.env holds it absolute, so copies and repetitions find the file.
-  local ds; ds=$(set -a; . "$dir/run.env.tmp" >/dev/null 2>&1; echo "${DATASET:-}")
+  # check's, a sweep point's); the plan holds it absolute, so copies and repetitions find the file.
+  local ds; ds=$(set -a; . "$dir/bench.env" >/dev/null 2>&1; for kv in "$@"; do export "$kv" 2>/dev/null; done; echo "${DATASET:-}")
   if [ -n "$ds" ] && [ "${ds#/}" = "$ds" ]; then
-    echo "DATASET=$(cd "${DATASET_BASE:-$dir}" && pwd)/$ds" >>"$dir/run.env.tmp"
+    sets+=(--set "DATASET=$(cd "${DATASET_BASE:-$dir}" && pwd)/$ds")
   fi
   # shellcheck disable=SC2046  # standins_flag prints one word or none
-  if ! node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/run.env.tmp"; then
-    rm -f "$dir/run.env.tmp"
+  if ! node "$LAB_ROOT/client" validate-bench $(standins_flag) "$dir/bench.env" "${sets[@]}"; then
     if [ $# -gt 0 ]; then echo "runme.sh: the --set overrides are invalid for $(basename "$dir")" >&2
     else echo "runme.sh: bench.env is refused for $(basename "$dir")" >&2; fi
     return 2
   fi
-  mv "$dir/run.env.tmp" "$dir/run.env"
+  write_plan "$dir" "${sets[@]}"
 }
 
 load_run_env() {
-  # The plan as data (plan.json, written once by the client); from it every key with its default
-  # filled in (bash repeats no default), then the phases.
-  write_plan "$1" || return 2
+  # The plan as data (plan.json, written once by the client: write_run_plan); from it every key with
+  # its default filled in (bash repeats no default), then the phases.
+  [ -s "$1/plan.json" ] || { echo "runme.sh: $1 has no plan.json (write_run_plan writes it)" >&2; return 2; }
+  # the client containers read their settings and phase from it (lab/stack.sh client_start); no
+  # phase is under way yet (a phase id of the previous bench would not be this plan's)
+  PLAN_FILE=$1/plan.json PHASE_ID="" PHASE_QUERY=""
   load_bench_settings "$1/plan.json" || return 2
   read_plan "$1/plan.json" || return 2
   # whether each operation is a transaction: a fact the workload's file declares (plan.json `workload`)
@@ -95,9 +101,6 @@ is_txn_workload() { [ "${WORKLOAD_TRANSACTIONS:-false}" = true ]; }
 run_bench() {
   BENCH_DIR=$1 BENCH_NAME=$(basename "$1")
   load_run_env "$BENCH_DIR" || return 1
-  # the phases in the older tooling's form (analysis reads plan.json and falls back to plan.txt for
-  # runs made before plan.json; kept until no reader needs it)
-  printf '%s\n' "${PLAN[@]}" >"$BENCH_DIR/plan.txt"
   if [ "${WORKLOAD:-insert}" = insert ]; then
     say "starting: $DESCRIPTION (${DATABASES}; $CLIENTS clients x $DOCS docs at $RATE docs/s)"
   else

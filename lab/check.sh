@@ -18,21 +18,25 @@ check_bench() {
   mkdir "$bench"
   cp "$src/bench.env" "$bench/bench.env"
   local DATASET_BASE=$src  # a relative DATASET is relative to the bench folder, not this copy
-  write_run_env "$bench" "$@" || { remove_check; return 2; }
+  write_run_plan "$bench" "$@" || { remove_check; return 2; }
   # CHECK_SECONDS of load at the bench's own rate, sized by the workload's file (DOCS, OPS, tsbs's
-  # SPAN_S, events' small set; a query set's first query type, 10 executions): `plan --check-size`
-  local sizes; sizes=$(node "$LAB_ROOT/client" plan --check-size "$CHECK_SECONDS" "$bench/run.env") || { remove_check; return 2; }
+  # SPAN_S, events' small set; a query set's first query type, 10 executions): `plan --check-size`,
+  # of the keys just planned (plan.json settings.given)
+  local given sizes; given=$(plan_sets "$bench/plan.json") || { remove_check; return 2; }
+  mapfile -t given <<<"$given"
+  sizes=$(node "$LAB_ROOT/client" plan --check-size "$CHECK_SECONDS" "$bench/bench.env" "${given[@]}") || { remove_check; return 2; }
   # shellcheck disable=SC2086  # sizes: KEY=VALUE words without spaces
-  write_run_env "$bench" "$@" $sizes \
+  write_run_plan "$bench" "$@" $sizes \
     QUIET_S=3 PERF_RECORD_S=5 || { remove_check; return 2; }
   say "check of $(basename "$src"): ~${CHECK_SECONDS}s of load per database in $bench (removed afterwards)"
   run_bench "$bench" || rc=$?
   RUN_FAILED=0  # the check's own verdict below decides
   analysis check --bench-dir "$bench" --prometheus "$(prometheus_url)" || rc=1
   # The check's bench settings were exported by load_run_env: the real run must not inherit them.
-  keys=$(grep -o '^[A-Za-z_][A-Za-z0-9_]*=' "$bench/run.env" | tr -d '=' | tr '\n' ' ')
+  keys=$(python3 "$LAB_ROOT/lab/plan-read.py" given "$bench/plan.json" | grep -o '^[A-Za-z_][A-Za-z0-9_]*=' | tr -d '=' | tr '\n' ' ')
   # shellcheck disable=SC2086
   unset $keys ${BENCH_KEYS:-}
+  PLAN_FILE=""  # the check's plan.json goes with its folder
   remove_check
   return "$rc"
 }
@@ -43,7 +47,7 @@ check_validate() {
   node "$LAB_ROOT/client" validate-bench "$src/bench.env" || return 2
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-check.XXXXXX")
   mkdir "$tmp/$(basename "$src")" && cp "$src/bench.env" "$tmp/$(basename "$src")/" &&
-    write_run_env "$tmp/$(basename "$src")" "$@" >/dev/null || rc=2
+    write_run_plan "$tmp/$(basename "$src")" "$@" >/dev/null || rc=2
   rm -rf -- "$tmp"
   return "$rc"
 }

@@ -14,7 +14,7 @@ SWEEP_VALUES=()   # each point's value(s): v, or v+w for a grid (sweep-KEY/value
 # Summaries still to write if the run stops early (cleanup writes them from what finished).
 EXPERIMENT_PENDING=()
 
-repeat_of() { (set -a; . "$1/run.env"; echo "${REPEAT:-1}"); }
+repeat_of() { python3 "$LAB_ROOT/lab/plan-read.py" repetitions "$1/plan.json"; }
 # The bench's own sweep (bench.env SWEEP), or nothing; its form is checked with the other keys.
 bench_sweep_of() { (SWEEP=""; set -a; . "$1/bench.env" >/dev/null 2>&1; echo "${SWEEP:-}"); }
 
@@ -80,10 +80,10 @@ sweep_validate() {
 sweep_dir_of() { echo "$1/sweep-$SWEEP_KEY"; }
 
 # experiment_prepare DIR [KEY=VALUE...]: after the check, before the run: the previous results go and
-# the run.env files are written (a plain or REPEAT bench: DIR/run.env; a sweep: each point's).
+# the plans are written (a plain or REPEAT bench: DIR/plan.json; a sweep: each point's).
 experiment_prepare() {
   local dir=$1 sweep point v sets; shift
-  if [ -z "$SWEEP_KEY" ]; then clean_results "$dir"; write_run_env "$dir" "$@"; return; fi
+  if [ -z "$SWEEP_KEY" ]; then clean_results "$dir"; write_run_plan "$dir" "$@"; return; fi
   sweep=$(sweep_dir_of "$dir")
   rm -rf -- "$sweep"
   mkdir -p "$sweep"
@@ -94,7 +94,7 @@ experiment_prepare() {
     mkdir -p "$point"
     cp "$dir/bench.env" "$point/bench.env"
     mapfile -t sets < <(point_sets "$v")
-    DATASET_BASE=$dir write_run_env "$point" "$@" "${sets[@]}" || return 2
+    DATASET_BASE=$dir write_run_plan "$point" "$@" "${sets[@]}" || return 2
   done
 }
 
@@ -115,23 +115,23 @@ experiment_run() {
   experiment_done
 }
 
-# run_repeated DIR: run_bench DIR, or REPEAT times into DIR/repeat-k (each its own run.env with
-# REPEAT=1), then the statistics over the repetitions.
+# run_repeated DIR: run_bench DIR, or REPEAT times into DIR/repeat-k (each its own plan.json: the
+# folder's keys with REPEAT=1), then the statistics over the repetitions.
 run_repeated() {
-  local dir=$1 n k rep
-  n=$(repeat_of "$dir")
+  local dir=$1 n k rep given
+  n=$(repeat_of "$dir") || return 2
   [ "$n" -gt 1 ] || { run_bench "$dir"; return; }
-  # the folder's own plan (its repetitions, settings, one repetition's phases): analysis reads REPEAT
-  # from it; each repeat-k gets its own from run_bench
-  write_plan "$dir" || return 2
+  # the folder's own plan (its repetitions, settings, one repetition's phases; write_run_plan wrote
+  # it): analysis reads REPEAT from it; each repeat-k gets its own
+  given=$(python3 "$LAB_ROOT/lab/plan-read.py" given "$dir/plan.json") || return 2
+  mapfile -t given <<<"$given"
   EXPERIMENT_PENDING+=("repeat|$dir")
   for k in $(seq 1 "$n"); do
     [ "$INTERRUPTED" = 0 ] || break
     rep="$dir/repeat-$k"
     mkdir -p "$rep"
     cp "$dir/bench.env" "$rep/bench.env"
-    { echo "# repetition $k of $n of $(basename "$dir"): its run.env with REPEAT=1; written by runme.sh"
-      grep -v '^[[:space:]]*#' "$dir/run.env"; echo "REPEAT=1"; } >"$rep/run.env"
+    plan_run_sets "$rep" "${given[@]}" REPEAT=1 >/dev/null || return 2
     BENCH_NAME=$(basename "$dir") say "repetition $k of $n (fresh volumes)"
     run_bench "$rep"
   done

@@ -5,6 +5,9 @@ computes it a second time:
   plan-read.py env FILE      every bench key as KEY='value' (shell-quoted; `eval` in bash)
   plan-read.py phases FILE   one line per phase: phase=<id> database=<db> stage=<stage> ops=<n>
                              rate=<n> expected_s=<n> clients=<n> query=<name|->
+  plan-read.py given FILE    the run's keys as written (settings.given: bench.env plus the overrides),
+                             KEY=value per line, unquoted: the --set words that plan a repetition
+  plan-read.py repetitions FILE  REPEAT (the plan's repetitions)
   plan-read.py fact NAME FILE  a fact of the workload (plan.json `workload`, declared by its file):
                              true/false for a yes-or-no one (transactions, ingest), else its JSON
 Standard library only (the host's python3, as lab/service-settings.py); lab/plan.sh checks each
@@ -32,6 +35,10 @@ def phase_lines(plan):
             f"query={p['query'] or '-'}" for p in plan["phases"]]
 
 
+def given_lines(plan):
+    return [f"{k}={v}" for k, v in plan["settings"]["given"].items()]
+
+
 def fact_lines(plan, name):
     value = plan["workload"][name]
     return [json.dumps(value)]  # JSON: booleans print as true/false
@@ -39,14 +46,16 @@ def fact_lines(plan, name):
 
 def main(argv):
     fact = len(argv) == 4 and argv[1] == "fact"
-    if not fact and (len(argv) != 3 or argv[1] not in ("env", "phases")):
-        print("usage: plan-read.py env|phases PLAN_JSON | plan-read.py fact NAME PLAN_JSON", file=sys.stderr)
+    modes = {"env": env_lines, "phases": phase_lines, "given": given_lines,
+             "repetitions": lambda plan: [str(plan["repetitions"])]}
+    if not fact and (len(argv) != 3 or argv[1] not in modes):
+        print("usage: plan-read.py env|phases|given|repetitions PLAN_JSON | plan-read.py fact NAME PLAN_JSON", file=sys.stderr)
         return 2
     path = argv[-1]
     try:
         with open(path, encoding="utf-8") as f:
             plan = json.load(f)
-        lines = fact_lines(plan, argv[2]) if fact else env_lines(plan) if argv[1] == "env" else phase_lines(plan)
+        lines = fact_lines(plan, argv[2]) if fact else modes[argv[1]](plan)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         print(f"{path}: not a plan (client/src/plan.schema.json): {type(e).__name__}: {e}", file=sys.stderr)
         return 2

@@ -1,17 +1,29 @@
 # The phases of a bench and its settings, as the client computes them (docs/contracts.md §1):
-# `node client plan --json FILE` writes the whole run as data, DIR/plan.json (client/src/plan.schema.json);
+# `node client plan --json DIR/bench.env --set ...` writes the whole run as data, DIR/plan.json
+# (client/src/plan.schema.json), the only form of the plan a new run writes;
 # bash reads its settings and phases from that file (lab/plan-read.py prints them in the words below)
 # and computes nothing itself. Sourced by runme.sh.
 
-# write_plan DIR: DIR/plan.json from DIR/run.env (the file the lab, analysis and the run's branch read).
+# write_plan DIR [--set KEY=VALUE]...: DIR/plan.json from DIR/bench.env and the overrides (the file the
+# lab, the client containers, analysis and the run's branch read; settings.given holds the keys as
+# written, overrides applied).
 write_plan() {
-  local dir=$1
-  if ! node "$LAB_ROOT/client" plan --json "$dir/run.env" >"$dir/plan.json.tmp"; then
+  local dir=$1; shift
+  if ! node "$LAB_ROOT/client" plan --json "$dir/bench.env" "$@" >"$dir/plan.json.tmp"; then
     rm -f "$dir/plan.json.tmp"
-    echo "runme.sh: node client plan --json $dir/run.env failed" >&2
+    echo "runme.sh: node client plan --json $dir/bench.env $* failed" >&2
     return 2
   fi
   mv "$dir/plan.json.tmp" "$dir/plan.json"
+}
+
+# plan_sets PLAN_JSON: the --set words that plan the same keys as PLAN_JSON's settings.given (a
+# repetition's bench.env is the same file; the given keys add what the overrides set).
+plan_sets() {
+  local out kv
+  out=$(python3 "$LAB_ROOT/lab/plan-read.py" given "$1") ||
+    { echo "runme.sh: lab/plan-read.py given $1 failed" >&2; return 2; }
+  while IFS= read -r kv; do [ -z "$kv" ] || printf -- '--set\n%s\n' "$kv"; done <<<"$out"
 }
 
 # Every bench key of PLAN_JSON, defaults filled in, exported; BENCH_KEYS = their names (all go to

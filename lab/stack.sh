@@ -163,15 +163,22 @@ database_hook() {
   )
 }
 
-# Bench settings go to the client as environment variables of the same names; the URI travels in
-# the environment too, so the password never shows in a process list.
+# A loaded bench's client containers read every setting from its plan.json (PLAN_FILE, set by
+# lab/bench.sh load_run_env): the bench folder is mounted at /bench and the command gets
+# `--plan /bench/plan.json` (the client's plan-options.js), with `--phase ID` in a phase and
+# `--client I` for a phase's client; nothing of the plan travels in the environment. Before a bench is
+# loaded (lab/bench-monitoring-cost.sh sets BENCH_KEYS by hand) the keys named in BENCH_KEYS go as
+# environment variables of the same names. Either way the URI travels in the environment, so the
+# password never shows in a process list or a file.
+BENCH_MOUNT=/bench
 client_env_args() {
   local k
-  # BENCH_KEYS is unset before a bench is loaded (wait-ready in lab/bench-monitoring-cost.sh).
-  for k in ${BENCH_KEYS:-}; do [ "$k" = DATASET ] || printf -- '-e\n%s\n' "$k"; done
+  if [ -z "${PLAN_FILE:-}" ]; then
+    for k in ${BENCH_KEYS:-}; do [ "$k" = DATASET ] || printf -- '-e\n%s\n' "$k"; done
+    # The query of a query phase (run and the explain one-shot read QUERY).
+    [ -z "${PHASE_QUERY:-}" ] || printf -- '-e\nQUERY=%s\n' "$PHASE_QUERY"
+  fi
   dataset_args
-  # The query of a query phase (run and the explain one-shot read QUERY).
-  [ -z "${PHASE_QUERY:-}" ] || printf -- '-e\nQUERY=%s\n' "$PHASE_QUERY"
   # How long a client keeps reconnecting to a lost database (the client's default when unset).
   [ -z "${RECONNECT_TIMEOUT_S:-}" ] || printf -- '-e\nRECONNECT_TIMEOUT_S\n' 
   # How long wait-ready waits for a database (the client's default, 120 s, when unset).
@@ -179,7 +186,18 @@ client_env_args() {
   # count's nothing-lost check of a transaction phase (lab/phase.sh count_phase sets it): the
   # clients' outcomes file, mounted read-only
   [ -z "${TXN_OUTCOMES:-}" ] || printf -- '-v\n%s:/txn-outcomes.json:ro\n-e\nTXN_OUTCOMES=/txn-outcomes.json\n' "$TXN_OUTCOMES"
-  printf -- '-e\nURI\n-e\nBENCH\n'
+  printf -- '-e\nURI\n'
+  [ -n "${PLAN_FILE:-}" ] || printf -- '-e\nBENCH\n'
+}
+
+# The bench folder's mount for a client container (MODE: ro, rw), when a plan is loaded.
+plan_mount_args() { [ -z "${PLAN_FILE:-}" ] || printf -- '-v\n%s:%s:%s\n' "$(dirname "$PLAN_FILE")" "$BENCH_MOUNT" "$1"; }
+
+# The words after the client's command: the plan, and the phase under way (PHASE_ID) when there is one.
+plan_flags() {
+  [ -n "${PLAN_FILE:-}" ] || return 0
+  printf -- '--plan\n%s/%s\n' "$BENCH_MOUNT" "$(basename "$PLAN_FILE")"
+  [ -z "${PHASE_ID:-}" ] || printf -- '--phase\n%s\n' "$PHASE_ID"
 }
 
 # A DATASET file (WORKLOAD=events) is mounted read-only into the client container at
@@ -194,27 +212,28 @@ dataset_args() {
 # One-shot client command (wait-ready, init, count) against a database; prints its stdout.
 client_oneshot() {
   local db=$1; shift
-  local args; mapfile -t args < <(client_env_args)
-  URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run --rm --no-deps -T "${args[@]}" client "$@"
+  local args flags; mapfile -t args < <(client_env_args; plan_mount_args ro); mapfile -t flags < <(plan_flags)
+  URI=$(database_uri "$db") BENCH=$BENCH_NAME compose run --rm --no-deps -T "${args[@]}" client "$@" "${flags[@]}"
 }
 
 # Starts one detached client container and prints its id. PHASE (default: the database) names
-# the container and the result file; the phase's stage goes along as STAGE when run_phase has it
-# (the client derives the phase id, its operations and its rate from STAGE and the bench keys).
+# the container and the result file. With a plan loaded the client reads its phase (operations,
+# rate, stage, query), its settings and its result file's name from plan.json (`run --plan
+# /bench/plan.json --phase PHASE --client I`); without one (lab/bench-monitoring-cost.sh) from
+# the environment, as below.
 client_start() {
   local db=$1 i=$2 results_dir=$3 phase=${4:-$1}
-  local args; mapfile -t args < <(client_env_args)
-  local stage_args=()
-  [ -z "${PHASE_STAGE:-}" ] || stage_args+=(-e "STAGE=$PHASE_STAGE")
-  # /metrics stays up this long after the run for the last scrape. A query client may run for well
-  # under a second: a new target reaches Prometheus's scrape manager up to 5 s after DNS discovery
-  # (1 s; its discovery manager batches updates every 5 s), then waits up to one interval (2 s) for
-  # its first scrape: 8 s, so its series exist (Grafana, `check`); the window is that much longer.
-  local linger=3; [ -z "${PHASE_QUERY:-}" ] || linger=8
+  local args; mapfile -t args < <(client_env_args; plan_mount_args rw)
+  local own=() flags=()
+  if [ -n "${PLAN_FILE:-}" ]; then
+    flags=(--plan "$BENCH_MOUNT/$(basename "$PLAN_FILE")" --phase "$phase" --client "$i")
+  else
+    own=(-v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" -e METRICS_LINGER_S=3)
+    [ -z "${PHASE_STAGE:-}" ] || own+=(-e "STAGE=$PHASE_STAGE")
+  fi
   URI=$(client_uri "$db") BENCH=$BENCH_NAME compose run -d --no-deps --use-aliases \
     --name "${PROJECT}-client-${phase}-$i" --user "$(id -u):$(id -g)" \
-    -v "$results_dir:/results" -e CLIENT_ID="$i" -e RESULT="/results/$phase-client-$i.json" \
-    -e METRICS_PORT=9464 -e METRICS_LINGER_S="$linger" "${stage_args[@]}" "${args[@]}" client run
+    "${own[@]}" "${args[@]}" client run "${flags[@]}"
 }
 
 # Host ports published by this lab's running containers: they may stay in use across runs.

@@ -1,7 +1,8 @@
 """A run's plan, as analysis reads it (docs/contracts.md §1, §4): `plan.json`, the whole run as data
 written by `node client plan --json run.env` into the bench folder (schema client/src/plan.schema.json,
 checked here where it is read). The one reader of a run's settings and phases: runs made before
-plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings), and runs older
+plan.json fall back here to `plan.txt` (the phase ids) and `run.env` (the settings; config.run for
+runs made before plan.json's `settings.given`), and runs older
 still to the phase ids the settings give (benchfiles.expected_phases). What analysis needs to know of
 the workload (workload_facts) is the plan's `workload`, declared by the workload's file
 (client/src/workloads/<name>.workload.js): analysis compares no workload names."""
@@ -44,6 +45,16 @@ def settings(bench_dir):
     doc = read(bench_dir)
     if doc:
         return {k: v for k, v in doc["settings"]["environment"].items() if v != ""}
+    return benchfiles.run_env(bench_dir)
+
+
+def run_settings(bench_dir):
+    """The run's keys as written (bench.env plus the --set overrides), {KEY: text}: results.json
+    `config.run`. plan.json's `settings.given`, else run.env as written (runs made before plan.json
+    carried it: the lab then wrote run.env); None when the folder has neither."""
+    doc = read(bench_dir)
+    if doc and "given" in doc["settings"]:
+        return dict(doc["settings"]["given"])
     return benchfiles.run_env(bench_dir)
 
 

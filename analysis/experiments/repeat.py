@@ -83,7 +83,7 @@ def summarise_results(per_rep, labels=None):
 def build(bench_dir):
     bench_dir = os.path.normpath(bench_dir)
     bench = benchfiles.bench_env(bench_dir)
-    run_env = benchfiles.run_env(bench_dir)
+    run_env = plan.run_settings(bench_dir)  # config.run: plan.json's settings.given, else run.env
     planned = plan.repetitions(bench_dir)
     found = dict(repetition_dirs(bench_dir))
     if not found:

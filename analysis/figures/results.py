@@ -467,7 +467,7 @@ def documents_compared(runs):
 def build(bench_dir, lab_env=None):
     bench_dir = os.path.normpath(bench_dir)
     bench = benchfiles.bench_env(bench_dir)
-    run_env = benchfiles.run_env(bench_dir)
+    run_env = plan_mod.run_settings(bench_dir)  # config.run: plan.json's settings.given, else run.env
     # the run's settings: plan.json's (defaults filled in), else run.env's (analysis/bench/plan.py)
     effective = plan_mod.settings(bench_dir) or bench
     present = phases.phases_in(bench_dir)

@@ -84,3 +84,22 @@ def test_results_expect_the_phases_of_plan_json(fixture_benches):
     with open(os.path.join(bench, "plan.json"), "w") as f:
         json.dump(doc, f)
     assert "postgres-again: no phase file (phase never ran)" in results.build(bench)["incomplete"]
+
+
+@pytest.mark.parametrize("fixture", ["bench1", "bench2", "ci-standin-run", "timescaledb-compress"])
+def test_config_run_comes_from_the_plan_as_run_env_gave_it(tmp_path, fixture):
+    """results.json `config.run` of a new run (no run.env: plan.json `settings.given`) is what run.env
+    gave a run before, key for key and in order; a run made before plan.json carried it (a recorded
+    fixture: run.env, no plan.json) still reads run.env."""
+    import shutil
+    bench = tmp_path / fixture
+    shutil.copytree(os.path.join(os.path.dirname(__file__), "fixtures", fixture), bench)
+    if not (bench / "bench.env").exists():
+        shutil.copy(bench / "bench.env.recorded", bench / "bench.env")
+    assert not (bench / "plan.json").exists()
+    before = results.build(str(bench))["config"]["run"]
+    assert before == plan.run_settings(str(bench)) and list(before) == list(results.benchfiles.run_env(str(bench)))
+    write_plan(str(bench))
+    (bench / "run.env").unlink()
+    after = results.build(str(bench))["config"]["run"]
+    assert json.dumps(after) == json.dumps(before)

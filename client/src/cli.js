@@ -7,6 +7,7 @@ const { parseOptions, usage, COMMANDS } = require('./options');
 const { InputError } = require('./bench-schema');
 const { ConnectError } = require('./commands/connect');
 const { commands: databaseCommands } = require('./databases');
+const { takePlanFlags, planEnvironment } = require('./plan-options');
 
 const HANDLERS = {
   init: () => require('./commands/init').init,
@@ -30,7 +31,9 @@ async function main(argv) {
   if (!COMMANDS[command]) {
     throw new InputError(`unknown command ${JSON.stringify(command)}; allowed: ${[...Object.keys(COMMANDS), 'validate-bench', 'plan', 'bench-specs'].join(', ')}`);
   }
-  const opts = parseOptions(command, rest);
+  // --plan FILE [--phase ID] [--client I]: the settings from a run's plan.json (plan-options.js)
+  const { flags, rest: words } = takePlanFlags(rest);
+  const opts = parseOptions(command, words, planEnvironment(flags));
   // the client's own command, else a database's (databases/<name>/client/commands/, databases.js)
   return (HANDLERS[command] ? HANDLERS[command]() : databaseCommands()[command].run)(opts);
 }

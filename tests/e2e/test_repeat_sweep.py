@@ -14,7 +14,6 @@ import pytest
 from conftest import LAB_ROOT, default_signals, lab_env, make_bench, project_containers, remove_project, runme
 
 sys.path.insert(0, str(LAB_ROOT))
-from analysis.common.fileio import read_env_file  # noqa: E402  (run.env as bash reads it: quoted --set values)
 
 TINY = ["--set", "DOCS=100", "--set", "PERF_RECORD_S=0"]  # 2 s of load per phase at 50 docs/s per client
 
@@ -40,8 +39,12 @@ def test_repeat_runs_each_repetition_into_its_own_bench_folder(repeat_run):
     assert log.count("fresh database volumes") == 2
     for k in (1, 2):
         rep = bench / f"repeat-{k}"
-        assert "REPEAT=1" in (rep / "run.env").read_text().splitlines()
+        # its plan (the only one: no run.env, no plan.txt) is the folder's keys with REPEAT=1
+        plan = json.loads((rep / "plan.json").read_text())
+        assert plan["settings"]["given"]["REPEAT"] == "1" and plan["repetitions"] == 1 and plan["bench"] == f"repeat-{k}"
+        assert not (rep / "run.env").exists() and not (rep / "plan.txt").exists()
         res = json.loads((rep / "results.json").read_text())
+        assert res["config"]["run"] == plan["settings"]["given"]
         assert res["complete"], res["incomplete"]
         assert [r["database"] for r in res["runs"]] == ["mongodb", "postgres"]
         assert (rep / "report.md").exists() and (rep / "host.json").exists()
@@ -93,8 +96,9 @@ def test_two_point_sweep_gives_its_report(workdir):
         sweep_dir = bench / "sweep-FIELD_BYTES"
         for v in (100, 400):
             point = sweep_dir / f"FIELD_BYTES={v}"
-            # the sweep's value is the last FIELD_BYTES of run.env (as bash and the client read it)
-            assert read_env_file(str(point / "run.env"))["FIELD_BYTES"] == str(v)
+            # the sweep's value is the point's FIELD_BYTES in its plan (what the clients read)
+            plan = json.loads((point / "plan.json").read_text())
+            assert plan["settings"]["given"]["FIELD_BYTES"] == str(v) and plan["settings"]["values"]["FIELD_BYTES"] == v
             res = json.loads((point / "results.json").read_text())
             assert res["complete"], res["incomplete"]
         res = json.loads((sweep_dir / "results.json").read_text())
@@ -106,7 +110,8 @@ def test_two_point_sweep_gives_its_report(workdir):
             assert f"plots/{name}.png" in res["plots"]
             assert (sweep_dir / "plots" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
         assert "## CPU (µs/doc) against FIELD_BYTES" in (sweep_dir / "report.md").read_text()
-        assert not (bench / "run.env").exists()  # the sweep wrote only into its own folder
+        # the sweep wrote only into its own folder
+        assert not (bench / "run.env").exists() and not (bench / "plan.json").exists()
         (sweep_dir / "report.md").unlink()
         p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(sweep_dir)], cwd=LAB_ROOT, env=lab_env(),
                            capture_output=True, text=True, timeout=300)

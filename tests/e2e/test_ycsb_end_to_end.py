@@ -82,6 +82,9 @@ def test_runs_load_then_run_per_database_with_its_own_files(ycsb_run):
     planned = plan.read(str(bench))
     assert [p["id"] for p in planned["phases"]] == PHASES and planned["settings"]["values"]["OPS"] == OPS
     assert planned["repetitions"] == 1 and [d["name"] for d in planned["databases"]] == ["mongodb", "postgres"]
+    # plan.json is the only plan a new run writes; results.json's config.run is its keys as written
+    assert not (bench / "run.env").exists() and not (bench / "plan.txt").exists()
+    assert results["config"]["run"] == planned["settings"]["given"] and results["config"]["run"]["OPS"] == str(OPS)
     # the load phases' windows come before their run phases' on the same database
     by = runs(results)
     for db in ("mongodb", "postgres"):

@@ -1,32 +1,40 @@
-"""A DATASET file (WORKLOAD=events) is named relative to its bench folder: run.env holds it absolute
-(lab/bench.sh write_run_env, with DATASET_BASE for the copies the check and a sweep's points make),
+"""A DATASET file (WORKLOAD=events) is named relative to its bench folder: the plan holds it absolute
+(plan.json settings.given and the clients' settings; lab/bench.sh write_run_plan, with DATASET_BASE for the copies the check and a sweep's points make),
 and lab/stack.sh mounts it read-only into the client containers at /dataset/<name>."""
+import json
 import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = 'DESCRIPTION=x\nWORKLOAD=events\nDATASET=data/ev.ndjson\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=1\n'
+EVENT = json.dumps({"id": "1", "type": "PushEvent", "actor": {"id": 1, "login": "a"}, "repo": {"id": 1, "name": "a/b"}, "created_at": "2024-01-01T00:00:00Z", "payload": {}})
 
 
 def bash(script, **env):
-    return subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; . "{ROOT}/lab/bench.sh"; . "{ROOT}/lab/stack.sh"; {script}'],
+    return subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; . "{ROOT}/lab/plan.sh"; . "{ROOT}/lab/bench.sh"; . "{ROOT}/lab/stack.sh"; {script}'],
                           capture_output=True, text=True, env={"PATH": "/usr/local/bin:/usr/bin:/bin", **env})
 
 
-def last_dataset(run_env):
-    return [ln for ln in run_env.read_text().splitlines() if ln.startswith("DATASET=")][-1]
+def last_dataset(plan_json):
+    plan = json.loads(plan_json.read_text())
+    assert plan["settings"]["given"]["DATASET"] == plan["settings"]["environment"]["DATASET"]
+    return "DATASET=" + plan["settings"]["given"]["DATASET"]
 
 
-def test_run_env_holds_the_dataset_absolute_relative_to_the_bench_folder(tmp_path):
+def test_the_plan_holds_the_dataset_absolute_relative_to_the_bench_folder(tmp_path):
     src, copy = tmp_path / "src", tmp_path / "copy"
     for d in (src, copy):
         d.mkdir()
         (d / "bench.env").write_text(BENCH)
-    assert bash(f'write_run_env "{src}"').returncode == 0
-    assert last_dataset(src / "run.env") == f"DATASET={src}/data/ev.ndjson"
+    # the plan reads the file (its events size the phases): one event of the GitHub Archive form
+    (src / "data").mkdir()
+    (src / "data" / "ev.ndjson").write_text(EVENT + "\n")
+    assert bash(f'write_run_plan "{src}"').returncode == 0
+    assert last_dataset(src / "plan.json") == f"DATASET={src}/data/ev.ndjson"
+    assert not (src / "run.env").exists()
     # a copy of the bench (the check's, a sweep point's) resolves against the original folder
-    assert bash(f'DATASET_BASE="{src}" write_run_env "{copy}"').returncode == 0
-    assert last_dataset(copy / "run.env") == f"DATASET={src}/data/ev.ndjson"
+    assert bash(f'DATASET_BASE="{src}" write_run_plan "{copy}"').returncode == 0
+    assert last_dataset(copy / "plan.json") == f"DATASET={src}/data/ev.ndjson"
 
 
 def test_clients_get_the_file_read_only_at_slash_dataset(tmp_path):
@@ -38,14 +46,16 @@ def test_clients_get_the_file_read_only_at_slash_dataset(tmp_path):
     assert bash("dataset_args").stdout == ""
 
 
-def test_set_values_with_spaces_are_quoted_so_bash_reads_them_whole(tmp_path):
-    """--set DATABASES="mongodb postgres mysql": run.env is sourced by bash (the check, the sweep) and
-    read by the client; written bare, bash would run `postgres mysql` as a command."""
+def test_set_values_with_spaces_are_read_whole(tmp_path):
+    """--set DATABASES="mongodb postgres mysql": each override is one value, spaces and all, in the
+    plan (settings.given, the clients' settings); a value with a single quote is refused as before."""
     (tmp_path / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=clustered\nFIELDS=1\nFIELD_BYTES=1\n"
                                         "CLIENTS=1\nRATE=1\nDOCS=1\n")
-    r = bash(f'write_run_env "{tmp_path}" "DATABASES=mongodb postgres mysql" "DESCRIPTION=a b" && '
-             f'(set -a; . "{tmp_path}/run.env"; echo "[$DATABASES][$DESCRIPTION]")')
-    assert r.returncode == 0 and r.stdout.splitlines()[-1] == "[mongodb postgres mysql][a b]", r.stderr
-    r = bash(f'write_run_env "{tmp_path}" "DESCRIPTION=it\'s"')
+    r = bash(f'write_run_plan "{tmp_path}" "DATABASES=mongodb postgres mysql" "DESCRIPTION=a b"')
+    assert r.returncode == 0, r.stderr
+    plan = json.loads((tmp_path / "plan.json").read_text())
+    assert [plan["settings"]["given"][k] for k in ("DATABASES", "DESCRIPTION")] == ["mongodb postgres mysql", "a b"]
+    assert plan["settings"]["values"]["DATABASES"] == ["mongodb", "postgres", "mysql"]
+    r = bash(f'write_run_plan "{tmp_path}" "DESCRIPTION=it\'s"')
     assert r.returncode == 2 and "--set 'DESCRIPTION=it's': expected KEY=VALUE" in r.stderr
-    assert not (tmp_path / "run.env.tmp").exists()
+    assert not (tmp_path / "run.env").exists() and not (tmp_path / "plan.json.tmp").exists()

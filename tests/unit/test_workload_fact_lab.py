@@ -14,9 +14,9 @@ SHIPPED = sorted(p.parent.name for p in ROOT.glob("*/bench.env"))
 
 @pytest.mark.parametrize("bench", SHIPPED)
 def test_is_txn_workload_is_the_plans_fact(tmp_path, bench):
-    shutil.copy(ROOT / bench / "bench.env", tmp_path / "run.env")
+    shutil.copy(ROOT / bench / "bench.env", tmp_path / "bench.env")
     r = subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; . "{ROOT}/lab/plan.sh"; . "{ROOT}/lab/bench.sh"; '
-                        'load_run_env "$1" && if is_txn_workload; then echo txn; else echo other; fi', "_", str(tmp_path)],
+                        'write_plan "$1" && load_run_env "$1" && if is_txn_workload; then echo txn; else echo other; fi', "_", str(tmp_path)],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     plan = json.loads((tmp_path / "plan.json").read_text())

@@ -12,23 +12,19 @@
 // bench so that client 1 runs about SECONDS at the bench's own rate: ceil(RATE x SECONDS) operations
 // sized by the workload's file (checkSize), and with a query set its first query type, 10 executions.
 // Every workload's part is its file's (workloads/<name>.workload.js): this file names none.
-const fs = require('fs');
 const path = require('path');
-const { validateBenchText, InputError, BENCH_SPECS, formatMix, workloadOf } = require('../bench-schema');
+const {
+  validateBenchText, parseEnvText, InputError, BENCH_SPECS, formatMix, workloadOf,
+} = require('../bench-schema');
 const { expected, phaseId, UNPACED_S_PER_QUERY } = require('../workloads/plan-helpers');
 const { checked } = require('../check-schema');
+const { fileAndSets, benchText } = require('../bench-file');
 
 // Executions of the one query type the smoke check runs: enough for the database's CPU to count.
 const CHECK_QUERY_RUNS = 10;
 
-function readBench(file) {
-  let text;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read: ${err.code || err.message}`);
-  }
-  return validateBenchText(text, file);
+function readBench(file, sets = []) {
+  return validateBenchText(benchText(file, sets), file);
 }
 
 const line = (p) => ({ ...p, query: '-' });
@@ -99,9 +95,30 @@ function databaseOf(m) {
   };
 }
 
+// The keys of the planned file as written (bench.env plus the --set overrides), {KEY: text}: what
+// results.json's `config.run` shows. A repeated key keeps its first place and takes its last value,
+// as analysis reads an env file (analysis/fileio.py read_env_file), so config.run is what it was
+// when analysis read run.env.
+function givenOf(text, file) {
+  const entries = parseEnvText(text, file);
+  const out = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(raw.trim());
+    if (m && !(m[1] in out)) out[m[1]] = entries.get(m[1]).value;
+  }
+  return out;
+}
+
+// Seconds a client keeps /metrics up after its run for the last scrape. A query client may run for
+// well under a second: a new target reaches Prometheus's scrape manager up to 5 s after DNS discovery
+// (1 s; its discovery manager batches updates every 5 s), then waits up to one interval (2 s) for its
+// first scrape: 8 s, so its series exist (Grafana, `check`); the window is that much longer.
+const metricsLingerS = (stage) => (stage === 'query' ? 8 : 3);
+
 // The whole run as data. Per phase, `environment` is what that phase's clients get beyond
-// settings.environment (the lab adds each client's CLIENT_ID, RESULT, URI and metrics port).
-function planDocument(v, file) {
+// settings.environment; `node client <command> --plan FILE --phase ID --client I` reads them
+// (plan-options.js), the container keeping only its URI and mounts in its environment.
+function planDocument(v, file, sets = []) {
   const { manifests } = require('../databases');
   const all = manifests();
   const values = {};
@@ -111,7 +128,10 @@ function planDocument(v, file) {
   return {
     schema_version: PLAN_SCHEMA_VERSION,
     bench_file: path.resolve(file),
+    // the bench folder's name: the clients' BENCH label (results and metrics)
+    bench: path.basename(path.dirname(path.resolve(file))),
     settings: {
+      given: givenOf(benchText(file, sets), file),
       values,
       not_applicable: Object.keys(BENCH_SPECS).filter((name) => !applies(name, v)),
       environment: envValues(v),
@@ -121,6 +141,7 @@ function planDocument(v, file) {
       id: p.phase, database: p.database, stage: p.stage, ops: p.ops, rate: p.rate, expected_s: p.expected_s,
       clients: p.clients, query: p.query === '-' ? null : p.query,
       environment: { STAGE: p.stage, ...(p.query === '-' ? {} : { QUERY: p.query }) },
+      metrics_linger_s: metricsLingerS(p.stage),
     })),
     repetitions: v.REPEAT,
     // what analysis needs of the workload (its file's `analysis`): analysis compares no workload names
@@ -132,11 +153,11 @@ function plan(args) {
   const mode = ['--print-env', '--json', '--check-size'].includes(args[0]) ? args[0] : null;
   const seconds = mode === '--check-size' ? args[1] : null;
   const rest = mode ? args.slice(mode === '--check-size' ? 2 : 1) : args;
-  if (rest.length !== 1) throw new InputError(`plan: expected [--print-env | --json | --check-size SECONDS] FILE, got ${JSON.stringify(args)}`);
+  const { file, sets } = fileAndSets(rest, 'plan: expected [--print-env | --json | --check-size SECONDS] FILE [--set KEY=VALUE]...');
   if (mode === '--check-size' && !/^[0-9]+(\.[0-9]+)?$/.test(seconds)) {
     throw new InputError(`plan --check-size: invalid SECONDS ${JSON.stringify(seconds)}; allowed: a number >= 0 (the smoke check's seconds per database, CHECK_SECONDS)`);
   }
-  const v = readBench(rest[0]);
+  const v = readBench(file, sets);
   if (mode === '--check-size') {
     console.log(checkSizes(v, Number(seconds)).join(' '));
     return 0;
@@ -146,10 +167,10 @@ function plan(args) {
     return 0;
   }
   if (mode === '--json') {
-    console.log(JSON.stringify(checked(planDocument(v, rest[0]), 'plan', 'plan --json'), null, 2));
+    console.log(JSON.stringify(checked(planDocument(v, file, sets), 'plan', 'plan --json'), null, 2));
     return 0;
   }
-  for (const p of phases(v, path.dirname(rest[0]))) {
+  for (const p of phases(v, path.dirname(file))) {
     console.log(Object.entries(p).map(([k, x]) => `${k}=${x}`).join(' '));
   }
   return 0;

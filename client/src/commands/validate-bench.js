@@ -1,22 +1,16 @@
 'use strict';
 // `validate-bench FILE`: check a bench.env against the schema (exit 2 if bad).
-const fs = require('fs');
 const { validateBenchText, InputError, workloadOf } = require('../bench-schema');
 const { refuseOnStandIns } = require('../stand-ins');
+const { fileAndSets, benchText } = require('../bench-file');
 
 // --stand-ins: the lab will run on its stand-in images (JSONBENCH_STANDINS=1): what they cannot do
 // is refused here, before anything starts (stand-ins.js).
+// FILE [--set KEY=VALUE]...: the file with the command line's overrides (bench-file.js).
 function validateBench(argv) {
   const standIns = argv[0] === '--stand-ins';
-  const args = standIns ? argv.slice(1) : argv;
-  if (args.length !== 1) throw new InputError(`validate-bench: expected [--stand-ins] FILE, got ${args.length} arguments`);
-  const file = args[0];
-  let text;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new InputError(`${file}: cannot read: ${err.code || err.message}`);
-  }
+  const { file, sets } = fileAndSets(standIns ? argv.slice(1) : argv, 'validate-bench: expected [--stand-ins] FILE [--set KEY=VALUE]...');
+  const text = benchText(file, sets);
   const values = validateBenchText(text, file);
   if (standIns) refuseOnStandIns(values, file, text);
   // a workload's file may say what it prints of a valid file (okSummary); else the documents' line

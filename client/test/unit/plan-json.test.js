@@ -115,3 +115,57 @@ test('databases carry their manifest\'s identity and stand-in; REPEAT is the rep
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the plan holds what run.env held (settings.given: results.json config.run), the folder\'s name and each phase\'s linger', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-json-'));
+  try {
+    const bench = path.join(dir, 'bench7');
+    fs.mkdirSync(bench);
+    const file = path.join(bench, 'bench.env');
+    // a --set override of a key bench.env has keeps its first place and takes its last value
+    const base = fs.readFileSync(path.join(ROOT, 'bench1', 'bench.env'), 'utf8');
+    fs.writeFileSync(file, `${base}\n# a comment\nDATABASES='mongodb postgres'\nDOCS=100 # trailing\nDATABASES='postgres'\nSEED=7\n`);
+    const written = {};
+    for (const line of base.split('\n')) {
+      const m = /^([A-Z_]+)=(.*)$/.exec(line.trim());
+      if (m) written[m[1]] = m[2].replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1').replace(/\s+#.*$/, '').trim();
+    }
+    const doc = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', file], { encoding: 'utf8' }));
+    assert.deepEqual(errors(doc, SCHEMA), []);
+    assert.equal(doc.bench, 'bench7');
+    const expected = { ...written, DATABASES: 'postgres', DOCS: '100', SEED: '7' };
+    assert.deepEqual(Object.keys(doc.settings.given), [...new Set([...Object.keys(written), 'DATABASES', 'DOCS', 'SEED'])]);
+    assert.deepEqual(doc.settings.given, expected);
+    assert.ok(planOf('tsbs-queries').phases.every((p) => p.metrics_linger_s === (p.stage === 'query' ? 8 : 3)));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('plan and validate-bench take the overrides as --set KEY=VALUE: read as lines appended to the file, a later one winning', () => {
+  const file = path.join(ROOT, 'bench1', 'bench.env');
+  const doc = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', file, '--set', 'DOCS=5', '--set=DESCRIPTION=it\'s # not a comment', '--set', 'DOCS=6'], { encoding: 'utf8' }));
+  assert.deepEqual(errors(doc, SCHEMA), []);
+  assert.equal(doc.bench_file, file);
+  assert.equal(doc.bench, 'bench1');
+  assert.deepEqual([doc.settings.given.DOCS, doc.settings.given.DESCRIPTION, doc.settings.values.DOCS], ['6', 'it\'s # not a comment', 6]);
+  assert.equal(Object.keys(doc.settings.given).indexOf('DOCS'), Object.keys(doc.settings.given).indexOf('SEED') - 1, 'DOCS keeps its place in bench.env');
+  // the same words as a run.env file gave
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-json-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'run.env'), `${fs.readFileSync(file, 'utf8')}DOCS='5'\nDESCRIPTION='it's # not a comment'\nDOCS='6'\n`);
+    const viaFile = JSON.parse(execFileSync(process.execPath, [CLI, 'plan', '--json', path.join(dir, 'run.env')], { encoding: 'utf8' }));
+    assert.deepEqual(viaFile.settings.values, doc.settings.values);
+    assert.deepEqual(viaFile.settings.given, doc.settings.given);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const bad = (args) => {
+    try { execFileSync(process.execPath, [CLI, ...args], { stdio: 'pipe' }); } catch (e) { return [e.status, e.stderr.toString()]; }
+    return [0, ''];
+  };
+  assert.deepEqual(bad(['validate-bench', file, '--set', 'DOCS=0'])[0], 2);
+  assert.match(bad(['validate-bench', file, '--set', 'DOCS=0'])[1], /DOCS/);
+  assert.match(bad(['plan', '--json', file, '--set', 'nokey'])[1], /--set "nokey": expected KEY=VALUE/);
+  assert.match(bad(['plan', '--check-size', '20', file, '--set', 'RATE=7']).concat(execFileSync(process.execPath, [CLI, 'plan', '--check-size', '20', file, '--set', 'RATE=7'], { encoding: 'utf8' })).join(), /DOCS=140/);
+});
