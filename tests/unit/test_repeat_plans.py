@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from analysis.fileio import read_env_file
+from analysis.common.fileio import read_env_file
 
 ROOT = Path(__file__).resolve().parents[2]
 

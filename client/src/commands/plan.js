@@ -97,7 +97,7 @@ function databaseOf(m) {
 
 // The keys of the planned file as written (bench.env plus the --set overrides), {KEY: text}: what
 // results.json's `config.run` shows. A repeated key keeps its first place and takes its last value,
-// as analysis reads an env file (analysis/fileio.py read_env_file), so config.run is what it was
+// as analysis reads an env file (analysis/common/fileio.py read_env_file), so config.run is what it was
 // when analysis read run.env.
 function givenOf(text, file) {
   const entries = parseEnvText(text, file);
