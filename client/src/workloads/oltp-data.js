@@ -52,6 +52,19 @@ function* rowsOf(seed, n) {
   for (let id = 1; id <= n; id++) yield row(seed, id, n);
 }
 
+// The table's n rows in multi-row INSERTs of 1,000 (every database's init sends the same batches):
+// writeBatch(rows) sends one in its own dialect; params(rows) gives its values in COLUMNS order.
+const LOAD_BATCH = 1000;
+const params = (rows) => rows.flatMap((x) => COLUMNS.map((c) => x[c]));
+async function loadRows(seed, n, writeBatch) {
+  let batch = [];
+  for (const x of rowsOf(seed, n)) {
+    batch.push(x);
+    if (batch.length === LOAD_BATCH) { await writeBatch(batch); batch = []; }
+  }
+  if (batch.length) await writeBatch(batch);
+}
+
 module.exports = {
-  TABLE, COLUMNS, INDEXES, RANGE_SIZE, READS, WRITES, MIXES, mixWeights, row, rowsOf, digits,
+  TABLE, COLUMNS, INDEXES, RANGE_SIZE, READS, WRITES, MIXES, mixWeights, row, rowsOf, digits, loadRows, params,
 };

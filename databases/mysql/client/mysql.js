@@ -10,6 +10,7 @@
 // workload file: workloads/booking.js, oltp.js); the named query step kind and loading whole
 // documents in mysql-queries.js. The workloads it runs are its workload files (workloads/): any other
 // is refused by validation before anything starts.
+const { tableSizes } = require('./table-sizes');
 const { clientRequire, InputError, keysetReadBack } = require('../../../client/src/sdk');
 const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
@@ -256,17 +257,8 @@ class MysqlTarget {
   // from the storage engine. MariaDB has no such cache (and no such variable).
   async count() {
     if (!this.isMariadb) await this.conn.query('SET SESSION information_schema_stats_expiry = 0');
-    const [[[documents]]] = await this.conn.query(`SELECT COUNT(*) FROM ${TABLE}`);
-    const [[[table, index]]] = await this.conn.query(
-      `SELECT DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}'`,
-    );
-    return {
-      documents: Number(documents),
-      table_bytes: Number(table),
-      index_bytes: Number(index),
-      total_bytes: Number(table) + Number(index),
-      note: 'information_schema.TABLES DATA_LENGTH (clustered index: rows and their off-page JSON) and INDEX_LENGTH (secondary indexes), after ANALYZE TABLE',
-    };
+    return tableSizes(this.conn, TABLE, 'information_schema.TABLES DATA_LENGTH (clustered index: rows and their off-page JSON) '
+      + 'and INDEX_LENGTH (secondary indexes), after ANALYZE TABLE');
   }
 
   // After a phase and before the storage read (commands/count.js), outside the windows: the

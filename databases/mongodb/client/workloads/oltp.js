@@ -3,19 +3,14 @@
 // collection (_id = id), its k index, the generated rows, and the steps of one operation (run by
 // the binding's transaction step kind, mongodb-txn.js: snapshot read concern, majority write
 // concern, as the bookings).
-const { TABLE, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
+const { TABLE, INDEXES, loadRows } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const clustered = (layout) => (layout === 'clustered' ? { clusteredIndex: { key: { _id: 1 }, unique: true } } : {});
 
 async function init(db, { seed, tableRows, layout }) {
   await db.collection(TABLE).drop().catch((err) => { if (err.code !== 26) throw err; });
   await db.createCollection(TABLE, clustered(layout));
-  let batch = [];
-  for (const { id, ...rest } of rowsOf(seed, tableRows)) {
-    batch.push({ _id: id, ...rest });
-    if (batch.length === 1000) { await db.collection(TABLE).insertMany(batch); batch = []; }
-  }
-  if (batch.length) await db.collection(TABLE).insertMany(batch);
+  await loadRows(seed, tableRows, (batch) => db.collection(TABLE).insertMany(batch.map(({ id, ...rest }) => ({ _id: id, ...rest }))));
   const indexes = [];
   for (const ix of INDEXES) {
     const key = Object.fromEntries(ix.fields.map((f) => [f, 1]));

@@ -8,7 +8,8 @@
 // the deleted id back), so AUTO_INCREMENT only stands as sysbench declares it. Each operation is a
 // transaction (the binding's transaction step kind, mysql-txn.js), as on PostgreSQL
 // (databases/postgres/client/workloads/oltp.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
+const { TABLE, COLUMNS, INDEXES, loadRows, params } = require('../../../../client/src/sdk').workloadData('oltp');
+const { tableSizes } = require('../table-sizes');
 
 const DDL = `CREATE TABLE ${TABLE} (id INTEGER NOT NULL AUTO_INCREMENT, k INTEGER NOT NULL DEFAULT '0', `
   + "c CHAR(120) NOT NULL DEFAULT '', pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=InnoDB";
@@ -29,17 +30,9 @@ const SQL = {
 async function init(conn, { seed, tableRows }) {
   await conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
   await conn.query(DDL);
-  let batch = [];
-  const flush = async () => {
-    const values = batch.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
-    await conn.query(`INSERT INTO ${TABLE} (${COLUMNS.join(', ')}) VALUES ${values}`, batch.flatMap((x) => COLUMNS.map((c) => x[c])));
-    batch = [];
-  };
-  for (const x of rowsOf(seed, tableRows)) {
-    batch.push(x);
-    if (batch.length === 1000) await flush();
-  }
-  if (batch.length) await flush();
+  await loadRows(seed, tableRows, (batch) => conn.query(
+    `INSERT INTO ${TABLE} (${COLUMNS.join(', ')}) VALUES ${batch.map(() => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ')}`,
+    params(batch)));
   const indexes = INDEXES.map(indexSql);
   for (const sql of indexes) await conn.query(sql);
   return { created: DDL, indexes };
@@ -66,17 +59,8 @@ function stepsOn(st) {
 
 async function count(conn) {
   await conn.query('SET SESSION information_schema_stats_expiry = 0');
-  const [[[n]]] = await conn.query(`SELECT COUNT(*) FROM ${TABLE}`);
-  const [[[data, index]]] = await conn.query(
-    `SELECT DATA_LENGTH, INDEX_LENGTH FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '${TABLE}'`,
-  );
-  return {
-    documents: Number(n),
-    table_bytes: Number(data),
-    index_bytes: Number(index),
-    total_bytes: Number(data) + Number(index),
-    note: 'information_schema.TABLES DATA_LENGTH (clustered index: the rows) and INDEX_LENGTH (k_idx), after ANALYZE TABLE',
-  };
+  return tableSizes(conn, TABLE,
+    'information_schema.TABLES DATA_LENGTH (clustered index: the rows) and INDEX_LENGTH (k_idx), after ANALYZE TABLE');
 }
 
 // What client/src/workloads/oltp*.js ask of this database; the session as a booking's, with these

@@ -2,7 +2,7 @@
 // WORKLOAD=oltp on PostgreSQL: sysbench's OLTP table (client/src/workloads/oltp-data.js), its k
 // index, the generated rows, and the steps of one operation (run by the binding's transaction step
 // kind, postgres-txn.js).
-const { TABLE, COLUMNS, INDEXES, rowsOf } = require('../../../../client/src/sdk').workloadData('oltp');
+const { TABLE, COLUMNS, INDEXES, loadRows, params } = require('../../../../client/src/sdk').workloadData('oltp');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
 const indexSql = (ix) => `create ${ix.unique ? 'unique ' : ''}index ${ix.name} on ${ix.table} (${ix.fields.join(', ')})`;
@@ -23,17 +23,9 @@ const SQL = {
 async function init(client, { seed, tableRows }) {
   await client.query(`drop table if exists ${TABLE}`);
   await client.query(DDL);
-  let batch = [];
-  const flush = async () => {
-    const values = batch.map((_, r) => `(${COLUMNS.map((__, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`).join(', ');
-    await client.query(`insert into ${TABLE} (${COLUMNS.join(', ')}) values ${values}`, batch.flatMap((x) => COLUMNS.map((c) => x[c])));
-    batch = [];
-  };
-  for (const x of rowsOf(seed, tableRows)) {
-    batch.push(x);
-    if (batch.length === 1000) await flush();
-  }
-  if (batch.length) await flush();
+  await loadRows(seed, tableRows, (batch) => client.query(
+    `insert into ${TABLE} (${COLUMNS.join(', ')}) values ${batch.map((_, r) => `(${COLUMNS.map((__, c) => `$${r * COLUMNS.length + c + 1}`).join(', ')})`).join(', ')}`,
+    params(batch)));
   const indexes = INDEXES.map(indexSql);
   for (const sql of indexes) await client.query(sql);
   return { created: DDL, indexes };
