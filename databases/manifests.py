@@ -120,10 +120,10 @@ def load(name, root=ROOT):
                             f"{', '.join(versions['images'])}, the keys of versions.images)")
     for pooler in doc["offers"].get("poolers", {}):
         # a pooler is a folder of the database's: its service and its hooks (docs/contracts.md §2a)
-        hooks = os.path.join(root, name, pooler, "pool.sh")
+        hooks = os.path.join(root, name, pooler, "pool.py")
         if not os.path.isfile(hooks):
             raise ManifestError(f"{path}: key 'offers.poolers.{pooler}': no {hooks} (allowed: a pooler whose "
-                                "folder holds its hooks for the lab, pool.sh)")
+                                "folder holds its hooks for the lab, pool.py)")
     return doc
 
 

@@ -10,5 +10,162 @@ Interface (the experiment level, lab/driver/experiments.py and check.py, calls t
   lab.run_bench(bench_dir)    one bench folder whose plan.json is written: fresh volumes, init,
                               its phases, then analysis's bench_finished (lab/driver/bench.py)
   lab.remove_databases()      every database container and volume of the project (the monitoring stays)
+  lab.remove_database_containers()  the same, the volumes kept (the end of a run)
   lab.prometheus_url()        where the lab's Prometheus answers from the host
+  lab.on_signal()             a signal's handler: marks the run interrupted, stops the phase's clients
 """
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import threading
+import time
+
+from .engine import Engine
+
+
+def _load_script(root, name):
+    """A standard-library script of lab/ (image-os.py, service-settings.py) as a module."""
+    path = os.path.join(root, "lab", name)
+    spec = importlib.util.spec_from_file_location(name.replace("-", "_").removesuffix(".py"), path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def host_address(bind_address):
+    """The host address where the lab's published ports answer: BIND_ADDRESS, except that a wildcard
+    (0.0.0.0, ::) or none means loopback. Every host-side URL (export, check, Grafana) is built here."""
+    a = bind_address or ""
+    if a in ("", "0.0.0.0"):
+        return "127.0.0.1"
+    if a in ("::", "[::]"):
+        return "[::1]"
+    if a.startswith("["):
+        return a
+    if ":" in a:
+        return f"[{a}]"
+    return a
+
+
+class Lab:
+    def __init__(self, root, engine, probe, environ):
+        self.root = root
+        self.engine = engine
+        self.probe = probe
+        self.environ = environ
+        self.standins = engine.standins
+        self.interrupted = False
+        self.run_failed = False
+        self.phase = None           # the phase under way (lab/driver/phase.py Phase), for a signal
+        self.phase_clients = []     # its client containers, stopped by a signal's handler
+        self._stop = threading.Event()  # set by a signal: every nap ends at once
+
+    @classmethod
+    def from_environment(cls, environ=None):
+        """The lab runme.sh prepared: LAB_ROOT, PROJECT and USE_STANDINS in the environment, .env's
+        settings exported (host/ provisions the engine, the images and the monitoring first)."""
+        environ = dict(os.environ if environ is None else environ)
+        root = environ.get("LAB_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        from .probe import LocalProbe
+        engine = Engine(root, environ["PROJECT"], environ.get("USE_STANDINS") == "1", environ)
+        return cls(root, engine, LocalProbe(root), environ)
+
+    # -- speaking, waiting -------------------------------------------------------------------------
+    def say(self, msg, bench=None):
+        sys.stdout.write(f"[{time.strftime('%H:%M:%S')} {bench or 'lab'}] {msg}\n")
+        sys.stdout.flush()
+
+    def nap(self, seconds):
+        """A sleep a signal ends at once."""
+        self._stop.wait(seconds)
+
+    def on_signal(self):
+        if self.interrupted:
+            return
+        self.interrupted = True
+        self._stop.set()
+        self.say("interrupted: stopping the clients, keeping what was gathered")
+        # SIGTERM: each client stops sending, awaits its in-flight operation and writes its result.
+        self.engine.stop(self.phase_clients)
+
+    def prometheus_url(self):
+        return f"http://{host_address(self.environ.get('BIND_ADDRESS'))}:{self.environ.get('PROMETHEUS_PORT') or 9090}"
+
+    @staticmethod
+    def write_json(path, value):
+        """Atomically: a reader never sees half a file."""
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(value, f, indent=2)
+            f.write("\n")
+        os.replace(tmp, path)
+
+    # -- lab/ scripts used in-process ----------------------------------------------------------------
+    def image_os(self, image):
+        try:
+            return _load_script(self.root, "image-os.py").read(image)
+        except Exception:  # noqa: BLE001  (the reason is given by the caller's fallback)
+            return None
+
+    def service_settings(self, config, service):
+        return _load_script(self.root, "service-settings.py").settings(config, service)
+
+    # -- analysis's moments (in-process: `run` runs in the lab's venv) --------------------------------
+    def _analysis(self):
+        if self.root not in sys.path:
+            sys.path.insert(0, self.root)
+
+    def phase_finished(self, bench, database, phase_id):
+        """The phase's status from its facts, then its window's metrics exported; returns the verdict."""
+        self._analysis()
+        from analysis import entry
+        verdict, _, said = entry.phase_finished(bench.dir, database, phase_id, self.prometheus_url(), self.engine.project)
+        for line in said:
+            self.say(line, bench.name)
+        return verdict
+
+    def bench_finished(self, bench):
+        self._analysis()
+        from analysis import entry
+        lines, said = entry.bench_finished(bench.dir, os.path.join(self.root, ".env"))
+        for line in said:
+            bench.say(line)
+        if lines:
+            print(lines, flush=True)
+
+    def txn_outcomes(self, bench_dir, phase_id, clients, out):
+        """analysis txn-outcomes into OUT; returns why not, or None."""
+        self._analysis()
+        from analysis.figures import transactions
+        try:
+            reason = transactions.write_outcomes(bench_dir, phase_id, clients, out)
+        except Exception as e:  # noqa: BLE001
+            reason = f"{type(e).__name__}: {e}"
+        return f"analysis txn-outcomes: {phase_id}: {reason}" if reason else None
+
+    def nothing_lost(self, count_output, out):
+        """A failed nothing-lost check in count's output: (problems, one line), or None when it is not one."""
+        self._analysis()
+        from analysis.bench import phase_status
+        try:
+            problems = phase_status.nothing_lost_problems(count_output)
+        except Exception as e:  # noqa: BLE001
+            with open(out, "a", encoding="utf-8") as f:
+                f.write(f"analysis nothing-lost: {type(e).__name__}: {e}\n")
+            return None
+        return None if problems is None else (problems, phase_status.problems_text(problems))
+
+    # -- benches ------------------------------------------------------------------------------------
+    def run_bench(self, bench_dir):
+        from .bench import Bench
+        Bench(self, bench_dir).run()
+
+    def remove_databases(self):
+        from .bench import remove_databases
+        remove_databases(self)
+
+    def remove_database_containers(self):
+        from .bench import remove_databases
+        remove_databases(self, volumes=False)

@@ -25,7 +25,7 @@ def copy_root(tmp_path):
         shutil.copy(DATABASES / name / "database.json", root / name / "database.json")
     # the hooks of the poolers a manifest offers, which the reader checks are there (offers.poolers)
     (root / "postgres" / "pgbouncer").mkdir()
-    shutil.copy(DATABASES / "postgres" / "pgbouncer" / "pool.sh", root / "postgres" / "pgbouncer" / "pool.sh")
+    shutil.copy(DATABASES / "postgres" / "pgbouncer" / "pool.py", root / "postgres" / "pgbouncer" / "pool.py")
     shutil.copy(DATABASES / "baseline.json", root / "baseline.json")
     return root
 

@@ -1,0 +1,31 @@
+"""MongoDB's hooks for the lab's driver (lab/driver/hooks.py loads them by folder; docs/contracts.md §2a)."""
+
+
+def _replset(env):
+    return env.get("TOPOLOGY") or "standalone"
+
+
+def uri(env):
+    """directConnection with TOPOLOGY=replset: a replica-set member is dialled as itself (before
+    initiation it is no primary a driver could select; the stand-in advertises 0.0.0.0)."""
+    direct = "&directConnection=true" if _replset(env) == "replset" else ""
+    return f"mongodb://{env['MONGO_USER']}:{env['MONGO_PASSWORD']}@mongodb:27017/?authSource=admin{direct}"
+
+
+def compose_env(env, root):
+    """TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires with --auth)
+    through the entrypoint in compose.yaml / compose.standins.yaml; unset (standalone) otherwise."""
+    if _replset(env) == "replset":
+        return {"MONGO_TOPOLOGY_ARGS": "--replSet rs0 --keyFile /tmp/jsonbench-keyfile"}
+    return {"MONGO_TOPOLOGY_ARGS": None}
+
+
+def after_ready(bench, db):
+    """TOPOLOGY=replset: the one-member set is initiated from outside (before the first window) and
+    the lab waits until the node is the writable primary (client/commands/replset-initiate.js; on a
+    restarted member already initiated it only waits)."""
+    if _replset(bench.env) != "replset":
+        return
+    r = bench.oneshot(db, "replset-initiate", stdout="inherit")
+    if r.returncode != 0:
+        raise RuntimeError("TOPOLOGY=replset: the MongoDB replica set could not be initiated (see the error above)")

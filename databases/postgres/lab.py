@@ -1,0 +1,7 @@
+"""PostgreSQL's hooks for the lab's driver (lab/driver/hooks.py loads them by folder; docs/contracts.md §2a).
+uri: the URI the client containers dial on the lab network (the password from .env travels in the
+environment, never on a command line)."""
+
+
+def uri(env):
+    return f"postgres://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@postgres:5432/{env['POSTGRES_DB']}"

@@ -1,0 +1,128 @@
+"""The Docker engine as the driver uses it: `docker compose` on the lab's compose files, the
+containers' facts (`docker inspect`), and the client containers (one-shots and a phase's clients).
+Every call names the engine through the environment it is given (DOCKER_HOST / DOCKER_CONTEXT), so a
+second host is a second Engine (issue 27). Nothing here decides: it runs and reports."""
+import json
+import os
+import subprocess
+
+# Where a loaded bench's folder appears in a client container: its plan.json is read there
+# (`--plan /bench/plan.json`, client/src/plan-options.js) and a phase's clients write their results
+# under it (clients/<phase>-client-<i>.json).
+BENCH_MOUNT = "/bench"
+
+
+class Engine:
+    def __init__(self, root, project, standins, environ):
+        self.root = root
+        self.project = project
+        self.standins = standins
+        self.environ = dict(environ)  # .env's settings and the caller's environment (runme.sh exports them)
+
+    def compose_args(self):
+        files = ["-f", os.path.join(self.root, "compose.yaml")]
+        if self.standins:
+            files += ["-f", os.path.join(self.root, "compose.standins.yaml")]
+        return ["docker", "compose", "--project-directory", self.root, *files,
+                "--env-file", os.path.join(self.root, ".env")]
+
+    def compose(self, args, env=None, capture=True, stdin=subprocess.DEVNULL, timeout=None):
+        """`docker compose ARGS` with ENV (the bench's settings over the lab's environment): compose
+        interpolates the services from it. Returns the CompletedProcess (never raises on exit codes)."""
+        return subprocess.run(self.compose_args() + list(args), env=env or self.environ, text=True,
+                              stdin=stdin, capture_output=capture, timeout=timeout)
+
+    def compose_to(self, args, env, stdout="capture", stderr=None):
+        """`docker compose ARGS`, its stdout captured ("capture"), left on the terminal ("inherit") or
+        appended to a file (a path); its stderr on the terminal (None) or appended to a file."""
+        out = err = None
+        try:
+            if stdout not in ("capture", "inherit"):
+                out = open(stdout, "a", encoding="utf-8")
+            if stderr:
+                err = open(stderr, "a", encoding="utf-8")
+            return subprocess.run(self.compose_args() + list(args), env=env, text=True, stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.PIPE if stdout == "capture" else out, stderr=err)
+        finally:
+            for f in (out, err):
+                if f:
+                    f.close()
+
+    def container_of(self, service, env=None):
+        r = self.compose(["ps", "-q", service], env=env)
+        return r.stdout.strip().splitlines()[0] if r.returncode == 0 and r.stdout.strip() else ""
+
+    def inspect(self, container, template):
+        """`docker inspect -f TEMPLATE` of CONTAINER, or None when docker cannot say."""
+        if not container:
+            return None
+        r = subprocess.run(["docker", "inspect", "-f", template, container], capture_output=True, text=True)
+        return r.stdout.strip() if r.returncode == 0 else None
+
+    def state(self, container):
+        """{Running, StartedAt, ExitCode, Pid} of CONTAINER, or None when it is gone."""
+        out = self.inspect(container, "{{json .State}}")
+        try:
+            return json.loads(out) if out else None
+        except ValueError:
+            return None
+
+    def label(self, container, name):
+        out = self.inspect(container, "{{json .Config.Labels}}")
+        try:
+            return (json.loads(out) or {}).get(name) or "" if out else ""
+        except ValueError:
+            return ""
+
+    def running(self, containers):
+        """How many of CONTAINERS run."""
+        ids = [c for c in containers if c]
+        if not ids:
+            return 0
+        r = subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", *ids], capture_output=True, text=True)
+        return r.stdout.split().count("true")
+
+    def logs(self, container):
+        r = subprocess.run(["docker", "logs", container], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        return r.stdout.decode("utf-8", "replace")
+
+    def stop(self, containers, timeout_s=30):
+        ids = [c for c in containers if c]
+        if ids:
+            subprocess.run(["docker", "stop", "-t", str(timeout_s), *ids], capture_output=True)
+
+    def remove(self, containers):
+        ids = [c for c in containers if c]
+        if ids:
+            subprocess.run(["docker", "rm", "-f", *ids], capture_output=True)
+
+    def start(self, container):
+        return subprocess.run(["docker", "start", container], capture_output=True, text=True)
+
+    def remove_volume(self, name):
+        subprocess.run(["docker", "volume", "rm", name], capture_output=True)
+
+    def published_ports(self):
+        r = subprocess.run(["docker", "ps", "--filter", f"label=com.docker.compose.project={self.project}",
+                            "--format", "{{.Ports}}"], capture_output=True, text=True)
+        return r.stdout
+
+
+def client_args(bench_dir, mode, dataset=None, txn_outcomes=None, environ=None):
+    """The `compose run` words every client container of a loaded bench gets (mounts and environment
+    variables passed by name: the URI's password never shows in a process list or a file)."""
+    environ = environ or {}
+    args = []
+    if dataset:
+        host = dataset if os.path.isabs(dataset) else os.path.join(bench_dir, dataset)
+        name = os.path.basename(host)
+        args += ["-v", f"{host}:/dataset/{name}:ro", "-e", f"DATASET=/dataset/{name}"]
+    # how long a client keeps reconnecting to a lost database, and wait-ready waits (the client's
+    # defaults when unset)
+    for key in ("RECONNECT_TIMEOUT_S", "READY_TIMEOUT_S"):
+        if environ.get(key):
+            args += ["-e", key]
+    if txn_outcomes:
+        args += ["-v", f"{txn_outcomes}:/txn-outcomes.json:ro", "-e", "TXN_OUTCOMES=/txn-outcomes.json"]
+    args += ["-e", "URI", "-v", f"{bench_dir}:{BENCH_MOUNT}:{mode}"]
+    return args
