@@ -17,11 +17,11 @@ set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 . "$LAB_ROOT/host/setup-host.sh"
 . "$LAB_ROOT/host/node-python.sh"
-. "$LAB_ROOT/lab/tools.sh"
-. "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
-. "$LAB_ROOT/lab/phase.sh"
-. "$LAB_ROOT/lab/bench.sh"
+say() { printf '[%s monitoring-cost] %s\n' "$(date +%H:%M:%S)" "$*"; }
+now() { date +%s.%N; }
+# the load and the cgroup readings, through the driver's own Bench and probe
+load() { (cd "$LAB_ROOT" && LAB_ROOT=$LAB_ROOT PROJECT=$PROJECT USE_STANDINS=$USE_STANDINS "$VENV/bin/python" lab/monitoring-cost/load.py "$@"); }
 
 DB=${1:-postgres}
 ensure_venv || exit 2
@@ -29,7 +29,6 @@ ensure_venv || exit 2
 database_fields name "$DB" >/dev/null || exit 2
 N_CLIENTS=${CLIENTS:-8} CLIENT_RATE=${RATE:-15} WINDOW_S=${WINDOW_S:-30} ROUNDS=${ROUNDS:-3} WARMUP_S=${WARMUP_S:-15}
 BASELINE=${BASELINE:-1} TARGET=${TARGET:-0.02}
-BENCH_NAME=monitoring-cost
 WORK=$(mktemp -d)
 BASE_OVERRIDE=$WORK/compose.baseline.json
 CLIENT_IDS=()
@@ -81,28 +80,29 @@ say "monitoring up: $PAIRS"
 # Recreated: a running Prometheus does not reread its bind-mounted configuration.
 compose up -d --force-recreate $PAIRS >&2
 services_running $PAIRS || exit 1
-refresh_databases "$DB" >&2
-
 # bench1's document shape at the asked load; DOCS so that the clients outlast warm-up + every round.
-set -a; . "$LAB_ROOT/bench1/bench.env"; set +a
 CLIENTS=$N_CLIENTS RATE=$CLIENT_RATE DOCS=$(( CLIENT_RATE * (WARMUP_S + ROUNDS * (WINDOW_S + 2) + 30) ))
-BENCH_KEYS="KEY LAYOUT FIELDS FIELD_BYTES RATE DOCS SEED DURABILITY KEY_FORMAT"
-client_oneshot "$DB" init >&2
-mkdir -p "$WORK/clients"
-for i in $(seq 1 "$CLIENTS"); do CLIENT_IDS+=("$(client_start "$DB" "$i" "$WORK/clients")"); done
+mapfile -t CLIENT_IDS < <(load start "$DB" "$CLIENTS" "$RATE" "$DOCS" "$WORK")
+[ "${#CLIENT_IDS[@]}" = "$CLIENTS" ] || { echo "bench-monitoring-cost.sh: the load did not start (see above)" >&2; exit 1; }
 say "$CLIENTS clients x $RATE docs/s on $DB; warming up ${WARMUP_S}s"
 sleep "$WARMUP_S"
 
-# cgroup CPU seconds of each watched container at both edges of each round (perf.sh reads the
-# container's own cgroup); python turns them into per-second figures and the verdict.
+# cgroup CPU seconds of each watched container at both edges of each round (the driver's probe reads
+# the container's own cgroup); python turns them into per-second figures and the verdict.
 pid_of() { docker inspect -f '{{.State.Pid}}' "$(compose ps -q "$1")"; }
 declare -A PID
 for s in $PAIRS "$DB"; do PID[$s]=$(pid_of "$s"); done
 samples=$WORK/samples.tsv
+# mark ROUND start|end: every watched container's reading in one probe call, at one time
+mark() {
+  local t s i=0 values
+  t=$(now); mapfile -t values < <(load cpu $(for s in $PAIRS "$DB"; do echo "${PID[$s]}"; done))
+  for s in $PAIRS "$DB"; do printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$s" "$2" "$t" "${values[$i]:-null}"; i=$((i + 1)); done >>"$samples"
+}
 for r in $(seq 1 "$ROUNDS"); do
-  for s in $PAIRS "$DB"; do printf '%s\t%s\tstart\t%s\t%s\n' "$r" "$s" "$(now)" "$(container_cgroup_cpu_seconds "${PID[$s]}")"; done >>"$samples"
+  mark "$r" start
   sleep "$WINDOW_S"
-  for s in $PAIRS "$DB"; do printf '%s\t%s\tend\t%s\t%s\n' "$r" "$s" "$(now)" "$(container_cgroup_cpu_seconds "${PID[$s]}")"; done >>"$samples"
+  mark "$r" end
   say "round $r of $ROUNDS done"
 done
 # cAdvisor (docker_only) watches every container of the engine, not only the lab's: say how many.

@@ -199,6 +199,15 @@ class Phase:
         return codes
 
     # -- after the window ---------------------------------------------------------------------------
+    def kept(self, what, step, default=None):
+        """STEP's value, or DEFAULT when it fails: after an interrupt or an error any step may fail,
+        and the steps after it must still run (the failure goes to the phase's .out)."""
+        try:
+            return step()
+        except Exception as e:  # noqa: BLE001
+            self.append_out(f"{what} failed: {type(e).__name__}: {e}")
+            return default
+
     def finish(self):
         """Closes the window and writes everything the phase leaves behind: D.phase.json records the
         facts, and analysis decides from them the status it writes into the file and prints. Tolerates
@@ -209,30 +218,29 @@ class Phase:
         lab, bench, ph = self.lab, self.bench, self.id
         signalled = lab.interrupted
         end = now()
-        cpu1 = self.probe.cgroup_cpu_seconds(self.pid)
-        samples = self.probe.process_watch_stop(self.watch)
+        cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
+        samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
-            self.probe.perf_stat_stop(self.perf_stat)
+            self.kept("perf stat", lambda: self.probe.perf_stat_stop(self.perf_stat))
         if self.perf_record:
-            if lab.interrupted:
-                self.probe.perf_record_cancel(self.perf_record)
-            else:
-                self.probe.perf_record_wait(self.perf_record)
+            stop = self.probe.perf_record_cancel if lab.interrupted else self.probe.perf_record_wait
+            self.kept("perf record", lambda: stop(self.perf_record))
         if self.profile_why is None:
-            profile = self.probe.perf_profile(os.path.join(bench.dir, f"{ph}.perf"), handle=self.perf_record)
+            profile = self.kept("the profile", lambda: self.probe.perf_profile(
+                os.path.join(bench.dir, f"{ph}.perf"), handle=self.perf_record))
         else:
             profile = self.probe.perf_profile(None, self.profile_why)
         if lab.interrupted:
             self.engine.stop(self.client_ids)
-        self.wait_clients_exit(60)
+        self.kept("waiting for the clients to exit", lambda: self.wait_clients_exit(60))
         missing = decisions.missing_clients(self.results_written()[:len(self.client_ids)])
-        codes = self.collect_clients()
+        codes = self.kept("collecting the clients' logs", self.collect_clients, [])
         db_state, db_exit = decisions.database_state(self.engine.state(self.cid), self.db_started_at)
         # A transaction phase whose database stopped is started again, after the window, so that
         # count's nothing-lost check still runs: every transaction a client saw committed must have survived.
         restarted = False
         if not lab.interrupted and bench.transactions and not (self.engine.state(self.cid) or {}).get("Running"):
-            restarted = self.restart_for_check()
+            restarted = self.kept("the restart for the check", self.restart_for_check, False)
         csv = os.path.join(bench.dir, f"{ph}.perfstat.csv")
         if os.path.exists(csv) and os.path.getsize(csv):
             with open(csv, encoding="utf-8") as f:
@@ -241,12 +249,12 @@ class Phase:
         # After the clients are gone and before `count`: with the reading at the start it brackets the
         # window (analysis/figures/reconcile.py compares the deltas with what the lab sent). A
         # restarted server's counters begin again: its reading would not bracket the window (no end).
-        self.pool_close()
+        self.kept("pool-close", self.pool_close)
         stats1 = None
         if restarted:
             self.append_out("server-stats: no end reading: the database was restarted after it stopped in the window")
         else:
-            stats1 = self.server_stats()
+            stats1 = self.kept("server-stats", self.server_stats)
         if not lab.interrupted:
             lab.write_json(os.path.join(bench.dir, f"{ph}.server-stats.json"), {"start": self.stats0, "end": stats1})
         # A query phase's plan: execution 0 once more under EXPLAIN, outside the window (not counted).
@@ -255,10 +263,10 @@ class Phase:
             if r.returncode != 0:
                 self.say(f"explain failed (see {ph}.out)")
 
-        count_outcome, count_problems = self.count()
+        count_outcome, count_problems = self.kept("count", self.count, ("failed", None))
         # After a load phase, outside any window: VACUUM and CHECKPOINT / fsync, so that the work the
         # load deferred (checkpoint, autovacuum, hint bits) does not land in the next phase's window.
-        settled = self.settle() if self.stage == "load" and not lab.interrupted else ""
+        settled = self.kept("settle", self.settle, "") if self.stage == "load" and not lab.interrupted else ""
         # the database's log since it started: a run phase's log holds its load phase's too
         with open(os.path.join(bench.dir, f"{ph}.log"), "w", encoding="utf-8") as f:
             f.write(self.engine.logs(self.cid) if self.cid else "")
@@ -275,9 +283,10 @@ class Phase:
             "clients": self.clients, "query": self.query, "missing_clients": missing,
             "perf": {"events": list(self.events), "hardware_counters": self.hardware, "reason": self.perf_reason or None,
                      "profile": profile},
-            "cgroup_processes": self.probe.process_summary(self.db, bool(self.stand_in), samples),
+            "cgroup_processes": self.kept("the process summary", lambda: self.probe.process_summary(
+                self.db, bool(self.stand_in), samples)),
             "image_os": bench.image_os.get(self.db),
-            "pooler": self.pooler_json(),
+            "pooler": self.kept("the pooler's facts", self.pooler_json),
             "facts": {
                 "client_exit_codes": codes,
                 "wait": {"expected_s": self.expected_s, "limit_s": self.wait_limit_s, "timed_out": self.wait_timed_out},
@@ -292,7 +301,7 @@ class Phase:
         # the verdict, decided by analysis from those facts (also written into D.phase.json), then the
         # window's metrics exported from Prometheus
         self.say("exporting the window's metrics from Prometheus")
-        verdict = lab.phase_finished(bench, self.db, ph)
+        verdict = self.kept("analysis's phase_finished", lambda: lab.phase_finished(bench, self.db, ph))
         verdict = verdict or f"failed (no status: {ph}.phase.json was not written or its facts were refused, see above)"
         if not verdict.startswith("ok"):
             lab.run_failed = True
