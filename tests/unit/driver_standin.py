@@ -20,6 +20,7 @@ class StandInLab:
         self.removed = 0        # remove_databases calls
         self.containers_removed = 0
         self.signals = 0
+        self.runs = 0           # run_bench calls
         self.interrupt_after = interrupt_after  # a signal arrives during the n-th run_bench
         self.fail_at = fail_at                  # run_bench raises at the n-th call
 
@@ -28,12 +29,13 @@ class StandInLab:
 
     def run_bench(self, bench_dir):
         self.ran.append(bench_dir)
+        self.runs += 1
         plan = json.loads(Path(bench_dir, "plan.json").read_text())
         self.given[bench_dir] = plan["settings"]["given"]
         Path(bench_dir, "x.phase.json").write_text(json.dumps({"status": "ok"}))
-        if self.fail_at == len(self.ran):
+        if self.fail_at == self.runs:
             raise RuntimeError("the databases did not become ready")
-        if self.interrupt_after == len(self.ran):
+        if self.interrupt_after == self.runs:
             self.interrupted = True
 
     def remove_databases(self):
