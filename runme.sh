@@ -110,46 +110,33 @@ run_benches() {
   local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweeps=()
   [ "${1:-}" != check ] || { only_check=1; shift; }
   local args=("$@")
+  ensure_node_deps || exit 2
+  # Every check of the words, the benches and their plans before anything starts, with today's
+  # messages; a plain run's plan.json written (lab/driver/request.py). From the caller's folder: bench
+  # folders may be named relative to it.
+  PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" python3 -m lab.driver validate \
+    $([ "$only_check" = 0 ] || echo check) "${args[@]}" || exit 2
+  # What the stack's part below still reads in bash (validated above: nothing here fails).
   while [ $# -gt 0 ]; do
     case $1 in
-      --set) overrides+=("${2:?--set needs KEY=VALUE}"); shift 2 ;;
+      --set) overrides+=("$2"); shift 2 ;;
       --no-branch) branch=0; shift ;;
       --no-check) check=0; shift ;;
-      --push) push=${2:?--push needs a remote}; shift 2 ;;
-      --sweep) sweeps+=("${2:?--sweep needs KEY=v1,v2,...}"); shift 2 ;;
-      -*) echo "runme.sh: unknown option '$1' (see ./runme.sh help)" >&2; exit 2 ;;
+      --push) push=$2; shift 2 ;;
+      --sweep) sweeps+=("$2"); shift 2 ;;
       *) benches+=("$1"); shift ;;
     esac
   done
-  [ ${#sweeps[@]} = 0 ] || [ ${#benches[@]} -gt 0 ] ||
-    { echo "runme.sh: --sweep needs the benches to sweep named (e.g. ./runme.sh --sweep ${sweeps[0]} bench1)" >&2; exit 2; }
   [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
-  [ ${#benches[@]} -gt 0 ] || { echo "runme.sh: no bench folder found" >&2; exit 2; }
   for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
-
-  ensure_node_deps || exit 2
   # A bench may carry its own sweep (bench.env SWEEP="KEY=v1,v2 [KEY2=w1,w2]"); --sweep replaces it.
   if [ ${#sweeps[@]} = 0 ]; then
     local declared=""
-    for arg in "${dirs[@]}"; do
-      declared=$(bench_sweep_of "$arg")
-      [ -z "$declared" ] || [ ${#dirs[@]} = 1 ] ||
-        { echo "runme.sh: $arg/bench.env: SWEEP=\"$declared\": a bench with its own sweep runs alone (name only $(basename "$arg"))" >&2; exit 2; }
-    done
+    for arg in "${dirs[@]}"; do declared=$(bench_sweep_of "$arg"); done
     # shellcheck disable=SC2206  # KEY=v1,v2 words hold no spaces or globs (bench-schema.js SWEEP pattern)
     [ -z "$declared" ] || sweeps=($declared)
   fi
-  if [ ${#sweeps[@]} -gt 0 ]; then
-    sweep_parse "${sweeps[@]}" ||
-      { [ -z "${declared:-}" ] || echo "runme.sh: that sweep is SWEEP in ${dirs[0]}/bench.env" >&2; exit 2; }
-    for arg in "${dirs[@]}"; do sweep_validate "$arg" "${overrides[@]}" || exit 2; done
-  fi
-  # A check or a sweep writes nothing into the bench folder itself (a sweep's plans are the points').
-  if [ "$only_check" = 1 ] || [ ${#sweeps[@]} -gt 0 ]; then
-    for arg in "${dirs[@]}"; do check_validate "$arg" "${overrides[@]}" || exit 2; done
-  else
-    for arg in "${dirs[@]}"; do write_run_plan "$arg" "${overrides[@]}" || exit 2; done
-  fi
+  [ ${#sweeps[@]} = 0 ] || sweep_parse "${sweeps[@]}" || exit 2
 
   trap on_signal INT TERM
   trap cleanup EXIT

@@ -41,17 +41,6 @@ check_bench() {
   return "$rc"
 }
 
-# Before anything starts: DIR's bench.env and the --set overrides, validated without writing into DIR.
-check_validate() {
-  local src=$1 tmp rc=0; shift
-  node "$LAB_ROOT/client" validate-bench "$src/bench.env" || return 2
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-check.XXXXXX")
-  mkdir "$tmp/$(basename "$src")" && cp "$src/bench.env" "$tmp/$(basename "$src")/" &&
-    write_run_plan "$tmp/$(basename "$src")" "$@" >/dev/null || rc=2
-  rm -rf -- "$tmp"
-  return "$rc"
-}
-
 # The temporary bench folder and the databases the check wrote into (containers and volumes);
 # the monitoring stays up, as after a normal run.
 remove_check() {

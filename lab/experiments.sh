@@ -59,24 +59,6 @@ sweep_parse() {
 # point_sets POINT: its KEY=VALUE settings, one per line (K=v, or K1=v and K2=w of a grid point).
 point_sets() { tr '+' '\n' <<<"$1"; }
 
-# sweep_validate DIR [KEY=VALUE...]: every point's settings (bench.env, the --set overrides, KEY=v)
-# pass `node client validate-bench`, before anything starts and without writing into DIR.
-sweep_validate() {
-  local dir=$1 tmp v msg; shift
-  tmp=$(mktemp -d "${TMPDIR:-/tmp}/jsonbench-sweep.XXXXXX")
-  for v in "${SWEEP_POINTS[@]}"; do
-    { cat "$dir/bench.env"; echo; local kv; for kv in "$@"; do echo "$kv"; done; point_sets "$v"; } >"$tmp/run.env"
-    # shellcheck disable=SC2046
-    if ! msg=$(node "$LAB_ROOT/client" validate-bench $(standins_flag) "$tmp/run.env" 2>&1); then
-      rm -rf -- "$tmp"
-      msg=$(sed -E "s#^error: ##; s#^$tmp/run.env(:[0-9]+)?: ##" <<<"$msg")
-      echo "runme.sh: --sweep $v is refused for $(basename "$dir") ($dir/bench.env with the --set overrides): $msg" >&2
-      return 2
-    fi
-  done
-  rm -rf -- "$tmp"
-}
-
 sweep_dir_of() { echo "$1/sweep-$SWEEP_KEY"; }
 
 # experiment_prepare DIR [KEY=VALUE...]: after the check, before the run: the previous results go and

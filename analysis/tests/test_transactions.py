@@ -297,12 +297,11 @@ def test_the_check_shows_commits_retries_and_cpu_and_a_failed_nothing_lost_check
 
 def test_the_study_grid_is_a_sweep_isolation_as_categories_and_clients_as_numbers():
     """`--sweep ISOLATION=...` and `--sweep CLIENTS=...` against the client's own bench keys (as
-    lab/experiments.sh bench_key_specs gives them to analysis sweep-args)."""
+    lab/driver/request.py bench_key_specs gives them to sweep_args)."""
     from analysis.experiments import sweep_args
     from analysis.common.errors import AnalysisError
-    out = subprocess.run(["bash", "-c", f'LAB_ROOT="{_root()}"; . "$LAB_ROOT/lab/experiments.sh"; bench_key_specs'],
-                         capture_output=True, text=True, check=True).stdout
-    specs = json.loads(out)
+    from lab.driver.request import bench_key_specs
+    specs = bench_key_specs(str(_root()))
     assert sweep_args.parse("ISOLATION=read-committed,repeatable-read,serializable", specs) == (
         "ISOLATION", ["read-committed", "repeatable-read", "serializable"])
     assert sweep_args.parse("CLIENTS=2,4,8", specs) == ("CLIENTS", ["2", "4", "8"])
@@ -347,7 +346,7 @@ def test_an_isolation_sweep_gives_the_transaction_figures_per_isolation_level(tm
 
 
 def test_the_study_grid_isolation_x_clients_is_one_sweep_folder_with_a_table_per_point(tmp_path):
-    """Two --sweep keys make a grid (lab/experiments.sh: sweep-ISOLATION+CLIENTS/ISOLATION=<v>+CLIENTS=<w>/,
+    """Two --sweep keys make a grid (lab/driver/experiments.py: sweep-ISOLATION+CLIENTS/ISOLATION=<v>+CLIENTS=<w>/,
     the first key slowest): every point is a category "v, w" in the order given, and the report opens
     with one row per point and database (committed/s, CPU and retries per committed transaction, latency)
     taken from each point's own results.json."""

@@ -1,4 +1,4 @@
-"""The smoke check's sizes (`./runme.sh check`, lab/check.sh): `node client plan --check-size SECONDS
+"""The smoke check's sizes (`./runme.sh check`, lab/driver/check.py): `node client plan --check-size SECONDS
 FILE` prints the KEY=VALUE words that make client 1 run about SECONDS per database at the bench's own
 rate, sized by the workload's file (client/src/workloads/<name>.workload.js checkSize); for query
 benches the first query type, 10 executions. The sizes below are those lab/check.sh's `check_size`
@@ -82,15 +82,17 @@ def test_bad_seconds_are_refused_naming_them():
     assert r.returncode == 2 and "SECONDS" in r.stderr and "soon" in r.stderr
 
 
-def test_check_sh_computes_no_size_itself():
-    # the sizing is the workload files' (plan --check-size); bash only passes the words on
-    text = (ROOT / "lab/check.sh").read_text()
+def test_the_check_computes_no_size_itself():
+    # the sizing is the workload files' (plan --check-size); the driver only passes the words on
+    text = (ROOT / "lab/driver/check.py").read_text()
     assert "--check-size" in text
-    assert not re.search(r"python3 -c|node -e|check_size", text)
+    assert not re.search(r"python3 -c|node -e|DOCS *=|OPS *=|SPAN_S *=", text)
 
 
-def test_the_check_runs_20_seconds_per_database_unless_told():
+def test_the_check_runs_20_seconds_per_database_unless_told(monkeypatch):
     # the e2e check runs shorter (CHECK_SECONDS=6): the default is proven here
-    r = subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; unset CHECK_SECONDS; . "{ROOT}/lab/check.sh"; echo "$CHECK_SECONDS"'],
-                       capture_output=True, text=True, check=True)
-    assert r.stdout.split() == ["20"]
+    from lab.driver.check import check_seconds
+    monkeypatch.delenv("CHECK_SECONDS", raising=False)
+    assert check_seconds() == 20
+    monkeypatch.setenv("CHECK_SECONDS", "6")
+    assert check_seconds() == 6

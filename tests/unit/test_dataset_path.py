@@ -1,9 +1,13 @@
 """A DATASET file (WORKLOAD=events) is named relative to its bench folder: the plan holds it absolute
-(plan.json settings.given and the clients' settings; lab/bench.sh write_run_plan, with DATASET_BASE for the copies the check and a sweep's points make),
+(plan.json settings.given and the clients' settings; lab/driver/request.py write_run_plan, with dataset_base for the copies the check and a sweep's points make),
 and lab/stack.sh mounts it read-only into the client containers at /dataset/<name>."""
 import json
 import subprocess
 from pathlib import Path
+
+import pytest
+
+from lab.driver import request as req
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = 'DESCRIPTION=x\nWORKLOAD=events\nDATASET=data/ev.ndjson\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=1\n'
@@ -29,12 +33,25 @@ def test_the_plan_holds_the_dataset_absolute_relative_to_the_bench_folder(tmp_pa
     # the plan reads the file (its events size the phases): one event of the GitHub Archive form
     (src / "data").mkdir()
     (src / "data" / "ev.ndjson").write_text(EVENT + "\n")
-    assert bash(f'write_run_plan "{src}"').returncode == 0
+    req.write_run_plan(str(ROOT), str(src), quiet=True)
     assert last_dataset(src / "plan.json") == f"DATASET={src}/data/ev.ndjson"
     assert not (src / "run.env").exists()
     # a copy of the bench (the check's, a sweep point's) resolves against the original folder
-    assert bash(f'DATASET_BASE="{src}" write_run_plan "{copy}"').returncode == 0
+    req.write_run_plan(str(ROOT), str(copy), dataset_base=str(src), quiet=True)
     assert last_dataset(copy / "plan.json") == f"DATASET={src}/data/ev.ndjson"
+
+
+def test_the_checks_validation_finds_a_relative_dataset_in_the_bench_folder(tmp_path):
+    """`./runme.sh check` and a sweep validate the bench in a temporary copy before anything starts:
+    a relative DATASET is still the bench folder's (lab/check.sh check_validate resolved it against
+    the copy, where the file is not, and refused such a bench)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "bench.env").write_text(BENCH)
+    (src / "data").mkdir()
+    (src / "data" / "ev.ndjson").write_text(EVENT + "\n")
+    req.check_validate(str(ROOT), str(src), [], False)
+    assert sorted(p.name for p in src.iterdir()) == ["bench.env", "data"]
 
 
 def test_clients_get_the_file_read_only_at_slash_dataset(tmp_path):
@@ -51,11 +68,12 @@ def test_set_values_with_spaces_are_read_whole(tmp_path):
     plan (settings.given, the clients' settings); a value with a single quote is refused as before."""
     (tmp_path / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=clustered\nFIELDS=1\nFIELD_BYTES=1\n"
                                         "CLIENTS=1\nRATE=1\nDOCS=1\n")
-    r = bash(f'write_run_plan "{tmp_path}" "DATABASES=mongodb postgres mysql" "DESCRIPTION=a b"')
-    assert r.returncode == 0, r.stderr
+    req.write_run_plan(str(ROOT), str(tmp_path), ["DATABASES=mongodb postgres mysql", "DESCRIPTION=a b"], quiet=True)
     plan = json.loads((tmp_path / "plan.json").read_text())
     assert [plan["settings"]["given"][k] for k in ("DATABASES", "DESCRIPTION")] == ["mongodb postgres mysql", "a b"]
     assert plan["settings"]["values"]["DATABASES"] == ["mongodb", "postgres", "mysql"]
-    r = bash(f'write_run_plan "{tmp_path}" "DESCRIPTION=it\'s"')
-    assert r.returncode == 2 and "--set 'DESCRIPTION=it's': expected KEY=VALUE" in r.stderr
+    (tmp_path / "plan.json").unlink()
+    with pytest.raises(req.BadInput, match="--set 'DESCRIPTION=it's': expected KEY=VALUE"):
+        req.write_run_plan(str(ROOT), str(tmp_path), ["DESCRIPTION=it's"], quiet=True)
+    assert not (tmp_path / "plan.json").exists()
     assert not (tmp_path / "run.env").exists() and not (tmp_path / "plan.json.tmp").exists()

@@ -1,26 +1,18 @@
 """A REPEAT=N bench's repetitions are planned from its plan.json, not from a run.env (no longer
 written): each repeat-k gets a plan.json of the folder's keys as written with REPEAT=1, in the order
 and with the values its run.env held before (the folder's run.env lines, then REPEAT=1, read as
-analysis reads an env file), a bench.env value with a single quote included. The real
-write_run_plan and run_repeated; run_bench and the summary are replaced (no Docker)."""
+analysis reads an env file), a bench.env value with a single quote included. The real write_run_plan
+and Experiments.run_repeated (lab/driver); run_bench and the summary are a stand-in's (no Docker)."""
 import json
-import subprocess
 from pathlib import Path
 
 from analysis.common.fileio import read_env_file
+from driver_standin import StandInLab, Summaries
+from lab.driver import request as req
+from lab.driver.experiments import Experiments
+from lab.driver.request import Sweep
 
 ROOT = Path(__file__).resolve().parents[2]
-
-SCRIPT = r'''
-LAB_ROOT=$1; dir=$2; shift 2
-set -Eeuo pipefail
-. "$LAB_ROOT/lab/phase.sh"; . "$LAB_ROOT/lab/plan.sh"; . "$LAB_ROOT/lab/bench.sh"; . "$LAB_ROOT/lab/experiments.sh"
-INTERRUPTED=0
-run_bench() { echo "ran $1"; }
-analysis() { :; }
-write_run_plan "$dir" "$@" >/dev/null
-run_repeated "$dir"
-'''
 
 
 def test_each_repetition_is_planned_with_the_folders_keys_and_repeat_1(tmp_path):
@@ -30,9 +22,12 @@ def test_each_repetition_is_planned_with_the_folders_keys_and_repeat_1(tmp_path)
             .replace('DESCRIPTION=', '#DESCRIPTION=') + "\nDESCRIPTION=\"it's a test\"\n")
     (bench / "bench.env").write_text(text)
     sets = ["REPEAT=3", "DOCS=50", "DATABASES=postgres mongodb"]
-    r = subprocess.run(["bash", "-c", SCRIPT, "_", str(ROOT), str(bench), *sets], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert [line for line in r.stdout.splitlines() if line.startswith("ran ")] == [f"ran {bench}/repeat-{k}" for k in (1, 2, 3)]
+    req.write_run_plan(str(ROOT), str(bench), sets, quiet=True)
+    lab = StandInLab()
+    Experiments(lab, Sweep(), Summaries(lab)).run_repeated(str(bench))
+    assert lab.ran == [f"{bench}/repeat-{k}" for k in (1, 2, 3)] + [("repeat", str(bench))]
+    assert [m for _, m in lab.said] == [f"repetition {k} of 3 (fresh volumes)" for k in (1, 2, 3)]
+    assert {b for b, _ in lab.said} == {"bench-rep"}
     parent = json.loads((bench / "plan.json").read_text())
     assert parent["repetitions"] == 3 and parent["settings"]["given"]["DESCRIPTION"] == "it's a test"
     # what run.env held before: bench.env, the --set lines, and for a repetition REPEAT=1 after them
@@ -46,3 +41,14 @@ def test_each_repetition_is_planned_with_the_folders_keys_and_repeat_1(tmp_path)
         assert plan["settings"]["values"]["DATABASES"] == ["postgres", "mongodb"] and plan["settings"]["values"]["DOCS"] == 50
         assert not (rep / "run.env").exists()
     assert not (bench / "run.env").exists() and not (bench / "plan.txt").exists()
+
+
+def test_a_bench_without_repeat_runs_once_in_its_own_folder_without_a_summary(tmp_path):
+    bench = tmp_path / "b"
+    bench.mkdir()
+    (bench / "bench.env").write_text((ROOT / "bench1" / "bench.env").read_text())
+    req.write_run_plan(str(ROOT), str(bench), ["DOCS=50"], quiet=True)
+    lab = StandInLab()
+    Experiments(lab, Sweep(), Summaries(lab)).run_repeated(str(bench))
+    assert lab.ran == [str(bench)] and lab.said == []
+    assert not list(bench.glob("repeat-*"))
