@@ -1,21 +1,38 @@
 #!/usr/bin/env bash
-# The lab's one entry point. Orchestration only: the logic lives in client/ (load, validation)
-# and analysis/ (export, results, report, branches); host/ provisions the machine (Docker, Compose,
-# perf, Node, the venv) and lab/ holds the orchestration pieces; this file sources both.
+# The lab's one entry point: parses the command line, provisions the host (host/: Docker, Compose,
+# perf, Node, the venv), builds the images and starts the monitoring, then hands the run to the
+# driver (lab/driver: the check, the experiments, the phases, the run's branch). The logic lives in
+# client/ (plan, validation, load), lab/driver and analysis/ (figures, reports, branches).
 set -Eeuo pipefail
 LAB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine itself
 . "$LAB_ROOT/host/setup-host.sh"
 . "$LAB_ROOT/host/node-python.sh"
 . "$LAB_ROOT/lab/tools.sh"
-. "$LAB_ROOT/lab/perf.sh"
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/host/ulimits.sh"
-. "$LAB_ROOT/lab/plan.sh"
-. "$LAB_ROOT/lab/phase.sh"
-. "$LAB_ROOT/lab/bench.sh"
-. "$LAB_ROOT/lab/check.sh"
-. "$LAB_ROOT/lab/experiments.sh"
+
+say() { printf '[%s %s] %s\n' "$(date +%H:%M:%S)" "${BENCH_NAME:-lab}" "$*"; }
+
+# A bench folder named on the command line (or one of LAB_ROOT's), for `report`.
+bench_dir_of() {
+  local arg=$1
+  [ -d "$arg" ] || [ ! -d "$LAB_ROOT/$arg" ] || arg="$LAB_ROOT/$arg"
+  if [ ! -d "$arg" ]; then
+    echo "runme.sh: bench folder '$1' does not exist (benches here: $(all_benches | xargs -n1 basename | tr '\n' ' '))" >&2
+    return 2
+  fi
+  if [ ! -f "$arg/bench.env" ]; then
+    echo "runme.sh: '$1' has no bench.env (see README.md, 'Writing a bench')" >&2
+    return 2
+  fi
+  (cd "$arg" && pwd)
+}
+
+all_benches() {
+  local d
+  for d in "$LAB_ROOT"/bench*/; do [ -f "$d/bench.env" ] && echo "${d%/}"; done | sort -V
+}
 
 usage() {
   cat <<'TXT'
@@ -44,31 +61,23 @@ Environment: JSONBENCH_STANDINS=auto|1|0 (local stand-in images when no registry
 TXT
 }
 
-# What a run's branch keeps besides the bench folders: the exact configuration and client version,
-# and each database's compose files (database_compose_files, lab/stack.sh: compose.yaml includes them).
-RUN_CONFIG_FILES="compose.yaml compose.standins.yaml .env.example prometheus grafana client/package.json client/package-lock.json"
 INTERRUPTED=0
-RUN_FAILED=0
-CLIENT_IDS=()
 STACK_UP=0
+DRIVER_PID=""
 
 on_signal() {
   [ "$INTERRUPTED" = 1 ] && return
   INTERRUPTED=1
-  say "interrupted: stopping the clients, keeping what was gathered"
-  stop_clients
+  # the driver stops its clients and keeps what was gathered (lab/driver/lab.py on_signal)
+  if [ -n "$DRIVER_PID" ]; then kill -INT "$DRIVER_PID" 2>/dev/null || true
+  else say "interrupted before the run started"; fi
 }
 
 cleanup() {
   local code=$?
   set +e
-  # an error with a phase open: a fact of that phase (analysis decides its status from it)
-  [ "$code" = 0 ] || [ "$INTERRUPTED" = 1 ] || [ "${PHASE_ACTIVE:-0}" = 0 ] || PHASE_LAB_ERROR=$code
-  finish_phase
-  [ "$STACK_UP" = 0 ] || experiment_summarise_all
-  perf_record_cancel 2>/dev/null || true
-  perf_stat_stop 2>/dev/null || true
-  [ -z "${CHECK_TMP:-}" ] || remove_check
+  # this shell's own error or a signal before the driver took over: its containers go
+  [ -z "$DRIVER_PID" ] || { kill -INT "$DRIVER_PID" 2>/dev/null; wait_driver; }
   if [ "$STACK_UP" = 1 ] && { [ "$INTERRUPTED" = 1 ] || [ "$code" != 0 ]; }; then
     say "removing the lab's containers"
     compose --profile client down --remove-orphans >/dev/null 2>&1 || true
@@ -107,36 +116,12 @@ prepare_stack() {
 }
 
 run_benches() {
-  local overrides=() benches=() dirs=() branch=1 push="" arg check=1 only_check=0 sweeps=()
-  [ "${1:-}" != check ] || { only_check=1; shift; }
   local args=("$@")
   ensure_node_deps || exit 2
-  # Every check of the words, the benches and their plans before anything starts, with today's
-  # messages; a plain run's plan.json written (lab/driver/request.py). From the caller's folder: bench
-  # folders may be named relative to it.
-  PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" python3 -m lab.driver validate \
-    $([ "$only_check" = 0 ] || echo check) "${args[@]}" || exit 2
-  # What the stack's part below still reads in bash (validated above: nothing here fails).
-  while [ $# -gt 0 ]; do
-    case $1 in
-      --set) overrides+=("$2"); shift 2 ;;
-      --no-branch) branch=0; shift ;;
-      --no-check) check=0; shift ;;
-      --push) push=$2; shift 2 ;;
-      --sweep) sweeps+=("$2"); shift 2 ;;
-      *) benches+=("$1"); shift ;;
-    esac
-  done
-  [ ${#benches[@]} -gt 0 ] || mapfile -t benches < <(all_benches)
-  for arg in "${benches[@]}"; do dirs+=("$(bench_dir_of "$arg")") || exit 2; done
-  # A bench may carry its own sweep (bench.env SWEEP="KEY=v1,v2 [KEY2=w1,w2]"); --sweep replaces it.
-  if [ ${#sweeps[@]} = 0 ]; then
-    local declared=""
-    for arg in "${dirs[@]}"; do declared=$(bench_sweep_of "$arg"); done
-    # shellcheck disable=SC2206  # KEY=v1,v2 words hold no spaces or globs (bench-schema.js SWEEP pattern)
-    [ -z "$declared" ] || sweeps=($declared)
-  fi
-  [ ${#sweeps[@]} = 0 ] || sweep_parse "${sweeps[@]}" || exit 2
+  # Every check of the words, the benches and their plans before anything starts (exit 2 and the
+  # file, key and allowed values); a plain run's plan.json written (lab/driver/request.py). From the
+  # caller's folder: bench folders may be named relative to it.
+  PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" python3 -m lab.driver validate "${args[@]}" || exit 2
 
   trap on_signal INT TERM
   trap cleanup EXIT
@@ -150,43 +135,27 @@ run_benches() {
   say "starting monitoring: $(monitoring_services)"
   start_monitoring
   [ "$USE_STANDINS" = 1 ] || say "Grafana: http://$(host_address):${GRAFANA_PORT:-3000}/"
-  if [ "$only_check" = 1 ] || [ "$check" = 1 ]; then
-    # A sweep is checked at its first value.
-    local rc=0 first=(); [ -z "$SWEEP_KEY" ] || mapfile -t first < <(point_sets "${SWEEP_POINTS[0]}")
-    CHECK_SETS=("${overrides[@]}" "${first[@]}"); check_benches "${dirs[@]}" || rc=$?
-    [ "$rc" = 130 ] && exit 130
-    # A finished check leaves the monitoring up, as a run does, whatever its verdict.
-    [ "$rc" = 0 ] || STACK_UP=0
-    [ "$only_check" = 0 ] || exit "$rc"
-    if [ "$rc" != 0 ]; then
-      say "the run stops before the long part: a figure would be missing without a reason (table above)."
-      say "to run anyway: ./runme.sh --no-check ${args[*]}"
-      exit 1
-    fi
-  fi
-  for arg in "${dirs[@]}"; do experiment_prepare "$arg" "${overrides[@]}"; done
+  # The run itself: the check, the experiments, the phases and the run's branch, in one process that
+  # keeps what was gathered on a signal and removes the lab's containers when it fails
+  # (lab/driver/__main__.py); in the background, so that this shell passes a signal on at once.
+  export LAB_ROOT PROJECT USE_STANDINS
+  PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$VENV/bin/python" -m lab.driver run "${args[@]}" &
+  DRIVER_PID=$!
+  local rc=0
+  wait_driver || rc=$?
+  DRIVER_PID=""
+  STACK_UP=0  # the driver tore down what it had to
+  exit "$rc"
+}
 
-  for arg in "${dirs[@]}"; do
-    [ "$INTERRUPTED" = 0 ] || break
-    experiment_run "$arg"
+# The driver's exit code; a signal's trap ends `wait` early, so wait again until the driver has exited.
+wait_driver() {
+  local rc
+  while true; do
+    wait "$DRIVER_PID" && return 0
+    rc=$?
+    kill -0 "$DRIVER_PID" 2>/dev/null || return "$rc"
   done
-  remove_database_containers
-  say "monitoring left running for Grafana/Prometheus; ./runme.sh down removes it"
-
-  if [ "$INTERRUPTED" = 1 ]; then
-    say "interrupted: partial results kept in ${dirs[*]} (marked interrupted); no branch created"
-    exit 130
-  fi
-  if [ "$branch" = 1 ]; then
-    say "committing the run to a new branch"
-    # A run with a failed phase still gets its branch, named ---INCOMPLETE, so the evidence is kept.
-    analysis branch --benches $(for arg in "${dirs[@]}"; do experiment_folder "$arg"; done) --files $RUN_CONFIG_FILES $(database_compose_files) ${push:+--push "$push"} \
-      $([ "$RUN_FAILED" = 0 ] || echo --allow-incomplete) ||
-      { say "the run's branch could not be created"; exit 1; }
-    # The branch is written in one step (update-ref last): interrupted before it, there is none.
-    [ "$INTERRUPTED" = 0 ] || exit 130
-  fi
-  [ "$RUN_FAILED" = 0 ] || { say "some phases failed: see results.json 'incomplete' in each bench"; exit 1; }
 }
 
 main() {

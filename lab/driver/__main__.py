@@ -79,10 +79,7 @@ def install_signals(lab):
     """SIGINT/SIGTERM: the run stops at its next turn (lab.interrupted) and the clients stop
     (lab.on_signal); a second signal does nothing more."""
     def handler(signum, frame):
-        if lab.interrupted:
-            return
-        lab.interrupted = True
-        lab.on_signal()
+        lab.on_signal()  # marks the run interrupted, wakes every nap, stops the phase's clients; once
     signal.signal(signal.SIGINT, handler)
     signal.signal(signal.SIGTERM, handler)
 
@@ -103,11 +100,14 @@ def run(words, lab, summaries=None, verdict=None, branch=make_branch):
             rc = check_benches(lab, r.dirs, [*r.overrides, *first], **kw)
             if rc == 130 or r.only_check:
                 finished = True
+                # a finished check leaves the monitoring up, as a run does, whatever its verdict
+                lab.stack_kept = rc != 130
                 return rc
             if rc != 0:
                 lab.say("the run stops before the long part: a figure would be missing without a reason (table above).")
                 lab.say(f"to run anyway: ./runme.sh --no-check {' '.join(r.words)}")
                 finished = True
+                lab.stack_kept = True
                 return 1
         for d in r.dirs:
             experiments.prepare(d, r.overrides)
@@ -154,7 +154,12 @@ def main(argv):
     from .lab import Lab
     lab = Lab.from_environment()
     install_signals(lab)
-    return run(argv[1:], lab)
+    rc = run(argv[1:], lab)
+    if rc != 0 and not getattr(lab, "stack_kept", False):
+        # interrupted, failed or stopped by an error: the lab's containers go (the run's files stay)
+        lab.say("removing the lab's containers")
+        lab.engine.compose(["--profile", "client", "down", "--remove-orphans"])
+    return rc
 
 
 if __name__ == "__main__":

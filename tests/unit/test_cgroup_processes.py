@@ -1,4 +1,4 @@
-"""lab/cgroup-processes.py on fixture cgroup trees (v1, v2) and on real processes of this host."""
+"""lab/driver/cgroup_processes.py on fixture cgroup trees (v1, v2) and on real processes of this host."""
 import json
 import os
 import shutil
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = LAB_ROOT / "lab" / "cgroup-processes.py"
+SCRIPT = LAB_ROOT / "lab" / "driver" / "cgroup_processes.py"
 
 
 def run(*args, env=None):

@@ -4,12 +4,15 @@ stand-in Lab: the check before the long part, the exit codes runme.sh gives (0, 
 check or branch, 2 bad input, 130 interrupted), the branch's folders, and the signal handlers."""
 import os
 import signal
+import time
 import subprocess
 import sys
 from pathlib import Path
 
 from driver_standin import SMALL, StandInLab, Summaries, bench
 from lab.driver import __main__ as driver
+from lab.driver.engine import Engine
+from lab.driver.lab import Lab
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -133,15 +136,29 @@ def test_an_error_exits_1_after_writing_the_pending_summaries(tmp_path):
     assert lab.ran == [f"{a}/repeat-1", f"{a}/repeat-2", ("repeat", a)]
 
 
-def test_one_signal_interrupts_and_stops_the_clients_a_second_does_nothing_more():
-    lab = StandInLab()
+class CountingEngine(Engine):
+    """The real Engine, its `docker stop` counted instead of run (no Docker asked for)."""
+    stopped = None
+
+    def stop(self, containers, timeout_s=30):
+        self.stopped = (self.stopped or []) + [list(containers)]
+
+
+def test_one_signal_interrupts_and_stops_the_clients_a_second_does_nothing_more(capsys):
+    engine = CountingEngine("/nonexistent", "p", False, {})
+    lab = Lab("/nonexistent", engine, None, {})
+    lab.phase_clients = ["c1", "c2"]
     old = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
         driver.install_signals(lab)
         os.kill(os.getpid(), signal.SIGINT)
-        assert lab.interrupted and lab.signals == 1
+        assert lab.interrupted and engine.stopped == [["c1", "c2"]]
+        started = time.monotonic()
+        lab.nap(30)  # a nap after the signal ends at once
+        assert time.monotonic() - started < 1
         os.kill(os.getpid(), signal.SIGTERM)
-        assert lab.signals == 1
+        assert engine.stopped == [["c1", "c2"]]
+        assert capsys.readouterr().out.count("interrupted: stopping the clients, keeping what was gathered") == 1
     finally:
         signal.signal(signal.SIGINT, old[0])
         signal.signal(signal.SIGTERM, old[1])

@@ -1,4 +1,4 @@
-"""lab/perf.sh gives perf stat ONE -G cgroup for all its events (a per-event list misaligns on
+"""The driver's probe (lab/driver/probe.py) gives perf stat ONE -G cgroup for all its events (a per-event list misaligns on
 hybrid CPUs). Proved with Debian's perf here: a container spinning at a 0.5-CPU quota while the
 host is counted system-wide; every software event of the lab's list must be the container's only."""
 import os
@@ -11,21 +11,20 @@ import pytest
 
 from analysis.bench import perfstat
 from lab_images import STANDIN, official_postgres, postgres_image
+from lab.driver.probe import LocalProbe
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def lab(fn, tmp_path):
-    return subprocess.run(["bash", "-c", f'. "{ROOT}/lab/perf.sh"; {fn}'], capture_output=True, text=True,
-                          timeout=120, cwd=tmp_path)
+PROBE = LocalProbe(str(ROOT))
 
 
 @pytest.fixture
 def busy_container():
     if os.geteuid() != 0 or not shutil.which("perf") or not shutil.which("docker"):
         pytest.skip("needs root, perf and docker")
-    if lab("perf_unavailable_reason", "/").stdout.strip():
-        pytest.skip(lab("perf_unavailable_reason", "/").stdout.strip())
+    if PROBE.perf_unavailable_reason():
+        pytest.skip(PROBE.perf_unavailable_reason())
     image = postgres_image()  # any image with a shell: one that runme.sh test always has
     if image is None:
         pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
@@ -41,13 +40,14 @@ def busy_container():
 
 
 def test_every_event_counts_the_container_only(busy_container, tmp_path):
-    cg = lab(f"container_perf_cgroup {busy_container}", tmp_path).stdout.strip()
+    cg = PROBE.perf_cgroup(busy_container)
     if not cg:
         pytest.skip("no perf_event cgroup for containers on this host")
     csv = tmp_path / "stat.csv"
-    r = subprocess.run(["bash", "-c", f'. "{ROOT}/lab/perf.sh"; perf_stat_start "{cg}" "{csv}"; sleep 3; '
-                        'perf_stat_stop'], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
+    perf = PROBE.perf_stat_start(cg, str(csv))
+    time.sleep(3)
+    PROBE.perf_stat_stop(perf)
+    assert perf.returncode == 0 and not PROBE._children(perf.pid)  # perf wrote its counts and its sleep is gone
     text = csv.read_text()
     lines = [l for l in text.splitlines() if l and not l.startswith("#")]
     assert len(lines) >= 4, text
@@ -60,3 +60,25 @@ def test_every_event_counts_the_container_only(busy_container, tmp_path):
     sysw = subprocess.run(["perf", "stat", "-a", "-x,", "-e", "task-clock", "--", "sleep", "1"],
                           capture_output=True, text=True).stderr
     assert perfstat.parse(sysw)["task-clock"]["value"] > 1.5 * ms / 3
+
+
+def test_the_cgroup_cpu_reading_is_the_cgroups_own(busy_container):
+    """cgroup_cpu_seconds (phase.json cgroup_cpu_seconds at the marks) grows as the container burns
+    CPU, by no more than its 0.5-CPU quota allows, and equals the cgroup file read here."""
+    first = PROBE.cgroup_cpu_seconds(busy_container)
+    time.sleep(2)
+    second = PROBE.cgroup_cpu_seconds(busy_container)
+    assert first is not None and 0 < second - first <= 0.5 * 2 + 0.3, (first, second)
+    lines = Path(f"/proc/{busy_container}/cgroup").read_text().splitlines()
+    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
+        rel = next(l.split(":", 2)[2] for l in lines if l.startswith("0::"))
+        usec = next(int(l.split()[1]) for l in Path(f"/sys/fs/cgroup{rel}/cpu.stat").read_text().splitlines()
+                    if l.startswith("usage_usec"))
+        own, reading = usec / 1e6, PROBE.cgroup_cpu_seconds(busy_container)
+    else:
+        rel = next(l.split(":", 2)[2] for l in lines if "cpuacct" in l.split(":")[1].split(","))
+        path = next(p for p in (Path(f"/sys/fs/cgroup/{m}{rel}/cpuacct.usage") for m in ("cpuacct", "cpu,cpuacct")) if p.exists())
+        own = int(path.read_text()) / 1e9
+        reading = PROBE.cgroup_cpu_seconds(busy_container)
+    assert abs(reading - own) < 0.2, (reading, own)
+    assert PROBE.cgroup_cpu_seconds(2 ** 22 + 7) is None  # no such process: no figure, not a crash

@@ -1,4 +1,4 @@
-"""lab/perf.sh's perf record against real perf and a real perf_event cgroup of its own: a recording
+"""The probe's perf record (lab/driver/probe.py) against real perf and a real perf_event cgroup of its own: a recording
 of an idle cgroup leaves no D.perf (the Firefox Profiler cannot open an empty file) and says why;
 a busy one leaves a profile at 1000 Hz whose samples are all of the cgroup's process."""
 import json
@@ -9,6 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from lab.driver.probe import LocalProbe
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
 V2 = subprocess.run(["stat", "-fc", "%T", "/sys/fs/cgroup"], capture_output=True, text=True).stdout.strip() == "cgroup2fs"
@@ -32,19 +34,20 @@ def cgroup():
         path.rmdir()
 
 
-def record(cg, out, seconds=2, after_wait=""):
-    """after_wait: shell run as soon as the recording ends (before the profile is converted)."""
-    script = f"""
-. "{LAB_ROOT}/lab/perf.sh"
-LAB_ROOT="{LAB_ROOT}"
-perf_record_start "{cg}" 0 {seconds} "{out}"
-perf_record_wait
-{after_wait}
-perf_profile_json "{out}"
-"""
-    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+PROBE = LocalProbe(str(LAB_ROOT))
+
+
+def record(cg, out, seconds=2, after_wait=None):
+    """after_wait: run as soon as the recording has ended."""
+    recording = PROBE.perf_record_start(cg, 0, seconds, str(out))
+    PROBE.perf_record_wait(recording)
+    if after_wait:
+        after_wait()
+    return PROBE.perf_profile(str(out), handle=recording)
+
+
+def perf_processes():
+    return subprocess.run(["pgrep", "-x", "perf"], capture_output=True, text=True).stdout.split()
 
 
 def cpu_ms(stat):
@@ -72,7 +75,7 @@ def test_busy_cgroup_leaves_a_profile_of_its_process_at_1000_hz(cgroup, tmp_path
         out = tmp_path / "postgres.perf"
         cpu_before = cpu_ms(Path(f"/proc/{busy.pid}/stat").read_text())
         stat_after = tmp_path / "stat-after"
-        profile = record(name, out, after_wait=f"cat /proc/{busy.pid}/stat > {stat_after}")
+        profile = record(name, out, after_wait=lambda: stat_after.write_text(Path(f"/proc/{busy.pid}/stat").read_text()))
         cpu = cpu_ms(stat_after.read_text()) - cpu_before
         stat_after.unlink()
     finally:
@@ -87,3 +90,34 @@ def test_busy_cgroup_leaves_a_profile_of_its_process_at_1000_hz(cgroup, tmp_path
     # gives ~1900): a timing figure, not a check.
     assert 0 < len(headers) <= min(cpu + 20, 2300), (len(headers), cpu)
     assert {h.split()[0] for h in headers} == {"python3"}
+
+
+@pytest.mark.parametrize("when", ["during the delay", "during the recording"])
+def test_a_cancelled_recording_leaves_no_perf_and_no_file_and_says_why(cgroup, tmp_path, when):
+    name, _ = cgroup
+    before = perf_processes()
+    out = tmp_path / "postgres.perf"
+    recording = PROBE.perf_record_start(name, 30 if when == "during the delay" else 0, 30, str(out))
+    time.sleep(1.5)
+    started = time.monotonic()
+    PROBE.perf_record_cancel(recording)
+    assert time.monotonic() - started < 10  # promptly, not after the 30 s
+    assert PROBE.perf_profile(str(out), handle=recording) == {
+        "file": None, "samples": None, "frequency_hz": 1000, "reason": "cancelled before the recording ended"}
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    assert perf_processes() == before
+
+
+def test_a_profile_nobody_asked_for_or_that_never_ran_says_why(tmp_path):
+    assert PROBE.perf_profile(None, "PERF_RECORD_S=0: no profile asked for") == {
+        "file": None, "samples": None, "frequency_hz": None, "reason": "PERF_RECORD_S=0: no profile asked for"}
+    assert PROBE.perf_profile(str(tmp_path / "x.perf"))["reason"] == "the recording left no status (not started or killed)"
+
+
+def test_a_failing_perf_record_gives_its_own_words(tmp_path):
+    recording = PROBE.perf_record_start("no-such-cgroup-of-jsonbench", 0, 1, str(tmp_path / "x.perf"))
+    PROBE.perf_record_wait(recording)
+    profile = PROBE.perf_profile(str(tmp_path / "x.perf"), handle=recording)
+    assert profile["file"] is None and profile["samples"] is None
+    assert profile["reason"].startswith("perf record failed: "), profile
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -2,16 +2,16 @@
 """What runs inside a database container, read from the host (never `docker exec`, which would
 itself run a process in the container): the processes of the container's cgroup with their comm.
 
-  cgroup-processes.py sample PID >>samples.jsonl
+  python3 -m lab.driver.cgroup_processes sample PID >>samples.jsonl
       one JSON line: {"t": unix seconds, "cgroup": path, "processes": [{"pid", "comm"}]}, or
       {"t", "error"} when the cgroup cannot be read. PID: any process of the container (its
       main process, as `docker inspect -f {{.State.Pid}}` gives it).
-  cgroup-processes.py watch PID [--every S] >samples.jsonl
+  cgroup_processes.py watch PID [--every S] >samples.jsonl
       a sample every S seconds (default 1) until terminated, or until its parent (the lab's shell)
       is gone, each holding every process seen in the cgroup during those S seconds (polled every
       50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
       seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
-  cgroup-processes.py summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
+  cgroup_processes.py summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
        processes: [{pid, comm}] (every one seen), reason (null, or why there are no samples)}
@@ -29,7 +29,7 @@ import time
 # (databases/<name>/database.json `processes`, `standin.processes`): read by `summary` only, so
 # that `sample` and `watch` need nothing but the standard library.
 def database_manifests():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     from databases import manifests
     return manifests
 
@@ -97,17 +97,15 @@ def sample(pid, proc="/proc", root="/sys/fs/cgroup"):
         return {"t": t, "error": str(e)}
 
 
-def watch(pid, every, proc, root, poll=0.05):
-    """A sample every `every` seconds holding every process seen in the cgroup during that period,
-    polled every `poll` seconds: a healthcheck's process lives some milliseconds, a sample a second
-    would see it once in a hundred times."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    parent = os.getppid()
+def watch_samples(pid, every, proc, root, running, poll=0.05):
+    """Yields a sample every `every` seconds holding every process seen in the cgroup during that
+    period, polled every `poll` seconds (a healthcheck's process lives some milliseconds: a sample a
+    second would see it once in a hundred times), while running() is true."""
     try:
-        d = cgroup_dir(pid, proc, root)
+        d, error = cgroup_dir(pid, proc, root), None
     except (OSError, ValueError) as e:
         d, error = None, str(e)
-    while os.getppid() == parent:
+    while running():
         t, seen = time.time(), {}
         end = t + every
         while True:
@@ -117,15 +115,22 @@ def watch(pid, every, proc, root, poll=0.05):
                         seen[(p["pid"], p["comm"])] = True
                 except OSError as e:
                     d, error = None, str(e)
-            if time.time() + poll >= end:
+            if time.time() + poll >= end or not running():
                 break
             time.sleep(poll)
         if d is None and not seen:
-            line = {"t": t, "error": error}
+            yield {"t": t, "error": error}
         else:
-            line = {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
-        print(json.dumps(line), flush=True)
+            yield {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
         time.sleep(max(0.0, end - time.time()))
+
+
+def watch(pid, every, proc, root, poll=0.05):
+    """The CLI's watch: samples on stdout until terminated or until its parent is gone."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    parent = os.getppid()
+    for line in watch_samples(pid, every, proc, root, lambda: os.getppid() == parent, poll):
+        print(json.dumps(line), flush=True)
     return 0
 
 
@@ -178,13 +183,13 @@ def main(argv=None):
     except FileNotFoundError:
         samples = []
     except (OSError, ValueError) as e:
-        print(f"cgroup-processes.py: cannot read {a.file}: {e}", file=sys.stderr)
+        print(f"cgroup_processes.py: cannot read {a.file}: {e}", file=sys.stderr)
         return 2
     manifests = database_manifests()
     try:
         server = manifests.server_processes(a.database, stand_in=a.stand_in)
     except manifests.ManifestError as e:  # names the manifest, the key and what is allowed
-        print(f"cgroup-processes.py: {e}", file=sys.stderr)
+        print(f"cgroup_processes.py: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary(samples, server)))
     return 0
