@@ -1,6 +1,6 @@
 """The two moments a driver hands a bench folder to analysis (issue 26): a phase finished (its facts
 written into D.phase.json) and a bench finished (every planned phase run). Each does what the lab's
-bash does at that moment today (lab/phase.sh finish_phase, lab/bench.sh run_bench), in the same
+bash does at that moment today (lab/driver/phase.py `Phase.finish`, lab/driver/bench.py `Bench.run`), in the same
 order and writing the same files: a step that fails is said and the next one still runs, as there.
 Above every layer, beside the CLI (analysis/README.md "Layout")."""
 import os

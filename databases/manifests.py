@@ -110,7 +110,7 @@ def load(name, root=ROOT):
     if doc["name"] != name:
         raise ManifestError(f"{path}: key 'name' is {doc['name']!r} (allowed: {name!r}, the folder's name)")
     if doc["service"] != name:
-        # lab/phase.sh and lab/bench.sh still address the container by the database's name (until
+        # lab/driver/phase.py and lab/driver/bench.py still address the container by the database's name (until
         # the plan-as-data step, docs/layout.md, passes the service on)
         raise ManifestError(f"{path}: key 'service' is {doc['service']!r} (allowed: {name!r}, the database's "
                             "name: the lab still addresses its compose service by it)")

@@ -1,6 +1,6 @@
 """A phase's status, decided from the facts the lab recorded (docs/contracts.md §4 `D.phase.json`).
 
-The lab (lab/phase.sh finish_phase) only records what happened: the clients' exit codes, which
+The lab (lab/driver/phase.py `Phase.finish`) only records what happened: the clients' exit codes, which
 result files are missing, whether its wait for the clients timed out, the database container's
 state after the window, the count's outcome, a signal, an error of runme.sh. `decide` turns those
 facts into `status` (ok, failed, interrupted) and `reason`; `analysis phase-status` writes them into

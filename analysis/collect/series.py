@@ -40,7 +40,7 @@ def series_per_container(series_list):
 def restart_recorded(phase, role):
     """(restart_ok, why): whether a container of this role may have restarted in the window, which
     is what a decreasing counter of it would then mean. The lab records the database container's
-    state after the window (phase.json facts.database.state, lab/phase.sh database_state); clients
+    state after the window (phase.json facts.database.state, lab/driver/decisions.py `database_state`); clients
     are one-shot containers and nothing restarts the pooler or the monitoring, so for them and for a
     database that kept running a decrease is a misread series, never new work from 0."""
     if role != "database":

@@ -1,5 +1,5 @@
 """cAdvisor's CPU of the database container against the cgroup CPU the lab reads itself at the
-window marks (phase.json `cgroup_cpu_seconds` {start, end}, lab/phase.sh), in every run.
+window marks (phase.json `cgroup_cpu_seconds` {start, end}, lab/driver/phase.py), in every run.
 
 Both count the same cgroup, but cAdvisor's delta runs from its last sample at or before each mark
 (scraped every `interval`), so the two may differ by what the container spent in up to one scrape

@@ -19,7 +19,7 @@ INCLUDES = ("the server's alone: the pooler's CPU and network are in `pooler` "
 # the hop twice. The pair's network is what it exchanged with the clients, the pooler's client side:
 # its bytes less the server's, direction by direction (what the server received, the pooler sent it).
 # That holds because in the window the server talks to nothing else: the lab's readings go straight
-# to the server, but outside the window (lab/phase.sh; pool-ready before it, pool-close after it).
+# to the server, but outside the window (lab/driver/phase.py; pool-ready before it, pool-close after it).
 NET_COUNTED = ("server + pooler network: the bytes the clients exchanged with the pooler, counted once = the "
                "pooler's rx less the server's tx, plus the pooler's tx less the server's rx; the PgBouncer-to-"
                "PostgreSQL hop is inside the pair and not counted (the server talks to nothing else in the window)")

@@ -280,7 +280,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
             "system_s": cpu_sys,
             "instructions": instructions,
             "instructions_event": instructions_event,
-            # perf counts `instructions:u` (lab/perf.sh): what the kernel ran for the server is not in it
+            # perf counts `instructions:u` (lab/driver/probe.py): what the kernel ran for the server is not in it
             "instructions_scope": ("user mode only (instructions:u): instructions the kernel ran for the server "
                                    "(system calls, network, I/O) are not counted") if instructions is not None
                                   and str(instructions_event or "").endswith(":u") else None,

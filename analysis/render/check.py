@@ -227,7 +227,7 @@ def check_client_metrics(ctx):
     if w.get("start") is None or w.get("end") is None:
         return Cell(MISSING, "no phase window")
     # A query phase's window ends when its last query returns; the client keeps /metrics up 8 s more
-    # (lab/stack.sh) so a fast query's client is scraped after the window: look that far beyond it.
+    # (lab/driver/bench.py) so a fast query's client is scraped after the window: look that far beyond it.
     after = CLIENT_LINGER_S if ctx.run.get("stage") == "query" else 0
     rng = max(1, math.ceil(w["end"] + after - w["start"]))
     expr = f'max_over_time(jsonbench_client_docs_ok_total{{database="{ctx.run.get("database")}"}}[{rng}s])'

@@ -42,7 +42,7 @@ def test_results_then_summary_then_report(fixture_benches, tmp_path):
 
 
 def test_report_of_a_bench_writes_into_its_folder_only(fixture_benches, tmp_path):
-    """A bench's report (what every run does, lab/bench.sh) goes into the bench folder: without
+    """A bench's report (what every run does, lab/driver/bench.py) goes into the bench folder: without
     --out-dir no cross-bench report.md is written into the working directory (runme.sh's is the
     checkout's root)."""
     b = fixture_benches[hardware_bench(fixture_benches)]

@@ -39,7 +39,7 @@ def test_bench_finished_writes_what_the_lab_s_commands_write(tmp_path):
         by_cli, by_entry = tmp_path / "cli" / name, tmp_path / "entry" / name
         shutil.copytree(os.path.join(FIXTURES, name), by_cli)
         shutil.copytree(os.path.join(FIXTURES, name), by_entry)
-        # lab/bench.sh run_bench, after the phases
+        # lab/driver/bench.py `Bench.run`, after the phases
         assert cli("results", "--bench-dir", by_cli)[0] == 0
         for phase in ("mongodb", "postgres"):
             assert cli("flamegraph", by_cli / f"{phase}.perf", "-o", by_cli / f"{phase}.svg")[0] == 0

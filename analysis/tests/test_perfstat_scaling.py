@@ -58,7 +58,7 @@ def busy_cgroup():
 
 @pytest.mark.parametrize("cgroup", [False, True], ids=["task", "cgroup"])
 def test_a_real_perf_stat_run_of_software_events_was_counted_throughout(cgroup, request):
-    """perf stat as the brief ran it, and as lab/perf.sh runs it (-a -G <cgroup>: one more column)."""
+    """perf stat as the brief ran it, and as lab/driver/probe.py runs it (-a -G <cgroup>: one more column)."""
     args = ("-a", "-G", request.getfixturevalue("busy_cgroup")) if cgroup else ()
     text = real_perf_stat("-e", "task-clock,context-switches", *args)
     ev = perfstat.parse(text)

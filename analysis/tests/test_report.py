@@ -87,7 +87,7 @@ def test_report_shows_start_lag_and_the_clients_own_part(fixture_benches, tmp_pa
 
 
 def test_instructions_say_they_are_user_mode_only(fixture_benches):
-    """perf counts instructions:u (lab/perf.sh): the kernel's share for the server is not in it."""
+    """perf counts instructions:u (lab/driver/probe.py): the kernel's share for the server is not in it."""
     from analysis.common import labels
     from analysis.figures import results
     from analysis.experiments import figures

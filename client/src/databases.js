@@ -139,7 +139,7 @@ function commands(root = ROOT, taken = []) {
 
 // The bench keys choosing among a database's official images (its manifest's `versions`: MySQL's
 // MYSQL_VERSION=9.7|8.4): {KEY: spec} in bench-schema.js's form, applying only to a bench that runs
-// the database. The lab gives the chosen image to its compose service (databases/<name>/lab.sh).
+// the database. The lab gives the chosen image to its compose service (databases/<name>/lab.py).
 function versionSpecs(root = ROOT) {
   const specs = {};
   for (const m of Object.values(manifests(root)).filter((x) => x.versions && !x.not_in_lab)) {

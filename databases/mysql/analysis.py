@@ -136,7 +136,7 @@ def counter_semantics(server):
 # two status reads.
 START_READING_SELECTS_AFTER_STATUS = 2  # SELECT UNIX_TIMESTAMP(...), SELECT @@log_bin, ...
 END_READING_SELECTS_BEFORE_STATUS = 1   # SELECT VERSION(), @@version_comment
-# Between the two readings the lab runs nothing else against the server (lab/phase.sh: wait-ready,
+# Between the two readings the lab runs nothing else against the server (lab/driver/phase.py: wait-ready,
 # init and settle come before the quiet period; count, explain and settle after the end reading):
 # the connections in the bracket are the clients' (one per client, again per reconnect) and the end
 # reading's; COM_QUITs are the clients' and the start reading's.

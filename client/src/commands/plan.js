@@ -8,7 +8,7 @@
 // A key that does not apply to the file's workload prints as KEY='' (unset).
 // `plan --json FILE`: the whole run as one document (settings, databases, phases, repetitions),
 // the lab's benchN/plan.json; its schema is client/src/plan.schema.json (docs/contracts.md §1).
-// `plan --check-size SECONDS FILE`: the KEY=VALUE words the smoke check (lab/check.sh) adds to the
+// `plan --check-size SECONDS FILE`: the KEY=VALUE words the smoke check (lab/driver/check.py) adds to the
 // bench so that client 1 runs about SECONDS at the bench's own rate: ceil(RATE x SECONDS) operations
 // sized by the workload's file (checkSize), and with a query set its first query type, 10 executions.
 // Every workload's part is its file's (workloads/<name>.workload.js): this file names none.

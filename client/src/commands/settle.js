@@ -3,7 +3,7 @@
 // deferred work does not land in the next window: on PostgreSQL `VACUUM (ANALYZE) jsonbench`
 // (planner statistics, visibility map, hint bits) then `CHECKPOINT`; on MongoDB `{fsync: 1}` (a
 // WiredTiger checkpoint; no planner statistics to gather). Prints what it ran. The lab runs it after
-// each load phase and before each query phase's quiet period (lab/phase.sh), and after `init` of a
+// each load phase and before each query phase's quiet period (lab/driver/phase.py), and after `init` of a
 // transaction workload, whose data init loads (booking: its five tables, oltp: sbtest; WORKLOAD).
 const { connectTarget } = require('./connect');
 

@@ -141,7 +141,7 @@ class MysqlTarget {
     if (want && (Number(flush) !== want.flush || (Number(logBin) === 1 && Number(sync) !== want.sync))) {
       throw new InputError(`DURABILITY=${durability} needs the MySQL server started with innodb_flush_log_at_trx_commit=${want.flush} and `
         + `sync_binlog=${want.sync}; it runs with ${flush} and ${sync} (both are global settings in MySQL: the lab sets them from DURABILITY, `
-        + 'databases/mysql/lab.sh; by hand: MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG for databases/mysql/compose.yaml)');
+        + 'databases/mysql/lab.py; by hand: MYSQL_FLUSH_LOG_AT_TRX_COMMIT, MYSQL_SYNC_BINLOG for databases/mysql/compose.yaml)');
     }
   }
 
@@ -277,7 +277,7 @@ class MysqlTarget {
     return { command: `FLUSH TABLES ${list} FOR EXPORT; UNLOCK TABLES; ANALYZE LOCAL TABLE ${list}`, reason: null };
   }
 
-  // After a load and before a query phase (lab/phase.sh settle_database), outside the windows, and
+  // After a load and before a query phase (lab/driver/phase.py `Phase.settle`), outside the windows, and
   // after a transaction workload's init (tables: its own, booking's five or oltp's sbtest):
   // ANALYZE TABLE recomputes InnoDB's persistent statistics (index cardinality, the functional
   // indexes' too) from the loaded rows now. Else the optimizer plans the first queries on the

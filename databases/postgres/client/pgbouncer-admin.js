@@ -1,7 +1,7 @@
 'use strict';
 // The lab's two uses of PgBouncer's admin console (the virtual database `pgbouncer`, admin_users;
 // databases/postgres/pgbouncer/), PostgreSQL's pooler (its manifest's offers.poolers): the client
-// commands pool-ready and pool-close (./commands/), run by databases/postgres/pgbouncer/pool.sh.
+// commands pool-ready and pool-close (./commands/), run by databases/postgres/pgbouncer/pool.py.
 // Neither opens a PostgreSQL connection, so the lab's bookkeeping never goes through the pool and
 // the server sees only the clients' work.
 //   pool-ready: waits until the pooler accepts an authenticated admin connection, then prints one

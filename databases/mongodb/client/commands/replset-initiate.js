@@ -1,6 +1,6 @@
 'use strict';
 // `replset-initiate`: TOPOLOGY=replset, MongoDB's own client command (found by its folder:
-// client/src/databases.js `commands`; run by databases/mongodb/lab.sh `lab_after_ready`). The lab
+// client/src/databases.js `commands`; run by databases/mongodb/lab.py `after_ready`). The lab
 // starts mongod with `--replSet rs0` and initiates the one-member set from outside, through this
 // command, before the first window (nothing but the server runs in the measured container), then
 // waits until the node is the writable primary.
