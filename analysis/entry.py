@@ -1,7 +1,7 @@
-"""The two moments a driver hands a bench folder to analysis (issue 26): a phase finished (its facts
-written into D.phase.json) and a bench finished (every planned phase run). Each does what the lab's
-bash does at that moment today (lab/driver/phase.py `Phase.finish`, lab/driver/bench.py `Bench.run`), in the same
-order and writing the same files: a step that fails is said and the next one still runs, as there.
+"""The two moments the driver hands a bench folder to analysis, in-process: a phase finished (its
+facts written into D.phase.json; lab/driver/phase.py `Phase.finish`) and a bench finished (every
+planned phase run; lab/driver/bench.py `Bench.run`). Each runs the same steps as the CLI's commands
+and writes the same files: a step that fails is said and the next one still runs.
 Above every layer, beside the CLI (analysis/README.md "Layout")."""
 import os
 

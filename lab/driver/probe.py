@@ -31,8 +31,8 @@ class Probe:
 
 
 class LocalProbe(Probe):
-    def __init__(self, root, proc="/proc", cgroup_root="/sys/fs/cgroup"):
-        self.root = root
+    def __init__(self, root=None, proc="/proc", cgroup_root="/sys/fs/cgroup"):
+        self.root = root or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         self.proc = proc
         self.cgroup_root = cgroup_root
         self._perf = {}  # perf's answers, asked once per probe (each costs a perf start)

@@ -1,9 +1,9 @@
-"""plan.json is the only plan a client container reads: with a bench loaded (lab/bench.sh load_run_env),
-lab/stack.sh starts each phase client as `run --plan /bench/plan.json --phase ID --client I` with the
-bench folder mounted at /bench and nothing of the plan in its environment (only the URI; compose.yaml
-adds the metrics port), and a one-shot gets the plan (and the phase under way) the same way. Every
-shipped bench, through the lab's own functions; `compose` is replaced by a printer of its arguments
-(no Docker). That the client parses from the plan what it parsed from the exported keys is
+"""plan.json is the only plan a client container reads: the driver (lab/driver/bench.py) starts each
+phase client as `run --plan /bench/plan.json --phase ID --client I` with the bench folder mounted at
+/bench and nothing of the plan in its environment (only the URI; compose.yaml adds the metrics port),
+and a one-shot gets the plan (and the phase under way) the same way. Every shipped bench, through the
+driver's own Bench; the engine's `docker compose` is replaced by a recorder of its arguments (no
+Docker). That the client parses from the plan what it parsed from the exported keys is
 client/test/unit/plan-options.test.js's."""
 import json
 import shutil
@@ -12,34 +12,42 @@ from pathlib import Path
 
 import pytest
 
+from lab.driver import request as req
+from lab.driver.bench import Bench
+from lab.driver.engine import Engine
+from lab.driver.lab import Lab
+
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = sorted(p.parent.name for p in ROOT.glob("*/bench.env"))
-
-SCRIPT = """
-LAB_ROOT="$1"; dir="$2"
-. "$LAB_ROOT/lab/phase.sh"; . "$LAB_ROOT/lab/plan.sh"; . "$LAB_ROOT/lab/bench.sh"; . "$LAB_ROOT/lab/stack.sh"
-compose() { printf '%s\\n' "$@"; }
-client_uri() { echo "mongodb://u:p@db/x"; }
-database_uri() { echo "mongodb://u:p@db/x"; }
-write_plan "$dir" && load_run_env "$dir" >/dev/null || exit 3
-BENCH_DIR=$dir BENCH_NAME=$(basename "$dir") PROJECT=p
-echo "== init"; client_oneshot mongodb init
-parse_plan_line "${PLAN[-1]}"
-PHASE_ID=$P_PHASE PHASE_STAGE=$P_STAGE PHASE_QUERY=$P_QUERY
-echo "== start"; client_start "$P_DATABASE" 2 "$dir/clients" "$PHASE_ID"
-echo "== count"; client_oneshot "$P_DATABASE" count
-"""
+ENV = {"POSTGRES_USER": "u", "POSTGRES_PASSWORD": "p", "POSTGRES_DB": "d", "MONGO_USER": "u", "MONGO_PASSWORD": "p",
+       "MYSQL_PASSWORD": "p", "PATH": "/usr/local/bin:/usr/bin:/bin"}
 
 
-def sections(out):
-    parts, name = {}, None
-    for line in out.splitlines():
-        if line.startswith("== "):
-            name = line[3:]
-            parts[name] = []
-        elif name:
-            parts[name].append(line)
-    return parts
+class RecordingEngine(Engine):
+    """The driver's Engine, its `docker compose` calls recorded instead of run."""
+
+    def __init__(self):
+        super().__init__(str(ROOT), "p", False, ENV)
+        self.calls = []
+
+    def compose(self, args, env=None, capture=True, stdin=None, timeout=None):
+        self.calls.append(list(args))
+        return subprocess.CompletedProcess(args, 0, "cid\n", "")
+
+    def compose_to(self, args, env, stdout="capture", stderr=None):
+        return self.compose(args, env)
+
+
+def bench_of(tmp_path, name, text=None):
+    folder = tmp_path / name
+    folder.mkdir()
+    if text is None:
+        shutil.copy(ROOT / name / "bench.env", folder / "bench.env")
+    else:
+        (folder / "bench.env").write_text(text)
+    req.write_run_plan(str(ROOT), str(folder), quiet=True)
+    engine = RecordingEngine()
+    return Bench(Lab(str(ROOT), engine, None, ENV), str(folder)), engine
 
 
 def after(args, flag):
@@ -48,34 +56,40 @@ def after(args, flag):
 
 @pytest.mark.parametrize("bench", SHIPPED)
 def test_a_client_container_gets_the_plan_and_its_phase_not_the_bench_keys(tmp_path, bench):
-    dir = tmp_path / bench
-    dir.mkdir()
-    shutil.copy(ROOT / bench / "bench.env", dir / "bench.env")
-    r = subprocess.run(["bash", "-c", SCRIPT, "_", str(ROOT), str(dir)], capture_output=True, text=True,
-                       env={"PATH": "/usr/local/bin:/usr/bin:/bin"})
-    assert r.returncode == 0, r.stderr
-    plan = json.loads((dir / "plan.json").read_text())
-    last = plan["phases"][-1]["id"]
-    s = sections(r.stdout)
-    start = s["start"]
+    b, engine = bench_of(tmp_path, bench)
+    folder = b.dir
+    last = b.plan["phases"][-1]
+    b.oneshot(last["database"], "init")
+    b.phase_id = last["id"]
+    assert b.client_start(last["database"], 2, last["id"]) == "cid"
+    b.oneshot(last["database"], "count")
+    init, start, count = engine.calls
     assert after(start, "-e") == ["URI"], start  # DATASET (mounted) and the lab's test knobs only when set
-    assert after(start, "-v") == [f"{dir}:/bench:rw"]
-    assert start[start.index("client"):] == ["client", "run", "--plan", "/bench/plan.json", "--phase", last, "--client", "2"]
-    assert after(start, "--name") == [f"p-client-{last}-2"]
-    for name, words in (("init", ["init", "--plan", "/bench/plan.json"]),
-                        ("count", ["count", "--plan", "/bench/plan.json", "--phase", last])):
-        assert after(s[name], "-e") == ["URI"], s[name]
-        assert after(s[name], "-v") == [f"{dir}:/bench:ro"]
-        assert s[name][s[name].index("client") + 1:] == words
+    assert after(start, "-v") == [f"{folder}:/bench:rw"]
+    assert start[start.index("client"):] == ["client", "run", "--plan", "/bench/plan.json", "--phase", last["id"], "--client", "2"]
+    assert after(start, "--name") == [f"p-client-{last['id']}-2"]
+    for words, expected in ((init, ["init", "--plan", "/bench/plan.json"]),
+                            (count, ["count", "--plan", "/bench/plan.json", "--phase", last["id"]])):
+        assert after(words, "-e") == ["URI"], words
+        assert after(words, "-v") == [f"{folder}:/bench:ro"]
+        assert words[words.index("client") + 1:] == expected
 
 
-def test_without_a_plan_the_named_keys_go_in_the_environment_as_before(tmp_path):
-    """lab/bench-monitoring-cost.sh runs clients with no bench loaded: BENCH_KEYS by hand."""
-    r = subprocess.run(["bash", "-c", f'LAB_ROOT="{ROOT}"; . "{ROOT}/lab/stack.sh"; compose() {{ printf "%s\\n" "$@"; }}; '
-                        'client_uri() { echo x; }; BENCH_KEYS="KEY RATE" PROJECT=p client_start mongodb 1 /w/clients'],
-                       capture_output=True, text=True, env={"PATH": "/usr/local/bin:/usr/bin:/bin"})
-    assert r.returncode == 0, r.stderr
-    out = r.stdout.splitlines()
-    assert after(out, "-e") == ["CLIENT_ID=1", "RESULT=/results/mongodb-client-1.json", "METRICS_LINGER_S=3",
-                                "KEY", "RATE", "URI", "BENCH"]
-    assert out[-2:] == ["client", "run"]
+def test_clients_get_the_dataset_read_only_at_slash_dataset_not_the_host_path(tmp_path):
+    data = tmp_path / "ev.ndjson"
+    data.write_text(json.dumps({"id": "1", "type": "PushEvent", "actor": {"id": 1, "login": "a"}, "repo": {"id": 1, "name": "a/b"},
+                                "created_at": "2024-01-01T00:00:00Z", "payload": {}}) + "\n")
+    b, engine = bench_of(tmp_path, "bench-ev", f"DESCRIPTION=x\nWORKLOAD=events\nDATASET={data}\nKEY=uuidv7\nLAYOUT=heap\n"
+                                               "CLIENTS=1\nDATABASES=postgres\n")
+    b.client_start("postgres", 1, b.plan["phases"][0]["id"])
+    b.oneshot("postgres", "init")
+    for words in engine.calls:
+        assert after(words, "-v")[:1] == [f"{data}:/dataset/ev.ndjson:ro"], words
+        assert after(words, "-e") == ["DATASET=/dataset/ev.ndjson", "URI"], words
+
+
+def test_the_lab_s_test_knobs_travel_by_name_only_when_set(tmp_path):
+    b, engine = bench_of(tmp_path, "bench1")
+    b.env.update(READY_TIMEOUT_S="30", RECONNECT_TIMEOUT_S="5")
+    b.oneshot("postgres", "wait-ready")
+    assert after(engine.calls[-1], "-e") == ["RECONNECT_TIMEOUT_S", "READY_TIMEOUT_S", "URI"]

@@ -61,24 +61,3 @@ def test_every_event_counts_the_container_only(busy_container, tmp_path):
                           capture_output=True, text=True).stderr
     assert perfstat.parse(sysw)["task-clock"]["value"] > 1.5 * ms / 3
 
-
-def test_the_cgroup_cpu_reading_is_the_cgroups_own(busy_container):
-    """cgroup_cpu_seconds (phase.json cgroup_cpu_seconds at the marks) grows as the container burns
-    CPU, by no more than its 0.5-CPU quota allows, and equals the cgroup file read here."""
-    first = PROBE.cgroup_cpu_seconds(busy_container)
-    time.sleep(2)
-    second = PROBE.cgroup_cpu_seconds(busy_container)
-    assert first is not None and 0 < second - first <= 0.5 * 2 + 0.3, (first, second)
-    lines = Path(f"/proc/{busy_container}/cgroup").read_text().splitlines()
-    if Path("/sys/fs/cgroup/cgroup.controllers").exists():
-        rel = next(l.split(":", 2)[2] for l in lines if l.startswith("0::"))
-        usec = next(int(l.split()[1]) for l in Path(f"/sys/fs/cgroup{rel}/cpu.stat").read_text().splitlines()
-                    if l.startswith("usage_usec"))
-        own, reading = usec / 1e6, PROBE.cgroup_cpu_seconds(busy_container)
-    else:
-        rel = next(l.split(":", 2)[2] for l in lines if "cpuacct" in l.split(":")[1].split(","))
-        path = next(p for p in (Path(f"/sys/fs/cgroup/{m}{rel}/cpuacct.usage") for m in ("cpuacct", "cpu,cpuacct")) if p.exists())
-        own = int(path.read_text()) / 1e9
-        reading = PROBE.cgroup_cpu_seconds(busy_container)
-    assert abs(reading - own) < 0.2, (reading, own)
-    assert PROBE.cgroup_cpu_seconds(2 ** 22 + 7) is None  # no such process: no figure, not a crash

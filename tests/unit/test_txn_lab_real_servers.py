@@ -1,8 +1,8 @@
 """The lab's transaction pieces on a real PostgreSQL and SecantusDB (the client's test servers,
-client/test/helpers/postgres-server.js, secantus-server.js) with real booking and oltp clients: lab/phase.sh count_phase
+client/test/helpers/postgres-server.js, secantus-server.js) with real booking and oltp clients: the driver's count (lab/driver/phase.py Phase.count)
 (`analysis txn-outcomes` writes the clients' committed and in-doubt bookings, `node client count`
 looks for each of them by id, a failed check keeps D.count.json with its rows and fails the phase;
-only the container wrapper is replaced: client_oneshot runs `node client` on the host), and
+only the container wrapper is replaced: the one-shot runs `node client` on the host), and
 analysis/figures/reconcile.py's transaction checks against the server's own counters, table by table: a
 foreign bulk write during a booking phase is `suspect` on both."""
 import json
@@ -15,9 +15,11 @@ from pathlib import Path
 import pytest
 
 from analysis.bench import phase_status
+from lab.driver.engine import Engine
+from lab.driver.lab import Lab
+from lab.driver.phase import Phase
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON = ROOT / ".venv" / "bin" / "python"
 START_SERVER = """
 const helper = require(process.argv[1]);
 helper.START.then((pg) => {
@@ -77,32 +79,36 @@ def run_clients(env, result_of, clients=2, during=None):
     return [json.loads(result_of(i).read_text()) for i in range(1, clients + 1)]
 
 
+class HostBench:
+    """What the driver's Phase.count needs of its bench, with the one-shot client run on the host
+    against the test server (the container wrapper replaced: the rest is the driver's own code)."""
+
+    def __init__(self, bench_dir, uri):
+        self.dir, self.uri, self.transactions = str(bench_dir), uri, True
+        self.lab = Lab(str(ROOT), Engine(str(ROOT), "p", False, {}), None, {})
+        self.engine, self.probe, self.name = self.lab.engine, None, "test"
+
+    def say(self, msg):
+        print(msg)
+
+    def oneshot(self, db, command, stdout="capture", stderr=None, txn_outcomes=None, **_):
+        env = {"PATH": os.environ["PATH"], "URI": self.uri, "WORKLOAD": "booking",
+               **({"TXN_OUTCOMES": txn_outcomes} if txn_outcomes else {})}
+        with open(stdout, "a") as out, open(stderr, "a") as err:
+            return subprocess.run(["node", str(ROOT / "client"), command], stdout=out, stderr=err, text=True,
+                                  timeout=180, env=env)
+
+
 def count_phase(bench_dir, uri, clients=2, db="postgres"):
-    """Runs count_phase as the lab does (finish_phase's locals it fills in, then the status analysis
-    decides from them as from a D.phase.json's facts) for the phase `db` (its client results in
-    bench_dir/clients/<db>-client-<i>.json); returns (status, reason, D.out)."""
-    script = f"""
-set -u
-LAB_ROOT={ROOT}
-. "$LAB_ROOT/lab/phase.sh"; . "$LAB_ROOT/lab/bench.sh"
-analysis() {{ (cd "$LAB_ROOT" && {PYTHON} -m analysis "$@"); }}
-client_oneshot() {{ shift; URI="$DB_URI" node "$LAB_ROOT/client" "$@"; }}
-BENCH_DIR={bench_dir} PHASE_CLIENTS={clients} BENCH_NAME=test
-export WORKLOAD=booking
-WORKLOAD_TRANSACTIONS=true  # what load_run_env reads from the plan (its workload `transactions`)
-count_outcome=unset count_problems=null
-count_phase {db} {db} "$BENCH_DIR/{db}.out"
-echo "$count_outcome"
-echo "$count_problems"
-"""
-    r = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=180,
-                       env={"PATH": os.environ["PATH"], "DB_URI": uri})
-    assert r.returncode == 0, r.stderr
-    outcome, problems = r.stdout.strip().splitlines()[-2:]
+    """Runs the driver's count as a phase does (lab/driver/phase.py Phase.count), then the status
+    analysis decides from its outcome as from a D.phase.json's facts, for the phase `db` (its client
+    results in bench_dir/clients/<db>-client-<i>.json); returns (status, reason, D.out)."""
+    phase = Phase(HostBench(bench_dir, uri), {"database": db, "id": db, "stage": "run", "clients": clients, "expected_s": 1})
+    outcome, problems = phase.count()
     facts = {"client_exit_codes": [0] * clients, "wait": {"expected_s": 1, "limit_s": 122, "timed_out": False},
              "lab_error_exit_code": None,
              "database": {"state": "running", "exit_code": None, "restarted_for_check": False},
-             "count": {"outcome": outcome, "problems": json.loads(problems)}, "interrupted": False}
+             "count": {"outcome": outcome, "problems": problems}, "interrupted": False}
     status, reason = phase_status.decide(facts, [])
     return status, reason, (bench_dir / f"{db}.out").read_text()
 
