@@ -147,13 +147,12 @@ def test_each_lab_database_brings_its_service_from_its_folder_and_a_run_branch_k
         label = config("standins")[service]["labels"]["jsonbench.stand_in"]
         # no stand-in: the official image's container would carry an empty label
         assert label == (manifests.load(n)["standin"]["label"] if n in with_standin else "")
-    kept = subprocess.run(["bash", "-c", 'LAB_ROOT=$1; VENV=$1/.venv; . "$1/lab/stack.sh"; database_compose_files', "-",
-                           str(LAB_ROOT)], capture_output=True, text=True)
-    assert kept.returncode == 0, kept.stderr
+    from lab.driver.__main__ import database_compose_files
+    kept = database_compose_files(str(LAB_ROOT))
     # each database's two files, and the folder of each service its compose.yaml includes (PgBouncer's)
     nested = {n: [str(Path(i).parent) for i in _included(f"databases/{n}/compose.yaml")] for n in names}
     assert nested["postgres"] == ["pgbouncer"]
-    assert kept.stdout.split() == [f for n in names for f in (f"databases/{n}/compose.yaml",
+    assert kept == [f for n in names for f in (f"databases/{n}/compose.yaml",
                                                               *([f"databases/{n}/compose.standins.yaml"] if n in with_standin else []),
                                                               *(f"databases/{n}/{d}" for d in nested[n]))]
 

@@ -10,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from lab.driver.bench import remove_databases
+from lab.driver.engine import Engine
+from lab.driver.lab import Lab
+
 from databases import manifests
 
 LAB_ROOT = Path(__file__).resolve().parents[2]
@@ -201,25 +205,38 @@ def test_manifests_say_what_compose_says():
 
 
 def test_the_lab_stops_on_a_bad_manifest_before_touching_compose(tmp_path):
-    """lab/stack.sh's readers (what runme.sh calls before the stack starts, and before it removes
-    the databases) refuse a bad manifest with exit 2 and its message; compose is never called.
-    With good manifests remove_databases removes every manifest's service and volume."""
+    """lab/stack.sh's readers (what runme.sh calls before the stack starts) and the driver's removal
+    of the databases refuse a bad manifest (exit 2, or the error, with its message); compose is never
+    called. With good manifests remove_databases removes every manifest's service and volume."""
     lab, calls = tmp_path / "lab-root", tmp_path / "calls"
     shutil.copytree(DATABASES, lab / "databases", ignore=shutil.ignore_patterns("__pycache__"))
     edit(lab / "databases", "postgres", lambda d: d.update(volume="Postgres Data"))
     script = (f'LAB_ROOT="{lab}" VENV="{Path(sys.executable).parent.parent}" PROJECT=p; . "{LAB_ROOT}/lab/stack.sh"; '
               f'compose() {{ echo "compose $*" >>"{calls}"; }}; docker() {{ echo "docker $*" >>"{calls}"; }}; "$@"')
-    for call in (["check_database_manifests"], ["remove_databases"], ["database_fields", "volume"]):
+    for call in (["check_database_manifests"], ["database_fields", "volume"]):
         r = subprocess.run(["bash", "-c", script, "_", *call], capture_output=True, text=True)
         assert r.returncode == 2, (call, r.stderr)
         assert f"{lab / 'databases' / 'postgres' / 'database.json'}: key 'volume'" in r.stderr
         assert not calls.exists()
+
+    class RecordingEngine(Engine):
+        def compose(self, args, env=None, **kw):
+            self.calls.append("compose " + " ".join(args))
+
+        def remove_volume(self, name):
+            self.calls.append(f"docker volume rm {name}")
+
+    engine = RecordingEngine(str(lab), "p", False, {})
+    engine.calls = []
+    with pytest.raises(manifests.ManifestError, match=f"{lab / 'databases' / 'postgres' / 'database.json'}: key 'volume'"):
+        remove_databases(Lab(str(lab), engine, None, {}))
+    assert engine.calls == []
     edit(lab / "databases", "postgres", lambda d: d.update(volume="postgres-data"))
-    r = subprocess.run(["bash", "-c", script, "_", "remove_databases"], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
-    assert calls.read_text().splitlines() == ["compose rm --stop --force --volumes mongodb mysql postgres timescaledb",
-                                              "docker volume rm p_mongodb-data", "docker volume rm p_mysql-data",
-                                              "docker volume rm p_postgres-data", "docker volume rm p_timescaledb-data"]
+    remove_databases(Lab(str(lab), engine, None, {}))
+    assert engine.calls == ["compose rm --stop --force --volumes mongodb mysql postgres timescaledb",
+                            "compose rm --stop --force pgbouncer",
+                            "docker volume rm p_mongodb-data", "docker volume rm p_mysql-data",
+                            "docker volume rm p_postgres-data", "docker volume rm p_timescaledb-data"]
 
 
 def test_a_database_not_in_the_lab_yet_is_checked_but_left_out_of_what_the_lab_reads(tmp_path):

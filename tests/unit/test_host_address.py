@@ -6,15 +6,22 @@ from pathlib import Path
 
 import pytest
 
+from lab.driver.engine import Engine
+from lab.driver.lab import Lab
+
 STACK = Path(__file__).resolve().parents[2] / "lab" / "stack.sh"
 
 
 def prometheus_url(bind, port="19090"):
+    """The driver's (export, check) and runme.sh's (Grafana's address), which must agree."""
     env = {"PATH": "/usr/bin:/bin", "PROMETHEUS_PORT": port}
     if bind is not None:
         env["BIND_ADDRESS"] = bind
-    return subprocess.run(["bash", "-c", f'. "{STACK}"; prometheus_url'], env=env,
+    driver = Lab("/nonexistent", Engine("/nonexistent", "p", False, env), None, env).prometheus_url()
+    bash = subprocess.run(["bash", "-c", f'. "{STACK}"; echo "http://$(host_address):${{PROMETHEUS_PORT}}"'], env=env,
                           capture_output=True, text=True, check=True).stdout.strip()
+    assert driver == bash, (driver, bash)
+    return driver
 
 
 @pytest.mark.parametrize("bind, url", [

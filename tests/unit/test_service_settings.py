@@ -50,7 +50,7 @@ def test_every_database_is_read_by_its_manifests_service_with_secrets_redacted(c
 
 def test_a_service_compose_does_not_have_is_refused_naming_the_ones_it_has(compose_json):
     r = settings(compose_json, "no-such-service")
-    assert r.returncode != 0 and "no compose service ['no-such-service']" in r.stderr
+    assert r.returncode != 0 and "no compose service 'no-such-service'" in r.stderr
     for m in manifests.load_all().values():
         assert m["service"] in r.stderr
     assert "no compose service []" in settings(compose_json).stderr

@@ -84,10 +84,6 @@ def test_a_manifest_with_neither_standin_nor_no_standin_is_refused_naming_standi
 
 
 def test_the_lab_dials_timescaledb_with_the_postgres_services_credentials():
-    import subprocess
-    root = DATABASES.parent
-    r = subprocess.run(["bash", "-c", f'LAB_ROOT="{root}"; . "{root}/lab/stack.sh"; database_uri timescaledb'],
-                       capture_output=True, text=True,
-                       env={"POSTGRES_USER": "pu", "POSTGRES_PASSWORD": "pp", "POSTGRES_DB": "pd", "PATH": "/usr/bin:/bin"})
-    assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == "timescaledb://pu:pp@timescaledb:5432/pd"
+    from lab.driver import hooks
+    uri = hooks.database(str(DATABASES), "timescaledb").uri({"POSTGRES_USER": "pu", "POSTGRES_PASSWORD": "pp", "POSTGRES_DB": "pd"})
+    assert uri == "timescaledb://pu:pp@timescaledb:5432/pd"
