@@ -36,7 +36,8 @@ def redact_command(command):
 def settings(config, name):
     """The settings of compose service NAME in CONFIG (`docker compose config --format json`)."""
     if name not in config.get("services", {}):
-        raise KeyError(f"service-settings.py: no compose service {name!r} (allowed: "
+        named = repr(name) if name else "given"
+        raise KeyError(f"service-settings.py: no compose service {named} (allowed: "
                        f"{', '.join(sorted(config.get('services', {})))})")
     service = config["services"][name]
     env = service.get("environment") or {}

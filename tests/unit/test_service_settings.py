@@ -53,7 +53,7 @@ def test_a_service_compose_does_not_have_is_refused_naming_the_ones_it_has(compo
     assert r.returncode != 0 and "no compose service 'no-such-service'" in r.stderr
     for m in manifests.load_all().values():
         assert m["service"] in r.stderr
-    assert "no compose service []" in settings(compose_json).stderr
+    assert "no compose service given" in settings(compose_json).stderr
 
 
 def test_a_password_on_the_command_line_is_redacted_in_both_forms():
