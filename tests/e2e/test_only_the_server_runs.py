@@ -2,7 +2,7 @@
 (issue 9, section 1), checked on the shared tiny run in two independent ways:
 
 - the phase manifest's `cgroup_processes`: the container cgroup's processes and their comm, read
-  from the host every second of the window by lab/cgroup-processes.py;
+  from the host every second of the window by the driver's probe (lab/driver/cgroup_processes.py);
 - the comms of the phase's perf record (`perf script -F +pid`: each sample header starts with the
   thread's comm, then pid/tid). A real mongod names its threads (conn12, WTJournalFlusher, ...), so
   a sample whose comm is not the server's is still the server's when its pid is one the cgroup

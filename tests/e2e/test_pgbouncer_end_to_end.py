@@ -108,7 +108,7 @@ def test_the_pooler_is_measured_beside_the_server(run):
 
 
 def test_the_pooler_is_started_and_said_as_before(pooled_run):
-    """lab/pool.sh drives the pooler postgres's manifest offers (databases/postgres/pgbouncer/pool.sh):
+    """The driver drives the pooler postgres's manifest offers (databases/postgres/pgbouncer/pool.py):
     the console line and D.phase.json's `pooler` keys are those the lab wrote when it knew PgBouncer."""
     bench, proc, _ = pooled_run
     line = next(x for x in proc.stdout.splitlines() if "POOL=pgbouncer: " in x)

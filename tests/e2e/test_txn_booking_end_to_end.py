@@ -97,7 +97,7 @@ def txn_runs(workdir):
             stopper[0].start()
         # The dashboard is read while the stack is up: the run fails (PostgreSQL stopped) and a failed
         # run removes the lab's containers, Prometheus included, as it ends.
-        if " bench-e2e-txn-oltp] " in line and "empty" not in dashboard:  # lab/phase.sh say: [HH:MM:SS bench]
+        if " bench-e2e-txn-oltp] " in line and "empty" not in dashboard:  # the driver says: [HH:MM:SS bench]
             try:
                 dashboard.update(txn_row(benches["booking"]))
             except Exception as e:  # noqa: BLE001  (the run goes on; the dashboard test shows why)

@@ -1,5 +1,5 @@
 'use strict';
-// What the lab runs around a transaction workload's phase (lab/bench.sh, lab/phase.sh), against a
+// What the lab runs around a transaction workload's phase (lab/driver/bench.py, phase.py), against a
 // real PostgreSQL and SecantusDB as a replica set (the MongoDB stand-in): `settle` after `init`
 // vacuums the workload's own tables (booking's five; there is no jsonbench table to vacuum), and
 // `server-stats` with WORKLOAD says what each of a client's SESSIONS sends besides its transactions,
