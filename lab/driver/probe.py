@@ -269,6 +269,18 @@ class Recording:
             self._proc = subprocess.Popen(argv, **kw)
             return self._proc
 
+    def _step(self, what, argv, stdout):
+        """Runs one perf command unless cancelled; False (with the reason) when it did not succeed."""
+        p = self._start(argv, stdout=stdout, stderr=subprocess.PIPE, text=True)
+        err = p.communicate()[1] if p else ""
+        if self._cancelled.is_set():
+            self.reason = "cancelled before the recording ended"
+            return False
+        if p.returncode != 0:
+            self.reason = f"{what} failed: {(err.strip().splitlines() or [''])[-1]}"
+            return False
+        return True
+
     def _run(self):
         out, data, tmp = self.out, self.out + ".data", self.out + ".tmp"
         try:
@@ -276,25 +288,13 @@ class Recording:
                 self.reason = "cancelled before the recording ended"
                 return
             event = "cycles" if self.probe.hardware_counters() else "cpu-clock"
-            p = self._start(["perf", "record", "-q", "-a", "-g", "-F", str(PERF_RECORD_HZ), "-e", event, "-G", self.cgroup,
-                             "-o", data, "--", "sleep", str(self.seconds)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            err = p.communicate()[1] if p else ""
-            if self._cancelled.is_set():
-                self.reason = "cancelled before the recording ended"
-                return
-            if p.returncode != 0:
-                self.reason = f"perf record failed: {(err.strip().splitlines() or [''])[-1]}"
+            if not self._step("perf record", ["perf", "record", "-q", "-a", "-g", "-F", str(PERF_RECORD_HZ), "-e", event,
+                                              "-G", self.cgroup, "-o", data, "--", "sleep", str(self.seconds)],
+                              subprocess.DEVNULL):
                 return
             with open(tmp, "w", encoding="utf-8") as f:
-                s = self._start(["perf", "script", "-F", "+pid", "-i", data], stdout=f, stderr=subprocess.PIPE, text=True)
-                err = s.communicate()[1] if s else ""
-            if self._cancelled.is_set():
-                self.reason = "cancelled before the recording ended"
-                return
-            if s.returncode != 0:
-                self.reason = f"perf script failed: {(err.strip().splitlines() or [''])[-1]}"
-                return
+                if not self._step("perf script", ["perf", "script", "-F", "+pid", "-i", data], f):
+                    return
             # a sample is a header line (not indented) followed by its indented frames
             with open(tmp, encoding="utf-8", errors="replace") as f:
                 n = sum(1 for line in f if line.strip() and not line[0].isspace() and not line.startswith("#"))

@@ -58,10 +58,19 @@ def test_shipped_manifests_and_baseline_are_valid():
 
 def test_a_value_outside_the_allowed_ones_names_file_key_and_allowed_values(tmp_path):
     root = copy_root(tmp_path)
-    path = edit(root, "mongodb", lambda d: d["offers"]["query_sets"].append("tpcc"))
+    path = edit(root, "mongodb", lambda d: d["offers"]["topologies"].append("sharded"))
     msg = refused(root, "mongodb")
-    assert str(path) in msg and "'offers.query_sets.2'" in msg and "'tpcc'" in msg
-    assert "tsbs, events" in msg
+    assert str(path) in msg and "'offers.topologies.2'" in msg and "'sharded'" in msg
+    assert "standalone, replset" in msg
+
+
+def test_the_query_sets_a_database_offers_are_its_folders_files_not_a_list_to_keep():
+    """A query set is offered by its forms file (databases/<db>/client/queries/<set>.js), as a
+    workload by its workload file: the manifest keeps no list beside them (it would go stale)."""
+    schema = json.loads((DATABASES / "database.schema.json").read_text())
+    assert "query_sets" not in schema["properties"]["offers"]["properties"]
+    for name in manifests.names(not_in_lab=True):
+        assert "query_sets" not in manifests.load(name)["offers"], name
 
 
 def test_a_missing_key_is_named_with_the_required_ones(tmp_path):
