@@ -1,17 +1,18 @@
-#!/usr/bin/env python3
 """What runs inside a database container, read from the host (never `docker exec`, which would
 itself run a process in the container): the processes of the container's cgroup with their comm.
+The probe (lab/driver/probe.py) runs `watch` in a thread of the driver and `summary` in-process; the
+CLI below is for the lab's bash (lab/phase.sh, through the lab/cgroup-processes.py shim) and tests.
 
   python3 -m lab.driver.cgroup_processes sample PID >>samples.jsonl
       one JSON line: {"t": unix seconds, "cgroup": path, "processes": [{"pid", "comm"}]}, or
       {"t", "error"} when the cgroup cannot be read. PID: any process of the container (its
       main process, as `docker inspect -f {{.State.Pid}}` gives it).
-  cgroup_processes.py watch PID [--every S] >samples.jsonl
+  python3 -m lab.driver.cgroup_processes watch PID [--every S] >samples.jsonl
       a sample every S seconds (default 1) until terminated, or until its parent (the lab's shell)
       is gone, each holding every process seen in the cgroup during those S seconds (polled every
       50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
       seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
-  cgroup_processes.py summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
+  python3 -m lab.driver.cgroup_processes summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
        processes: [{pid, comm}] (every one seen), reason (null, or why there are no samples)}
@@ -29,7 +30,9 @@ import time
 # (databases/<name>/database.json `processes`, `standin.processes`): read by `summary` only, so
 # that `sample` and `watch` need nothing but the standard library.
 def database_manifests():
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    if root not in sys.path:
+        sys.path.insert(0, root)
     from databases import manifests
     return manifests
 
@@ -97,12 +100,22 @@ def sample(pid, proc="/proc", root="/sys/fs/cgroup"):
         return {"t": t, "error": str(e)}
 
 
-def watch_samples(pid, every, proc, root, running, poll=0.05):
-    """Yields a sample every `every` seconds holding every process seen in the cgroup during that
-    period, polled every `poll` seconds (a healthcheck's process lives some milliseconds: a sample a
-    second would see it once in a hundred times), while running() is true."""
+def watch(pid, every, proc, root, poll=0.05, emit=None, running=None, nap=time.sleep):
+    """A sample every `every` seconds holding every process seen in the cgroup during that period,
+    polled every `poll` seconds: a healthcheck's process lives some milliseconds, a sample a second
+    would see it once in a hundred times. Each sample goes to emit(dict) as it is taken; the watch
+    ends when running() is false (a period under way when it ends is dropped, as a terminated CLI
+    watch drops it). nap(seconds) waits: the probe's thread passes its stop event's wait, so that a
+    stop is seen within `poll`. The CLI's defaults: print each line, run until the parent is gone."""
+    if emit is None:
+        def emit(line):
+            print(json.dumps(line), flush=True)
+    if running is None:
+        parent = os.getppid()
+        def running():
+            return os.getppid() == parent
     try:
-        d, error = cgroup_dir(pid, proc, root), None
+        d = cgroup_dir(pid, proc, root)
     except (OSError, ValueError) as e:
         d, error = None, str(e)
     while running():
@@ -115,22 +128,17 @@ def watch_samples(pid, every, proc, root, running, poll=0.05):
                         seen[(p["pid"], p["comm"])] = True
                 except OSError as e:
                     d, error = None, str(e)
-            if time.time() + poll >= end or not running():
+            if time.time() + poll >= end:
                 break
-            time.sleep(poll)
+            nap(poll)
+            if not running():
+                return 0
         if d is None and not seen:
-            yield {"t": t, "error": error}
+            line = {"t": t, "error": error}
         else:
-            yield {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
-        time.sleep(max(0.0, end - time.time()))
-
-
-def watch(pid, every, proc, root, poll=0.05):
-    """The CLI's watch: samples on stdout until terminated or until its parent is gone."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    parent = os.getppid()
-    for line in watch_samples(pid, every, proc, root, lambda: os.getppid() == parent, poll):
-        print(json.dumps(line), flush=True)
+            line = {"t": t, "cgroup": d, "processes": [{"pid": p, "comm": c} for p, c in sorted(seen)]}
+        emit(line)
+        nap(max(0.0, end - time.time()))
     return 0
 
 
@@ -176,6 +184,7 @@ def main(argv=None):
         print(json.dumps(sample(a.pid, proc, root)))
         return 0
     if a.cmd == "watch":
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         return watch(a.pid, a.every, proc, root)
     try:
         with open(a.file) as f:
@@ -183,13 +192,13 @@ def main(argv=None):
     except FileNotFoundError:
         samples = []
     except (OSError, ValueError) as e:
-        print(f"cgroup_processes.py: cannot read {a.file}: {e}", file=sys.stderr)
+        print(f"cgroup_processes: cannot read {a.file}: {e}", file=sys.stderr)
         return 2
     manifests = database_manifests()
     try:
         server = manifests.server_processes(a.database, stand_in=a.stand_in)
     except manifests.ManifestError as e:  # names the manifest, the key and what is allowed
-        print(f"cgroup_processes.py: {e}", file=sys.stderr)
+        print(f"cgroup_processes: {e}", file=sys.stderr)
         return 2
     print(json.dumps(summary(samples, server)))
     return 0

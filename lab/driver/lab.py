@@ -70,7 +70,7 @@ class Lab:
         root = environ.get("LAB_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         from .probe import LocalProbe
         engine = Engine(root, environ["PROJECT"], environ.get("USE_STANDINS") == "1", environ)
-        return cls(root, engine, LocalProbe(root), environ)
+        return cls(root, engine, LocalProbe(), environ)
 
     # -- speaking, waiting -------------------------------------------------------------------------
     def say(self, msg, bench=None):

@@ -226,8 +226,7 @@ class Phase:
             stop = self.probe.perf_record_cancel if lab.interrupted else self.probe.perf_record_wait
             self.kept("perf record", lambda: stop(self.perf_record))
         if self.profile_why is None:
-            profile = self.kept("the profile", lambda: self.probe.perf_profile(
-                os.path.join(bench.dir, f"{ph}.perf"), handle=self.perf_record))
+            profile = self.kept("the profile", lambda: self.probe.perf_profile(os.path.join(bench.dir, f"{ph}.perf")))
         else:
             profile = self.probe.perf_profile(None, self.profile_why)
         if lab.interrupted:

@@ -41,7 +41,7 @@ def main(argv):
         start(*argv[1:])
     elif len(argv) >= 2 and argv[0] == "cpu":
         from lab.driver.probe import LocalProbe
-        probe = LocalProbe(os.environ.get("LAB_ROOT", "."))
+        probe = LocalProbe()
         for pid in argv[1:]:
             seconds = probe.cgroup_cpu_seconds(int(pid))
             print("null" if seconds is None else f"{seconds:.6f}")

@@ -1,4 +1,6 @@
-"""lab/driver/cgroup_processes.py on fixture cgroup trees (v1, v2) and on real processes of this host."""
+"""lab/driver/cgroup_processes.py (its CLI, `python3 -m lab.driver.cgroup_processes`, and the probe's
+process watch, a thread of the driver) on fixture cgroup trees (v1, v2) and on real processes of this
+host."""
 import json
 import os
 import shutil
@@ -10,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from lab.driver.probe import LocalProbe
+
 LAB_ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = LAB_ROOT / "lab" / "driver" / "cgroup_processes.py"
+MODULE = [sys.executable, "-m", "lab.driver.cgroup_processes"]
 
 
-def run(*args, env=None):
-    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+def run(*args, env=None, cmd=MODULE):
+    return subprocess.run([*cmd, *args], capture_output=True, text=True, cwd=LAB_ROOT,
                           env={**os.environ, **(env or {})})
 
 
@@ -140,7 +144,7 @@ def is_cgroup2(path: Path):
 def host_cgroup(request, tmp_path):
     """A new, empty cgroup of this host's real hierarchy, v1 (the pids controller, as on hybrid hosts
     such as CI's) or v2 (unified, as on most users' hosts): yields (its folder, the environment that
-    points cgroup-processes.py at that hierarchy). The v2 hierarchy exists on hybrid hosts too:
+    points cgroup_processes at that hierarchy). The v2 hierarchy exists on hybrid hosts too:
     mounted here for the test when the host does not mount it, so both paths run in CI."""
     if os.geteuid() != 0:
         pytest.skip("needs root (creates a cgroup)")
@@ -183,7 +187,7 @@ def watch_until(done, watched: subprocess.Popen, *flags, env=None, timeout=60):
     """Runs `watch` on the watched process until `done(samples so far)` (each line is flushed as it
     is taken), or `timeout` seconds: a condition, not a duration, so that a busy host only makes the
     test slower. Stops both; returns every sample, the ones after the condition included."""
-    w = subprocess.Popen([sys.executable, str(SCRIPT), "watch", str(watched.pid), *flags],
+    w = subprocess.Popen([*MODULE, "watch", str(watched.pid), *flags], cwd=LAB_ROOT,
                          stdout=subprocess.PIPE, text=True, env={**os.environ, **(env or {})})
     timer = threading.Timer(timeout, w.terminate)
     timer.start()
@@ -226,3 +230,53 @@ def test_watch_sees_processes_that_live_some_milliseconds(tmp_path, host_cgroup)
     summary = json.loads(run("summary", "--database", "postgres", str(f)).stdout)
     assert summary["samples"] == len(samples)
     assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary
+
+
+def test_the_probe_s_watch_sees_processes_that_live_some_milliseconds(tmp_path, host_cgroup):
+    """The probe's watch (a thread of the driver) on the same healthcheck-like blip; stopped, the
+    thread is gone and the samples go through the probe's summary."""
+    cg, env = host_cgroup
+    blip = tmp_path / "blip"
+    blip.symlink_to(shutil.which("sleep"))
+    loop = subprocess.Popen(["sh", "-c", f"while :; do {blip} 0.03; sleep 0.4; done"])
+    probe = LocalProbe(cgroup_root=env.get("JSONBENCH_CGROUP_ROOT"))
+    try:
+        (cg / "cgroup.procs").write_text(str(loop.pid))
+        h = probe.process_watch_start(loop.pid)
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(p["comm"] == "blip" for s in list(h.samples)
+                                                 for p in s.get("processes", [])):
+            time.sleep(0.2)
+        t = time.time()
+        samples = probe.process_watch_stop(h)
+        assert time.time() - t < 2 and not h.thread.is_alive()
+    finally:
+        loop.kill()
+        loop.wait()
+    assert samples and all(s["cgroup"] == str(cg) for s in samples)
+    assert [s["t"] for s in samples] == sorted(s["t"] for s in samples)
+    summary = probe.process_summary("postgres", False, samples)
+    assert summary["samples"] == len(samples) and summary["server"] == ["postgres"]
+    assert "blip" in summary["foreign"] and "sh" in summary["foreign"], summary
+
+
+def test_the_probe_s_watch_of_a_gone_process_is_error_samples_and_a_reason(tmp_path):
+    probe = LocalProbe(proc=str(tmp_path), cgroup_root=str(tmp_path))
+    h = probe.process_watch_start(424242)
+    deadline = time.time() + 30
+    while not h.samples and time.time() < deadline:
+        time.sleep(0.1)
+    samples = probe.process_watch_stop(h)
+    assert samples and "424242" in samples[0]["error"]
+    summary = probe.process_summary("postgres", False, samples)
+    assert summary["samples"] == 0 and summary["foreign"] is None and "424242" in summary["reason"]
+
+
+def test_the_probe_s_summary_without_a_watch_and_for_an_unknown_database(capsys):
+    probe = LocalProbe()
+    assert probe.process_watch_stop(None) == []
+    assert "none taken" in probe.process_summary("mongodb", True, [])["reason"]
+    assert probe.process_summary("mongodb", True, [])["server"] == ["secantusd-py"]
+    assert probe.process_summary("oracle", False, []) is None
+    assert "database 'oracle' has no manifest" in capsys.readouterr().err
+
