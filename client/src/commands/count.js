@@ -4,9 +4,10 @@
 // {fsync: 1}, a WiredTiger checkpoint: collStats sizes are file sizes that miss pages still dirty in
 // the cache; PostgreSQL CHECKPOINT, which changes no size but writes the dirty pages, hint bits of
 // this count's own scan included, before the next window). The top-level sizes are the settled
-// ones; `settle.before` keeps the first reading beside them. WORKLOAD=booking: the nothing-lost
-// check too (booking-check.js); a mismatch exits 1 with the offending rows shown. COMPRESS (tsbs):
-// the database's native compression after the ingest (compressed() below).
+// ones; `settle.before` keeps the first reading beside them. A workload with its own count (its
+// .workload.js `count`: booking's nothing-lost check, where a mismatch exits 1 with the offending
+// rows shown; oltp's rows; tsbs's events, with COMPRESS its native compression) reads through
+// readSettled too.
 const { connectTarget } = require('./connect');
 const { workload } = require('../workloads/registry');
 const { documentsDigest } = require('../document-digest');
@@ -19,8 +20,8 @@ const print = (doc) => console.log(JSON.stringify(checked(doc, 'count', 'count o
 
 const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
 
-// read(): the workload's sizes (default: the jsonbench table/collection, or a tsbs model's).
-async function readSettled(target, storage, read = () => target.count(storage)) {
+// read(): the workload's sizes (default: the binding's sizes step kind, the jsonbench table/collection).
+async function readSettled(target, read = () => target.count()) {
   const before = await read();
   const flushed = await target.flush();
   const after = await read();
@@ -42,13 +43,9 @@ async function count(opts) {
   const digestDocuments = opts.digest === 'documents' && w.documents;
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
-    // a workload with its own count (its file's count: booking's nothing-lost check, oltp's rows)
+    // a workload with its own count (booking's nothing-lost check, oltp's rows, tsbs's events)
     if (w.count) return await w.count({ target, server, opts, readSettled, print });
-    // tsbs: events held by the ingest model's storage (bucket: summed over the buckets)
-    const storage = w.storage ? w.storage(opts) : undefined;
-    let sizes = await readSettled(target, storage);
-    // COMPRESS (tsbs): the database's native compression after the ingest window, sizes read again
-    if (storage && opts.compress && opts.compress !== 'none') sizes = await compressed(target, storage, opts.compress, sizes);
+    const sizes = await readSettled(target);
     // after the sizes: the read-back changes none, and the settle has written the pages it reads
     const digest = digestDocuments ? { digest: await documentsDigest(target, opts.key) } : {};
     print({ database: opts.database, server, ...sizes, ...digest });
@@ -56,23 +53,6 @@ async function count(opts) {
   } finally {
     await target.close();
   }
-}
-
-// COMPRESS (tsbs; bench-schema.js allows it only for a database whose manifest offers it): the
-// database's native compression, applied here, after the ingest window and outside it (and again,
-// a no-op on compressed chunks, after each query phase), then the sizes read again the same way.
-// The top-level sizes are the compressed ones (what the queries read); `compress.uncompressed`
-// keeps the settled sizes before it.
-async function compressed(target, storage, setting, uncompressed) {
-  if (typeof target.compress !== 'function') {
-    throw new Error(`COMPRESS=${setting}: the ${target.database} binding has no native compression (its manifest must not offer it)`);
-  }
-  const done = await target.compress(storage, setting);
-  const after = await readSettled(target, storage);
-  return {
-    ...after,
-    compress: { ...done, uncompressed: Object.fromEntries(SIZE_KEYS.map((k) => [k, uncompressed[k]])) },
-  };
 }
 
 module.exports = { count, readSettled };

@@ -1,7 +1,8 @@
 'use strict';
-// `init`: drop and create the target table/collection for a key/layout (with a time-series model's
-// own index), then the indexes the workload's query set declares (the same fields on both
-// databases; each side's DDL printed).
+// `init`: drop and create the target table/collection for a key/layout (the binding's init step
+// kind), or a workload's own tables with their data and indexes (its .workload.js initData: the
+// database's workload file's init), then the indexes the workload's query set declares (the same
+// fields on both databases; each side's DDL printed).
 const { connectTarget } = require('./connect');
 const { displayName } = require('../targets');
 const { workload } = require('../workloads/registry');
@@ -16,17 +17,15 @@ async function init(opts) {
   const { target, server } = await connectTarget(opts);
   try {
     const w = workload(opts.workload || 'insert');
-    // a transaction model's own tables and data (the workload file's initData)
-    if (w.initData) return await initModel(w.initData(target, opts), server, opts.database);
-    // tsbs: the ingest model's table/collection (a model the server lacks is refused, exit 2)
-    const storage = w.storage ? w.storage(opts) : undefined;
-    const created = await target.init(opts.key, opts.layout, storage, server);
-    // what the binding says of LAYOUT where it does not apply it (its layoutNote), else nothing
-    const note = target.layoutNote ? target.layoutNote(opts.layout) : null;
-    console.log(`${displayName(server, opts.database)} ${server.version}: ${created}${note ? ` (${note})` : ''}`);
-    // The model's own index (MODEL=native: the one MongoDB makes with a time-series collection,
-    // and its equivalent on PostgreSQL): an `index:` line like the query set's.
-    if (storage) for (const stmt of await target.modelIndexes(storage)) console.log(`index: ${stmt}`);
+    if (w.initData) {
+      // a workload's own tables and data (booking, oltp), or storage (tsbs's ingest model)
+      await initModel(w.initData(target, opts, server), server, opts.database);
+    } else {
+      const created = await target.init(opts.key, opts.layout);
+      // what the binding says of LAYOUT where it does not apply it (its layoutNote), else nothing
+      const note = target.layoutNote ? target.layoutNote(opts.layout) : null;
+      console.log(`${displayName(server, opts.database)} ${server.version}: ${created}${note ? ` (${note})` : ''}`);
+    }
     if (opts.workload && hasQuerySet(opts.workload)) {
       const set = querySet(opts.workload);
       // One line per index: analysis reads them back into results.json `indexes`.
@@ -38,8 +37,10 @@ async function init(opts) {
   }
 }
 
-// A transaction model's tables/collections, data (booking: aircraft and FLIGHTS flights; oltp:
-// TABLE_ROWS rows) and indexes; one `index:` line per index, as for the query sets.
+// A workload's own tables/collections, data (booking: aircraft and FLIGHTS flights; oltp:
+// TABLE_ROWS rows; tsbs: none, its model's storage) and indexes (tsbs: the model's own, MODEL=native's
+// the one MongoDB makes with a time-series collection and its equivalent on PostgreSQL); one
+// `index:` line per index, as for the query sets.
 async function initModel(made, server, database) {
   const { created, indexes } = await made;
   console.log(`${displayName(server, database)} ${server.version}: ${created}`);

@@ -44,7 +44,7 @@ module.exports = {
     const outcomes = opts.txnOutcomes ? readOutcomes(opts.txnOutcomes) : null;
     const found = await own(target).verify(target);
     const check = checkBookings(found, outcomes, outcomes ? await own(target).seatIds(target) : []);
-    const sizes = await readSettled(target, undefined, () => own(target).sizes(target));
+    const sizes = await readSettled(target, () => own(target).sizes(target));
     print({
       database: opts.database, server, documents: found.seats, ...sizes, booking_check: check, note: 'bytes: the five tables/collections together',
     });

@@ -36,7 +36,7 @@ module.exports = {
   tables: () => [require('./oltp-data').TABLE],
   // count: the sbtest rows (always TABLE_ROWS: a delete+insert keeps its id) and their sizes
   async count({ target, server, opts, readSettled, print }) {
-    print({ database: opts.database, server, ...await readSettled(target, undefined, () => own(target).count(target)) });
+    print({ database: opts.database, server, ...await readSettled(target, () => own(target).count(target)) });
     return 0;
   },
   describe: (opts, out) => ({ ...out, shape: null }),

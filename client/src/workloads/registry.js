@@ -16,6 +16,10 @@
 //   checkSize(v, n)        the KEY=VALUE words giving client 1 about n operations in the smoke check
 //   create({target, opts}), describe(opts, out)  its client workload; its result fields
 //   okSummary(values)      what validate-bench prints of a valid file
+//   initData(target, opts, server)  its own tables/storage and data, made by `init` through the database's
+//                          file (-> {created, indexes}) instead of the binding's init step kind
+//   count({target, server, opts, readSettled, print})  its own `count` (its sizes read through readSettled)
+//   tables()               its own tables: server-stats reads their counters one by one, settle vacuums them
 //   databaseNeeds          what a database's file of it (databases/<db>/client/workloads/<name>.js, whose
 //                          presence is the offer) exports beyond the binding's step kinds (absent: nothing)
 //   analysis               the facts analysis reads from plan.json (plan.schema.json `workload`)

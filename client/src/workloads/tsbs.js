@@ -7,7 +7,8 @@
 //   bucket - one document per host and UTC hour, created by its first event and filled by
 //            in-place appends, one round trip per event: op `bucket`;
 //   native - the event as a row of a time-series store (no key): op `insert`.
-// Names no database: the binding's steps are insertDocument, upsertAppend and insertSeries.
+// Names no database: each model's step is the database's workload file's (databases/<db>/client/
+// workloads/tsbs.js `models`: event, bucket, native), run on the binding's connection.
 // Generation (the event, its JSON text, its key) is client work done in build(), before the
 // hand-off, so it stays out of service time.
 const { events, hostsOfClient, bucketOf, bucketEntry, hourOf, toJson, TAG_NAMES, FIELD_NAMES } = require('../datasets/tsbs-devops');
@@ -16,6 +17,7 @@ const { bucketKey } = require('../datasets/tsbs-bucket-key');
 const { keyGenerator } = require('../keys');
 const { clientIndex } = require('./client-index');
 const { InputError } = require('../bench-schema');
+const { databaseWorkload } = require('../databases');
 
 const OP_OF_MODEL = { event: 'insert', bucket: 'bucket', native: 'insert' };
 const MODEL_ABOUT = {
@@ -24,8 +26,8 @@ const MODEL_ABOUT = {
   native: 'MongoDB time-series collection (timeField time, metaField tags) / PostgreSQL plain table with a column per tag and field',
 };
 
-// What init and the bindings need to know about the storage of a model: the time-series layout
-// (native) is described here, so a binding never names the data set.
+// What a database's workload file needs to know about the storage of a model: the time-series
+// layout (native) is described here, so a database's file never names the data set's columns.
 const SERIES = Object.freeze({
   timeField: 'time', metaField: 'tags', granularity: 'seconds', metaColumns: TAG_NAMES, valueColumns: FIELD_NAMES,
 });
@@ -42,12 +44,21 @@ function dataOfClient(opts, c) {
 }
 
 class TsbsIngest {
-  constructor({ target, opts }) {
+  // own: the database's workload file (databases/<db>/client/workloads/tsbs.js), found by its folder.
+  constructor({ target, opts, own = databaseWorkload(target.database, 'tsbs') }) {
     if (opts.stage !== 'run') {
       throw new InputError(`--stage ${opts.stage}: WORKLOAD=tsbs ingests in its run stage (queries are the lab's query phases); allowed: run`);
     }
     this.target = target;
+    this.own = own;
     this.model = opts.model;
+    // the model's step (a model the database has no step for is refused, as validation refuses it:
+    // its manifest's offers.tsbs_models)
+    this.step = own.models[this.model];
+    if (!this.step) {
+      throw new InputError(`MODEL=${this.model}: databases/${target.database}/client/workloads/tsbs.js has no step for it; `
+        + `allowed: MODEL=${Object.keys(own.models).join(', ')}`);
+    }
     this.data = dataOfClient(opts, clientIndex(opts) + 1);
     this.total = eventCount(this.data);
     this.rate = opts.rate;
@@ -97,16 +108,16 @@ class TsbsIngest {
   }
 
   exec(op) {
-    if (this.model === 'event') return this.target.insertDocument(op.key, op.doc, op.json);
-    if (this.model === 'bucket') return this.target.upsertAppend(op.key, op.doc, 'events', op.entry, { insertJson: op.insertJson, entryJson: op.entryJson });
-    return this.target.insertSeries(op.doc, SERIES);
+    if (this.model === 'event') return this.step(this.target, op.key, op.doc, op.json);
+    if (this.model === 'bucket') return this.step(this.target, op.key, op.doc, 'events', op.entry, { insertJson: op.insertJson, entryJson: op.entryJson });
+    return this.step(this.target, op.doc, SERIES);
   }
 
   acknowledge(op) { this.hostHours.add(op.hostHour); }
 
-  // Called once before the first operation: the binding prepares the model's statement.
+  // Called once before the first operation: the database's file prepares the model's statement.
   prepare(opts) {
-    return this.target.prepareModel({ ...storageOf(this.model), durability: opts.durability, keyFormat: opts.keyFormat });
+    return this.own.prepare(this.target, { ...storageOf(this.model), durability: opts.durability, keyFormat: opts.keyFormat });
   }
 
   // Result fields known only at the end (docs/contracts.md §2, `tsbs`).

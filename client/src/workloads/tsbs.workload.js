@@ -6,6 +6,12 @@ const path = require('path');
 const shared = require('./shared-keys');
 const { InputError } = require('../input-error');
 const { phase } = require('./plan-helpers');
+const { databaseWorkload } = require('../databases');
+
+// This database's file of the workload (databases/<db>/client/workloads/tsbs.js).
+const own = (target) => databaseWorkload(target.database, 'tsbs');
+// The ingest model's storage (its table/collection, its series layout): what the file's steps take.
+const storageOf = (opts) => require('./tsbs').storageOf(opts.model);
 
 const MODELS = ['event', 'bucket', 'native'];
 const ISO_SECOND = /^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$/;
@@ -50,6 +56,24 @@ function eventsOfClient1(v) {
     seed: v.SEED, hosts: v.HOSTS, start: v.START, intervalSeconds: v.INTERVAL_S, spanSeconds: v.SPAN_S,
     hostIds: hostsOfClient(v.HOSTS, v.CLIENTS, 0),
   });
+}
+
+// COMPRESS (bench-schema.js allows it only for a database whose manifest offers it): the database's
+// native compression (its file's compress), applied by count after the ingest window and outside it
+// (and again, a no-op on compressed chunks, after each query phase), then the sizes read again the
+// same way. The top-level sizes are the compressed ones (what the queries read);
+// `compress.uncompressed` keeps the settled sizes before it.
+const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
+async function compressed(target, file, storage, setting, uncompressed, readSettled) {
+  if (typeof file.compress !== 'function') {
+    throw new Error(`COMPRESS=${setting}: databases/${target.database}/client/workloads/tsbs.js has no native compression (its manifest must not offer it)`);
+  }
+  const done = await file.compress(target, storage, setting);
+  const after = await readSettled(target, () => file.count(target, storage));
+  return {
+    ...after,
+    compress: { ...done, uncompressed: Object.fromEntries(SIZE_KEYS.map((k) => [k, uncompressed[k]])) },
+  };
 }
 
 // Python's '%g' (6 significant digits, no trailing zeros), as the check's sizes were printed.
@@ -110,8 +134,24 @@ module.exports = {
     return [`SPAN_S=${Math.max(1, Math.ceil(span))}`];
   },
   create: ({ target, opts }) => new (require('./tsbs').TsbsIngest)({ target, opts }),
-  // the ingest model's table/collection, which init creates and count reads (bucket: events summed)
-  storage: (opts) => require('./tsbs').storageOf(opts.model),
+  // What a database's file of it (databases/<db>/client/workloads/tsbs.js) exports: the model's
+  // table/collection and its indexes (init), the model's statement (prepare), a step per model it
+  // stores (models: {event, bucket, native}, as its manifest's offers.tsbs_models), the events held
+  // and sizes (count), and where its manifest offers compression, compress.
+  databaseNeeds: ['init', 'prepare', 'models', 'count'],
+  // init: the ingest model's table/collection and its own index (a model the server lacks is
+  // refused, exit 2); the query set's indexes follow (commands/init.js)
+  initData: (target, opts, server) => own(target).init(target, storageOf(opts), { key: opts.key, layout: opts.layout, server }),
+  // count: the events the model's storage holds (bucket: summed over the buckets) and its sizes;
+  // COMPRESS: the database's native compression after the ingest window, sizes read again
+  async count({ target, server, opts, readSettled, print }) {
+    const file = own(target);
+    const storage = storageOf(opts);
+    let sizes = await readSettled(target, () => file.count(target, storage));
+    if (opts.compress && opts.compress !== 'none') sizes = await compressed(target, file, storage, opts.compress, sizes, readSettled);
+    print({ database: opts.database, server, ...sizes });
+    return 0;
+  },
   // which ingest model ran (the rest of its figures come at the end: workload.resultFields)
   describe: (opts, out) => ({ ...out, model: opts.model, shape: null }),
   okSummary: (values, standIns) => `tsbs MODEL=${values.MODEL}, ${values.HOSTS} hosts every ${values.INTERVAL_S} s `

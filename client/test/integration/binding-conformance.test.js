@@ -70,7 +70,8 @@ async function transactionSteps(db, target) {
 
 // The named query step kind: execution 0 of the first query of each query set this database has
 // forms of (databases/<db>/client/queries/<set>.js), on the table the steps above left (a database
-// running no document workload: its tsbs model's table, made by init), answered with rows.
+// running no document workload: its tsbs model's table, made by its tsbs workload file's init),
+// answered with rows.
 const SET_DATA = {
   events: { seed: 1, events: 10, repos: 5, actors: 5, skew: 1 },
   tsbs: {
@@ -80,7 +81,7 @@ const SET_DATA = {
 async function namedQuerySteps(db, target, documents) {
   const dir = path.join(ROOT, db, 'client', 'queries');
   const sets = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort() : [];
-  if (!documents && sets.includes('tsbs')) await target.init('uuidv7', 'clustered', storageOf('native'));
+  if (!documents && sets.includes('tsbs')) await databaseWorkload(db, 'tsbs').init(target, storageOf('native'), { layout: 'clustered' });
   for (const workload of sets) {
     const set = querySet(workload);
     const data = set.dataOf({ ...SET_DATA[workload], ...(documents ? {} : { model: 'native' }) });

@@ -24,6 +24,8 @@ const { bucketCounts, eventCount } = require('../../src/datasets/tsbs-event-keys
 const { bucketKey, TSBS_BUCKET_NAMESPACE } = require('../../src/datasets/tsbs-bucket-key');
 const { keyGenerator } = require('../../src/keys');
 const { MongoTarget } = require('../../../databases/mongodb/client/mongodb');
+const mongoTsbs = require('../../../databases/mongodb/client/workloads/tsbs');
+const { seriesIndexes } = require('../../../databases/mongodb/client/mongodb-models');
 
 const CLIENTS = 2;
 // 5 hosts (client 1: 0, 2, 4; client 2: 1, 3), 30 s apart over 1 h 10 min from 00:40: three hours
@@ -163,13 +165,14 @@ test.describe('tsbs ingest models on PostgreSQL and SecantusDB (MongoDB stand-in
     const commands = [];
     target.client.on('commandStarted', (e) => commands.push(e));
     try {
-      await target.init('uuidv7', 'heap', { model: 'bucket', arrayField: 'events', series: null });
-      target.prepareModel({ model: 'bucket', arrayField: 'events', durability: 'strict', keyFormat: 'binary' });
+      const storage = { model: 'bucket', arrayField: 'events', series: null };
+      await mongoTsbs.init(target, storage, { layout: 'heap' });
+      await mongoTsbs.prepare(target, { ...storage, durability: 'strict', keyFormat: 'binary' });
       commands.length = 0;
       const some = [...tsbs.events({ ...DATA, hosts: 1, spanSeconds: 600 })];
       for (const e of some) {
         const b = tsbs.bucketOf(e);
-        assert.equal(await target.upsertAppend(bucketKey(b._id), { hour: b.hour, tags: b.tags }, 'events', tsbs.bucketEntry(e), {}), 1);
+        assert.equal(await mongoTsbs.models.bucket(target, bucketKey(b._id), { hour: b.hour, tags: b.tags }, 'events', tsbs.bucketEntry(e), {}), 1);
       }
       assert.deepEqual(commands.map((c) => c.commandName), some.map(() => 'update'));
       const u = commands[1].command;
@@ -222,13 +225,13 @@ test.describe('tsbs ingest models on PostgreSQL and SecantusDB (MongoDB stand-in
     await target.connect();
     try {
       const storage = { model: 'native', series: { timeField: 'time', metaField: 'tags' } };
-      // SecantusDB made no such index with the collection: the binding creates it...
-      assert.deepEqual(await target.modelIndexes(storage), ['createIndex({"tags":1,"time":1}, {"name": "tags_1_time_1"}) (the server did not create it with the time-series collection)']);
+      // SecantusDB made no such index with the collection: the workload file's init creates it...
+      assert.deepEqual(await seriesIndexes(target.db, 'jsonbench', storage), ['createIndex({"tags":1,"time":1}, {"name": "tags_1_time_1"}) (the server did not create it with the time-series collection)']);
       const keys = (await target.db.collection('jsonbench').listIndexes().toArray()).map((ix) => ix.key);
       assert.deepEqual(keys, [{ _id: 1 }, { tags: 1, time: 1 }]);
       // ...and where it exists (as MongoDB 6.3+ creates it), reports it as listed.
-      assert.deepEqual(await target.modelIndexes(storage), ['{"tags":1,"time":1} (name "tags_1_time_1": created by the server with the time-series collection)']);
-      assert.deepEqual(await target.modelIndexes({ model: 'event' }), []);
+      assert.deepEqual(await seriesIndexes(target.db, 'jsonbench', storage), ['{"tags":1,"time":1} (name "tags_1_time_1": created by the server with the time-series collection)']);
+      assert.deepEqual(await seriesIndexes(target.db, 'jsonbench', { model: 'event' }), []);
     } finally {
       await target.close();
     }

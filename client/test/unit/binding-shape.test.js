@@ -30,6 +30,9 @@ const STEP_KINDS = {
   sizes: ['count', 'flush', 'settle'],
 };
 
+// Besides the step kinds, a binding may say what init does with LAYOUT (docs/contracts.md §2a).
+const OPTIONAL = ['layoutNote'];
+
 // The folders of databases/ holding a manifest (a new one is found here without a list).
 const folders = () => fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'database.json'))).sort();
 
@@ -41,6 +44,12 @@ function methodsOf(Target) {
   }
   return names;
 }
+
+// The bindings' own code: the modules of every databases/<db>/client/ (a binding, its mixins and
+// helpers, a parent binding's), not their workload files, query forms or commands. A step kind's
+// own helper is called there (this.<name>, or target.<name> in a mixin's function).
+const bindingCode = () => folders().map((d) => path.join(ROOT, d, 'client')).flatMap((dir) => fs.readdirSync(dir)
+  .filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'))).join('\n');
 
 const WORKLOAD_WORD = new RegExp(`\\b(${registry.names().join('|')})\\b|workload`, 'i');
 
@@ -63,6 +72,20 @@ for (const db of folders()) {
     assert.doesNotMatch(String(Target.prototype.serverStats), WORKLOAD_WORD);
   });
 
+  // A method beyond the step kinds is the binding's own helper, which its step kinds call
+  // (bindingCode): a step one workload's file calls (tsbs's ingest models: prepareModel,
+  // insertDocument, upsertAppend, insertSeries, modelIndexes, compress) belongs in that file.
+  test(`${db}: its methods are the step kinds and their own helpers, none a workload's step`, () => {
+    const Target = bindingOf(db);
+    const kinds = new Set([...Object.values(STEP_KINDS).flat(), ...OPTIONAL]);
+    const source = bindingCode();
+    const outside = [...methodsOf(Target)].filter((n) => !kinds.has(n) && !new RegExp(`\\b(this|target)\\.${n}\\b`).test(source)).sort();
+    assert.deepEqual(outside, [], `databases/${db}/client/${db}.js: methods no step kind calls (a workload's: its workload file's)`);
+    // the step kinds take no workload's storage: init(key, layout), count()
+    assert.ok(Target.prototype.init.length <= 2, `init takes ${Target.prototype.init.length} arguments (allowed: key, layout)`);
+    assert.equal(Target.prototype.count.length, 0, 'count takes no argument');
+  });
+
   test(`${db}: its workload files name the client's workloads and export what each asks; its manifest lists none`, () => {
     const offered = offeredWorkloads(db);
     assert.ok(offered.length > 0, `databases/${db}/client/workloads/ offers nothing`);
@@ -73,6 +96,13 @@ for (const db of folders()) {
       assert.deepEqual(needs.filter((n) => file[n] === undefined), [], `databases/${db}/client/workloads/${w}.js`);
     }
     const m = manifests()[db];
+    // tsbs: a step for each ingest model the manifest offers (offers.tsbs_models, default all),
+    // and compress exactly where it offers compression
+    if (offered.includes('tsbs')) {
+      const file = databaseWorkload(db, 'tsbs');
+      assert.deepEqual(Object.keys(file.models).sort(), [...(m.offers.tsbs_models || ['bucket', 'event', 'native'])].sort(), `databases/${db}/client/workloads/tsbs.js models`);
+      assert.equal(typeof file.compress === 'function', Boolean(m.offers.compress), `databases/${db}/client/workloads/tsbs.js compress`);
+    }
     assert.equal(m.offers.workloads, undefined, `databases/${db}/database.json offers.workloads`);
     // a workload the manifest says it refuses has no file
     for (const w of Object.keys(m.offers.refused_workloads || {})) assert.ok(!offered.includes(w), `${db}: refuses ${w} and has its file`);

@@ -1,5 +1,5 @@
 'use strict';
-// The tsbs ingest workload: which binding step each model calls, in TSBS order, with keys from
+// The tsbs ingest workload: which step of the database's workload file each model calls, in TSBS order, with keys from
 // (seed, client, index) (event), UUIDv5 bucket keys the same whichever binding is called
 // (bucket), the event as it is (native); a dropped event is skipped, not shifted; host-hours
 // counted from acknowledged events. The real databases: test/integration/tsbs-ingest.test.js.
@@ -7,6 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const crypto = require('crypto');
 const { TsbsIngest, storageOf } = require('../../src/workloads/tsbs');
+const { InputError } = require('../../src/input-error');
 const { parseOptions } = require('../../src/options');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { bucketKey, TSBS_BUCKET_NAMESPACE } = require('../../src/datasets/tsbs-bucket-key');
@@ -20,16 +21,19 @@ const ENV = {
 };
 const opts = (model, clientId = '1') => parseOptions('run', [], { ...ENV, MODEL: model, CLIENT_ID: clientId });
 
-// A binding that records the step each operation calls.
+// A database's workload file whose model steps record what each operation calls them with.
 function recorder() {
   const calls = [];
   return {
     calls,
-    insertDocument: (key, doc, json) => { calls.push({ step: 'insertDocument', key: key.toString('hex'), json }); return Promise.resolve(1); },
-    upsertAppend: (key, head, field, entry, texts) => { calls.push({ step: 'upsertAppend', key: key.toString('hex'), head, field, entry, texts }); return Promise.resolve(1); },
-    insertSeries: (doc, series) => { calls.push({ step: 'insertSeries', doc, series }); return Promise.resolve(1); },
+    models: {
+      event: (target, key, doc, json) => { calls.push({ step: 'event', key: key.toString('hex'), json }); return Promise.resolve(1); },
+      bucket: (target, key, head, field, entry, texts) => { calls.push({ step: 'bucket', key: key.toString('hex'), head, field, entry, texts }); return Promise.resolve(1); },
+      native: (target, doc, series) => { calls.push({ step: 'native', doc, series }); return Promise.resolve(1); },
+    },
   };
 }
+const ingest = (own, o) => new TsbsIngest({ target: { database: 'postgres' }, own, opts: o });
 
 async function runAll(w) {
   for (let i = 0; i < w.total; i++) {
@@ -39,9 +43,9 @@ async function runAll(w) {
   }
 }
 
-test('MODEL=event: one insertDocument per event, in TSBS order, keyed by (seed, client, index)', async () => {
+test('MODEL=event: one event step per event, in TSBS order, keyed by (seed, client, index)', async () => {
   const t = recorder();
-  const w = new TsbsIngest({ target: t, opts: opts('event', '2') });
+  const w = ingest(t, opts('event', '2'));
   assert.deepEqual(w.opNames, ['insert']);
   // client 2 of 2 owns hosts 1 and 3: 120 ticks each
   assert.equal(w.total, 240);
@@ -51,7 +55,7 @@ test('MODEL=event: one insertDocument per event, in TSBS order, keyed by (seed, 
   const expected = [...tsbs.events(data)];
   assert.equal(t.calls.length, expected.length);
   t.calls.forEach((c, i) => {
-    assert.equal(c.step, 'insertDocument');
+    assert.equal(c.step, 'event');
     assert.equal(c.key, keys.buffer(i).toString('hex'));
     assert.equal(c.json, tsbs.toJson(expected[i]));
   });
@@ -62,9 +66,9 @@ test('MODEL=event: one insertDocument per event, in TSBS order, keyed by (seed, 
   assert.equal(w.resultFields().tsbs.model, 'event');
 });
 
-test('MODEL=bucket: one upsertAppend per event, key = UUIDv5 of the bucket id, the bucket as its first event creates it', async () => {
+test('MODEL=bucket: one bucket step per event, key = UUIDv5 of the bucket id, the bucket as its first event creates it', async () => {
   const t = recorder();
-  const w = new TsbsIngest({ target: t, opts: opts('bucket') });
+  const w = ingest(t, opts('bucket'));
   assert.deepEqual(w.opNames, ['bucket']);
   await runAll(w);
   const events = [...tsbs.events({ seed: 3, hosts: 5, intervalSeconds: 60, spanSeconds: 7200, start: '2016-01-01T00:30:00Z', hostIds: [0, 2, 4] })];
@@ -72,7 +76,7 @@ test('MODEL=bucket: one upsertAppend per event, key = UUIDv5 of the bucket id, t
   const seen = new Map();
   t.calls.forEach((c, i) => {
     const b = tsbs.bucketOf(events[i]);
-    assert.equal(c.step, 'upsertAppend');
+    assert.equal(c.step, 'bucket');
     assert.equal(c.key, bucketKey(b._id).toString('hex'));
     assert.equal(c.field, 'events');
     assert.deepEqual(c.entry, tsbs.bucketEntry(events[i]));
@@ -102,9 +106,9 @@ test('bucket key: RFC 9562 UUIDv5 of the bucket id in the lab\'s namespace', () 
   assert.notDeepEqual(bucketKey('host_7@2016-01-01T04:00:00.000Z'), k);
 });
 
-test('MODEL=native: the event itself to insertSeries with the series layout', async () => {
+test('MODEL=native: the event itself to the native step with the series layout', async () => {
   const t = recorder();
-  const w = new TsbsIngest({ target: t, opts: opts('native') });
+  const w = ingest(t, opts('native'));
   const op = w.build(0);
   await w.exec(op);
   const first = tsbs.events({ seed: 3, hosts: 5, intervalSeconds: 60, spanSeconds: 7200, start: '2016-01-01T00:30:00Z', hostIds: [0] }).next().value;
@@ -121,7 +125,7 @@ test('MODEL=native: the event itself to insertSeries with the series layout', as
 });
 
 test('a dropped event is skipped: event i is the i-th of the data set whatever was dropped', () => {
-  const w = new TsbsIngest({ target: recorder(), opts: opts('event') });
+  const w = ingest(recorder(), opts('event'));
   const all = [...tsbs.events({ seed: 3, hosts: 5, intervalSeconds: 60, spanSeconds: 7200, start: '2016-01-01T00:30:00Z', hostIds: [0, 2, 4] })];
   assert.equal(w.build(0).json, tsbs.toJson(all[0]));
   assert.equal(w.build(7).json, tsbs.toJson(all[7]));
@@ -129,7 +133,13 @@ test('a dropped event is skipped: event i is the i-th of the data set whatever w
 });
 
 test('refusals: a client number outside 1..CLIENTS, a stage other than run, KEY=sequence', () => {
-  assert.throws(() => new TsbsIngest({ target: recorder(), opts: opts('event', '3') }), /WORKLOAD=tsbs needs a client number; allowed: an integer from 1 to CLIENTS \(2\)/);
-  assert.throws(() => new TsbsIngest({ target: recorder(), opts: { ...opts('event'), stage: 'load' } }), /--stage load: WORKLOAD=tsbs ingests in its run stage/);
+  assert.throws(() => ingest(recorder(), opts('event', '3')), /WORKLOAD=tsbs needs a client number; allowed: an integer from 1 to CLIENTS \(2\)/);
+  assert.throws(() => ingest(recorder(), { ...opts('event'), stage: 'load' }), /--stage load: WORKLOAD=tsbs ingests in its run stage/);
   assert.throws(() => parseOptions('run', [], { ...ENV, KEY: 'sequence' }), /KEY=sequence cannot be used with WORKLOAD=tsbs/);
+});
+
+test("a model the database's workload file has no step for is refused, naming the file and its models", () => {
+  // the real file: TimescaleDB stores MODEL=native only
+  assert.throws(() => new TsbsIngest({ target: { database: 'timescaledb' }, opts: opts('event') }), (err) => err instanceof InputError
+    && err.message === 'MODEL=event: databases/timescaledb/client/workloads/tsbs.js has no step for it; allowed: MODEL=native');
 });

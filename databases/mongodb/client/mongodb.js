@@ -10,7 +10,6 @@ const { clientRequire, uuidString } = require('../../../client/src/sdk');
 
 const { MongoClient, Binary, MongoNetworkError, MongoServerSelectionError } = clientRequire('mongodb');
 const { readMongoStats } = require('./mongodb-stats');
-const models = require('./mongodb-models');
 
 const COLLECTION = 'jsonbench';
 const DEFAULT_DB = 'jsonbench';
@@ -73,13 +72,12 @@ class MongoTarget {
     return { user: users[0].user, database: users[0].db };
   }
 
-  // storage (optional): a time-series ingest model's storage (mongodb-models.js); server: who
-  // answers (a refusal names it).
-  async init(key, layout, storage, server) {
+  // The document collection for a key strategy and layout (a workload with collections of its own
+  // makes them in its workload file: workloads/<workload>.js).
+  async init(key, layout) {
     await this.db.collection(COLLECTION).drop().catch((err) => {
       if (err.codeName !== 'NamespaceNotFound' && err.code !== 26) throw err;
     });
-    if (storage) return models.createModelCollection(this.db, COLLECTION, storage, layout, server);
     const options = layout === 'clustered'
       ? { clusteredIndex: { key: { _id: 1 }, unique: true, name: 'jsonbench_clustered' } }
       : {};
@@ -87,38 +85,11 @@ class MongoTarget {
     return `createCollection("${COLLECTION}", ${JSON.stringify(options)}) (key ${key}${key === 'sequence' ? ': driver ObjectId' : ''})`;
   }
 
-  // The index a time-series model's storage has from its creation (mongodb-models.js).
-  modelIndexes(storage) {
-    return models.seriesIndexes(this.db, COLLECTION, storage);
-  }
-
   prepareInserts({ key, durability, keyFormat }) {
     this.collection = this.db.collection(COLLECTION);
     this.insertOptions = { writeConcern: { w: 1, journal: durability === 'strict' } };
     this.withKey = key !== 'sequence';
     this.keyFormat = keyFormat;
-  }
-
-  // Instead of prepareInserts, for a time-series ingest model (mongodb-models.js).
-  prepareModel(storage) {
-    this.prepareInserts({ key: 'uuidv7', durability: storage.durability, keyFormat: storage.keyFormat });
-    this.withKey = storage.model !== 'native';
-    this.storage = storage;
-  }
-
-  // The models' steps, one round trip each: a keyed document, a bucket upsert ($setOnInsert of
-  // the head, $push of the entry: one update command) and a time-series insert.
-  insertDocument(key, doc) {
-    return this.collection.insertOne({ _id: this.idOf(key), ...doc }, this.insertOptions);
-  }
-
-  upsertAppend(key, head, field, entry) {
-    return this.collection.updateOne({ _id: this.idOf(key) }, { $setOnInsert: head, $push: { [field]: entry } },
-      { ...this.insertOptions, upsert: true }).then(models.upsertResult);
-  }
-
-  insertSeries(doc) {
-    return this.collection.insertOne(doc, this.insertOptions);
   }
 
   // Builds the document for `index` (generation is client work, kept out of
@@ -203,19 +174,11 @@ class MongoTarget {
     await this.db.command({ ping: 1 });
   }
 
-  // storage (optional): a time-series ingest model: documents = events held (bucket: summed
-  // over the buckets' arrays), rows = documents in the collection.
-  async count(storage) {
-    const coll = this.db.collection(COLLECTION);
-    const documents = storage ? await models.countEvents(coll, storage) : await coll.countDocuments({});
+  async count() {
+    const documents = await this.db.collection(COLLECTION).countDocuments({});
     const stats = await this.db.command({ collStats: COLLECTION });
-    const model = storage ? {
-      rows: storage.model === 'bucket' ? await coll.countDocuments({}) : documents,
-      model: storage.model,
-    } : {};
     return {
       documents,
-      ...model,
       table_bytes: Number(stats.storageSize),
       index_bytes: Number(stats.totalIndexSize),
       total_bytes: Number(stats.storageSize) + Number(stats.totalIndexSize),

@@ -8,7 +8,6 @@ const { clientRequire, keysetReadBack } = require('../../../client/src/sdk');
 const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
 const { readPostgresStats } = require('./postgres-stats');
-const models = require('./postgres-models');
 
 const TABLE = 'jsonbench';
 // jsonb's binary wire format: this version byte, then the JSON text.
@@ -97,10 +96,11 @@ class PostgresTarget {
     return { user: rows[0].user, database: rows[0].database };
   }
 
-  // storage (optional): a time-series ingest model's storage (postgres-models.js).
-  async init(key, layout, storage) {
+  // The document table for a key strategy (a workload with tables of its own makes them in its
+  // workload file: workloads/<workload>.js).
+  async init(key) {
     await this.client.query(`drop table if exists ${TABLE}`);
-    const sql = storage ? models.ddlOf(storage) : ddl(key);
+    const sql = ddl(key);
     await this.client.query(sql);
     return sql;
   }
@@ -110,55 +110,18 @@ class PostgresTarget {
     return layout === 'clustered' ? 'PostgreSQL is always a heap; layout applies to MongoDB' : null;
   }
 
-  // The index a time-series model's storage has from its creation (MODEL=native: the one MongoDB
-  // makes with its time-series collection, postgres-models.js). Returns the DDL run, for init's
-  // `index:` lines.
-  async modelIndexes(storage) {
-    const sql = models.seriesIndexDdl(storage);
-    if (!sql) return [];
-    await this.client.query(sql);
-    return [sql];
-  }
-
-  // Called once before inserts: the statement and how keys are passed.
-  prepareInserts({ key, durability }) {
+  // Called once before inserts: the statement and how keys are passed. statement (optional):
+  // {sql, types} of another table's insert (a workload file's: tsbs's ingest models), prepared
+  // under the same name, so the session sends as many statements as the document insert's.
+  prepareInserts({ key, durability, statement }) {
     this.durability = durability;
     this.withKey = key !== 'sequence';
-    this.insertSql = this.withKey
-      ? `insert into ${TABLE} (id, data) values ($1, $2)`
-      : `insert into ${TABLE} (data) values ($1)`;
-    this.paramTypes = this.withKey ? ['uuid', 'jsonb'] : ['jsonb'];
-    return this.prepareSession();
-  }
-
-  // Instead of prepareInserts, for a time-series ingest model (postgres-models.js): its one
-  // statement, prepared under the insert's name (the session sends as many statements as before).
-  prepareModel(storage) {
-    const st = models.statementOf(storage);
-    this.storage = storage;
-    this.durability = storage.durability;
-    this.withKey = storage.model !== 'native';
+    const st = statement || (this.withKey
+      ? { sql: `insert into ${TABLE} (id, data) values ($1, $2)`, types: ['uuid', 'jsonb'] }
+      : { sql: `insert into ${TABLE} (data) values ($1)`, types: ['jsonb'] });
     this.insertSql = st.sql;
     this.paramTypes = st.types;
     return this.prepareSession();
-  }
-
-  // The models' steps, one round trip each: a keyed document (json: its text), a bucket upsert
-  // that appends `entry` to the array `field` of the document `key` (created as insertJson by its
-  // first entry), a row of the time-series table.
-  insertDocument(key, doc, json) {
-    if (!this.client) return Promise.reject(new Error('not connected'));
-    return models.execute(this.client, models.eventValues(key, json));
-  }
-
-  upsertAppend(key, head, field, entry, { insertJson, entryJson }) {
-    if (!this.client) return Promise.reject(new Error('not connected'));
-    return models.execute(this.client, models.bucketValues(key, insertJson, entryJson));
-  }
-
-  insertSeries(doc, series) {
-    if (!this.client) return Promise.reject(new Error('not connected'));
-    return models.execute(this.client, models.seriesValues(doc, series));
   }
 
   // Writes document `index` into the insert message (generation is client
@@ -244,8 +207,7 @@ class PostgresTarget {
     await this.connect();
   }
 
-  async count(storage) {
-    if (storage) return this.countModel(storage);
+  async count() {
     const { rows } = await this.client.query(
       `select count(*)::bigint as documents,
               pg_table_size('${TABLE}') as table_bytes,
@@ -260,22 +222,6 @@ class PostgresTarget {
       index_bytes: Number(r.index_bytes),
       total_bytes: Number(r.total_bytes),
       note: 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
-    };
-  }
-
-  // documents = the events held (bucket: summed over the buckets' arrays); rows = table rows.
-  async countModel(storage) {
-    const { rows } = await this.client.query(models.countQuery(storage));
-    const r = rows[0];
-    return {
-      documents: Number(r.documents),
-      rows: Number(r.rows),
-      model: storage.model,
-      table_bytes: Number(r.table_bytes),
-      index_bytes: Number(r.index_bytes),
-      total_bytes: Number(r.total_bytes),
-      note: `documents = events${storage.model === 'bucket' ? ' (sum of jsonb_array_length of the buckets\' events), rows = buckets' : ', rows = table rows'}; `
-        + 'table_bytes = pg_table_size (heap + TOAST + free space and visibility maps)',
     };
   }
 

@@ -5,7 +5,7 @@
 // does, which the lab did not ask for. TimescaleDB 2.19 schedules one by default, job 3 (the job
 // history's retention, `policy_job_stat_history_retention`, every month, first due at once), in
 // every database the extension is created in: the official image creates it in `postgres`,
-// `template1` and POSTGRES_DB at its first start (so does the stand-in), the binding's init in the
+// `template1` and POSTGRES_DB at its first start (so does the stand-in), its tsbs workload file's init in the
 // lab's database. The Apache edition's job 3 fails at each run (its code is TSL) and is retried.
 // So init and count (both outside any window) read the jobs of every database that can run them,
 // whatever their intervals, and unschedule each scheduled one; what was found and unscheduled is

@@ -1,6 +1,6 @@
 'use strict';
 // TimescaleDB's storage of the TSBS devops events (MODEL=native): PostgreSQL's native table (one row
-// per event, a text column per tag, a bigint column per field: client/src/targets/postgres-models.js
+// per event, a text column per tag, a bigint column per field: databases/postgres/client/postgres-models.js
 // ddlOf, reused so both hold the same rows) made a hypertable on the event time, with the indexes
 // TSBS's TimescaleDB loader creates (timescale/tsbs pkg/targets/timescaledb/creator.go, its default
 // flags with --in-table-partition-tag, which keeps hostname in the row as this model does):
