@@ -7,46 +7,13 @@ from ..common.fileio import read_env_file, write_json_atomic
 from ..bench import benchfiles, folder, perfstat, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
-    cpu_crosscheck, fairness, hdr, profile_samples, reconcile, schema, ingest as ingest_mod, operations as ops_mod,
-    pooler as pooler_mod, queries as queries_mod, transactions as txn_mod, wal as wal_mod,
+    cpu_crosscheck, fairness, hdr, reconcile, schema, ingest as ingest_mod, operations as ops_mod,
+    pooler as pooler_mod, queries as queries_mod, resources, transactions as txn_mod, wal as wal_mod,
 )
 
 SCHEMA_VERSION = 1
 PER_DOC_FIELDS = ["cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes", "storage_bytes"]
 SECRET_WORDS = ("PASSWORD", "SECRET", "TOKEN")
-
-
-def _counter(metrics, service, metric):
-    try:
-        return metrics["services"][service]["counters"][metric]["delta"]
-    except (KeyError, TypeError):
-        return None
-
-
-def _disk_devices(metrics, disk):
-    """Which device(s) the disk figures count (export filtered on them), or why there is no figure."""
-    info = (metrics or {}).get("disk_devices")
-    if info is None:
-        return {"devices": None, "reason": None if metrics else "no metrics exported"}
-    reason = None
-    missing = [k for k in ("read_bytes", "write_bytes", "read_ops", "write_ops") if disk[k] is None]
-    if missing and not info.get("series_devices"):
-        reason = (f"{', '.join(missing)}: cAdvisor exported no disk series for the container: this host "
-                  "accounts no block I/O to containers")
-    elif missing:
-        reason = (f"{', '.join(missing)}: no series on {', '.join(info.get('counted') or []) or 'any device'} "
-                  f"(the device of Docker's data root); disk series were on: {', '.join(info['series_devices'])}")
-    elif not info.get("counted"):
-        reason = info.get("reason")
-    return {"devices": info.get("counted") or None, "reason": reason}
-
-
-def _gauge(metrics, service, metric):
-    try:
-        g = metrics["services"][service]["gauges"][metric]
-        return {"mean": g["mean"], "max": g["max"]}
-    except (KeyError, TypeError):
-        return {"mean": None, "max": None}
 
 
 def _sum(values):
@@ -81,7 +48,6 @@ def build_run(ph, notes, docs_before=0, config=None):
     metrics = ph.metrics()
     count = ph.count()
     clients = ph.clients()
-    perf_text = ph.perfstat_text()
     service = phase.get("service") or database
     servers = [c.get("server") or {} for _, c in clients]
 
@@ -99,27 +65,14 @@ def build_run(ph, notes, docs_before=0, config=None):
     if count is not None:
         docs_in_db = count.get("documents", count.get("count", count.get("docs")))
 
-    events = perfstat.parse(perf_text) if perf_text else {}
-    instructions, instructions_event = perfstat.instructions(events)
-    # multiplexed (perf record holding a hardware counter): perf printed an estimate, not a count
-    instructions_scaled = perfstat.scaled(events, instructions_event)
-    if instructions_scaled:
-        instructions = None
     perf = phase.get("perf") or {}
+    counted = perfstat.counted(ph.perfstat_text(), perf)
+    events, instructions, instructions_event = counted["events"], counted["instructions"], counted["event"]
+    instructions_scaled, instructions_reason = counted["scaled"], counted["reason"]
 
-    cpu_user = _counter(metrics, service, "container_cpu_user_seconds_total")
-    cpu_sys = _counter(metrics, service, "container_cpu_system_seconds_total")
-    disk = {
-        "read_bytes": _counter(metrics, service, "container_fs_reads_bytes_total"),
-        "write_bytes": _counter(metrics, service, "container_fs_writes_bytes_total"),
-        "read_ops": _counter(metrics, service, "container_fs_reads_total"),
-        "write_ops": _counter(metrics, service, "container_fs_writes_total"),
-    }
-    disk.update(_disk_devices(metrics, disk))
-    network = {
-        "rx_bytes": _counter(metrics, service, "container_network_receive_bytes_total"),
-        "tx_bytes": _counter(metrics, service, "container_network_transmit_bytes_total"),
-    }
+    cpu_user, cpu_sys = resources.cpu_seconds(metrics, service)
+    disk = resources.disk(metrics, service)
+    network = resources.network(metrics, service)
     storage = {k: (count or {}).get(k) for k in ("table_bytes", "index_bytes", "total_bytes")}
     storage.update(_settled_storage(count))
 
@@ -199,21 +152,16 @@ def build_run(ph, notes, docs_before=0, config=None):
     if ops_note:
         run_notes.append(f"operations: {ops_note}")
     run_notes[:] = _one_created_in_window_note(run_notes)
-    instructions_reason = None
     if instructions_scaled:
-        instructions_reason = instructions_scaled["reason"]
         run_notes.append(f"instructions not counted ({instructions_reason}); the estimate is in cpu.instructions_scaled")
     elif instructions is None:
-        instructions_reason = perf.get("reason") or (f"{instructions_event}: {events[instructions_event]['status']}"
-                                                     if instructions_event else "no hardware counters on this host")
         run_notes.append(f"instructions not counted ({instructions_reason}); software events only")
     expected_clients = phase.get("clients")
     if isinstance(expected_clients, int) and expected_clients != len(clients):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
     notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
-    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase,
-                                         profile_samples.foreign(bench, phase_id, database), check)
+    reconciliation = reconcile.of_phase(ph, database, server_stats, clients, phase, check)
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if check is not None and not check.get("ok"):
         # the lab fails the phase on count's exit 1; a folder from elsewhere is held to the same rule
@@ -302,15 +250,8 @@ def build_run(ph, notes, docs_before=0, config=None):
             # just before the clients started (analysis/collect/idle.py); null with the reason
             "usage": usage,
         },
-        "client_cpu": {
-            "user_s": _counter(metrics, "client", "container_cpu_user_seconds_total"),
-            "system_s": _counter(metrics, "client", "container_cpu_system_seconds_total"),
-        },
-        "memory": {
-            "rss": _gauge(metrics, service, "container_memory_rss"),
-            "cache": _gauge(metrics, service, "container_memory_cache"),
-            "working_set": _gauge(metrics, service, "container_memory_working_set_bytes"),
-        },
+        "client_cpu": resources.client_cpu(metrics),
+        "memory": resources.memory(metrics, service),
         "disk": disk,
         "network": network,
         "storage": storage,
@@ -340,11 +281,7 @@ def build_run(ph, notes, docs_before=0, config=None):
         "profile": _profile(perf),
         # What watching cost: cAdvisor's and Prometheus's own CPU in the window.
         "monitoring": monitoring.summary(metrics),
-        "metrics_quality": {
-            "gaps": len((metrics or {}).get("gaps") or []),
-            "counter_resets": sum(c.get("resets", 0) for s in ((metrics or {}).get("services") or {}).values()
-                                  for c in (s.get("counters") or {}).values()),
-        },
+        "metrics_quality": resources.quality(metrics),
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
