@@ -97,3 +97,22 @@ def scaled(events, name):
     return {"running_pct": pct, "estimate": e["value"],
             "reason": (f"{name} ran {pct:.3g}% of the time it was enabled (perf multiplexed the counter, e.g. with "
                        f"perf record's hardware event): perf printed a scaled estimate ({e['value']:.0f}), not a count")}
+
+
+def counted(text, perf):
+    """What perf stat counted in a phase (text: D.perfstat.csv, None without one; perf: the phase
+    file's `perf`): {events, instructions, event, scaled, reason}. instructions is null when not
+    counted, or when perf multiplexed the counter (perf record holding a hardware counter: perf
+    printed an estimate, not a count; `scaled` holds it); `reason` says why it is null."""
+    events = parse(text) if text else {}
+    count, event = instructions(events)
+    estimate = scaled(events, event)
+    if estimate:
+        count = None
+    reason = None
+    if estimate:
+        reason = estimate["reason"]
+    elif count is None:
+        reason = perf.get("reason") or (f"{event}: {events[event]['status']}" if event
+                                        else "no hardware counters on this host")
+    return {"events": events, "instructions": count, "event": event, "scaled": estimate, "reason": reason}

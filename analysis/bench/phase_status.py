@@ -12,9 +12,9 @@ import os
 from ..common import file_schemas
 from ..common.errors import AnalysisError
 from ..common.fileio import read_json, write_json_atomic
-from . import plan
+from . import folder, plan
 
-SCHEMA_NAME = "lab/phase.schema.json"
+SCHEMA_NAME = folder.PHASE_SCHEMA
 
 
 def _schema():
@@ -30,11 +30,7 @@ def check(doc, path, schema=None):
 def read(path):
     """D.phase.json checked against its schema; None when the file does not exist (a phase that never
     got that far)."""
-    if not os.path.exists(path):
-        return None
-    doc = read_json(path)
-    check(doc, path)
-    return doc
+    return folder.read_phase_file(path)
 
 
 # A transaction workload's count (booking, oltp: the plan's workload `transactions`) is its

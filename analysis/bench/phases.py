@@ -1,11 +1,8 @@
 """The phases a bench folder holds (one phase file each) and their databases, in the lab's run order:
 the plan's (plan.py), else per database. Beside benchfiles.py rather than in it: plan.py reads the
 folder's files through benchfiles.py, and this reads the plan."""
-import glob
-import os
-
 from ..common import databases
-from . import benchfiles, plan
+from . import benchfiles, folder, plan
 
 
 def databases_in(bench_dir):
@@ -15,8 +12,8 @@ def databases_in(bench_dir):
 
 def phases_in(bench_dir):
     """Phase ids with a phase file, in the lab's run order (the plan's: analysis/bench/plan.py; else per
-    database: load, then run, then the query phases by name)."""
-    found = {os.path.basename(p)[: -len(".phase.json")] for p in glob.glob(os.path.join(bench_dir, "*.phase.json"))}
+    database: load, then run, then the query phases by name). bench_dir: the path or its Bench (folder.py)."""
+    found = folder.of(bench_dir).phase_files()
     # a database the lab's list does not have (its phase files are the truth of what ran) comes after
     # the known ones, its load before its run as theirs
     extra = sorted({benchfiles.database_of(p) for p in found} - set(databases.names()))

@@ -6,29 +6,25 @@ runs made before plan.json's `settings.given`), and runs older
 still to the phase ids the settings give (benchfiles.expected_phases). What analysis needs to know of
 the workload (workload_facts) is the plan's `workload`, declared by the workload's file
 (client/src/workloads/<name>.workload.js): analysis compares no workload names."""
-import os
-
-from ..common import databases, file_schemas
+from ..common import databases
 from ..common.errors import AnalysisError
-from ..common.fileio import read_json
-from . import benchfiles
+from . import benchfiles, folder
 
 FILE = "plan.json"
+
+
+# Each function takes a bench folder's path or its Bench (folder.py), which reads each file once.
 def read(bench_dir):
     """plan.json of the folder, checked against its schema; None when the lab wrote none (older runs)."""
-    path = os.path.join(bench_dir, FILE)
-    if not os.path.exists(path):
-        return None
-    return file_schemas.client(read_json(path), "plan", path)
+    return folder.of(bench_dir).plan_json()
 
 
 def _plan_txt_phases(bench_dir):
     # plan.txt: the lab's copy of `node client plan run.env`, one `phase=<id> ...` line per phase
-    path = os.path.join(bench_dir, "plan.txt")
-    if not os.path.exists(path):
+    lines = folder.of(bench_dir).lines("plan.txt")
+    if lines is None:
         return None
-    with open(path, encoding="utf-8") as f:
-        return [w[len("phase="):] for line in f for w in line.split()[:1] if w.startswith("phase=")]
+    return [w[len("phase="):] for line in lines for w in line.split()[:1] if w.startswith("phase=")]
 
 
 def phases(bench_dir):
@@ -45,7 +41,7 @@ def settings(bench_dir):
     doc = read(bench_dir)
     if doc:
         return {k: v for k, v in doc["settings"]["environment"].items() if v != ""}
-    return benchfiles.run_env(bench_dir)
+    return folder.of(bench_dir).run_env()
 
 
 def run_settings(bench_dir):
@@ -55,7 +51,7 @@ def run_settings(bench_dir):
     doc = read(bench_dir)
     if doc and "given" in doc["settings"]:
         return dict(doc["settings"]["given"])
-    return benchfiles.run_env(bench_dir)
+    return folder.of(bench_dir).run_env()
 
 
 def expected_phases(bench_dir, bench_settings):
@@ -74,11 +70,11 @@ def repetitions(bench_dir):
     doc = read(bench_dir)
     if doc:
         return doc["repetitions"]
-    env = benchfiles.run_env(bench_dir) or benchfiles.bench_env(bench_dir)
+    env = folder.of(bench_dir).run_env() or folder.of(bench_dir).bench_env()
     try:
         return int(env.get("REPEAT") or 1)
     except ValueError:
-        raise AnalysisError(f"{bench_dir}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
+        raise AnalysisError(f"{folder.of(bench_dir).path}/run.env: REPEAT={env.get('REPEAT')!r} is not an integer")
 
 
 # The facts of the six workloads as they were when plan.json did not carry them (before its

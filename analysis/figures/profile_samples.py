@@ -3,10 +3,10 @@ text of the database container's cgroup): the server's, or another process's. Us
 (a profile without the server's samples) and by reconciliation (any other process's sample makes
 the phase suspect: something else ran in the measured cgroup)."""
 import gzip
-import os
 import re
 
 from ..common import databases
+from ..bench import folder
 
 
 def server_comms(database):
@@ -45,8 +45,7 @@ def perf_samples(path, server):
 def foreign(bench_dir, phase_id, database):
     """{comm: samples} of the processes other than the server in the phase's profile; None without
     a profile (nothing to say)."""
-    path = next((p for p in (os.path.join(bench_dir, f"{phase_id}.perf"), os.path.join(bench_dir, f"{phase_id}.perf.gz"))
-                 if os.path.exists(p) and os.path.getsize(p)), None)
+    path = folder.of(bench_dir).phase(phase_id).profile_path()
     if path is None:
         return None
     out = {}

@@ -14,9 +14,8 @@ each execution's answer digest and the first normalised rows of each answer. Her
   intervals from the repeat machinery (analysis/experiments/repeat.py pairs `mongodb-q-X` with `postgres-q-X`),
   kept only if every repetition's answers were equal.
 """
-import os
-
 from ..common import databases
+from ..bench import folder
 from ..common.labels import fmt, fmt_ratio
 
 PER_QUERY_FIELDS = ("latency_p50_ms", "latency_p99_ms", "service_p50_ms", "service_p99_ms", "cpu_us", "cpu_us_gross",
@@ -38,7 +37,7 @@ def run_query(run, clients, bench_dir):
     q = next((c.get("query") for _, c in clients if c.get("query")), None)
     name = query_name_of(run["phase"])
     plan = f"{run['phase']}.plan.json"
-    plan_file = plan if os.path.exists(os.path.join(bench_dir, plan)) else None
+    plan_file = plan if folder.of(bench_dir).exists(plan) else None
     if q is None:
         return {"name": name, "status": "missing", "reason": "no client result file with a `query` object",
                 "executions": None, "answered": 0, "digest": None, "per_execution": [], "answers": [],
@@ -355,12 +354,9 @@ def indexes(bench_dir, databases):
     """{database: [the DDL / createIndex call `init` ran for each declared index]} from the `index: `
     lines `node client init` prints into <db>.out; None when no database created any."""
     out = {}
+    bench = folder.of(bench_dir)
     for db in databases:
-        try:
-            with open(os.path.join(bench_dir, f"{db}.out"), encoding="utf-8", errors="replace") as f:
-                lines = [ln.strip()[len("index: "):] for ln in f if ln.strip().startswith("index: ")]
-        except FileNotFoundError:
-            continue
+        lines = [ln.strip()[len("index: "):] for ln in bench.lines(f"{db}.out") or () if ln.strip().startswith("index: ")]
         if lines:
             out[db] = lines
     return out or None

@@ -15,7 +15,7 @@ with this module's helpers (`check`, `delta`, `n`, `total`, `commands_delta`).
 import sys
 
 from ..common import databases
-from . import counters
+from . import counters, profile_samples
 from .operations import client_operations
 
 def _tolerance_rule(database):
@@ -238,3 +238,10 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None, bookin
     else:
         out["verdict"] = "ok"
     return out
+
+
+def of_phase(ph, database, stats, clients, phase, booking_check=None):
+    """reconcile() of one phase of a Bench (bench/folder.py Phase): clients [(path, result)], its
+    profile's samples of other processes than the server (profile_samples.foreign)."""
+    return reconcile(database, stats, [c for _, c in clients], phase,
+                     profile_samples.foreign(ph.bench, ph.id, database), booking_check)

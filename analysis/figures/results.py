@@ -4,49 +4,16 @@ import os
 
 from ..common import databases
 from ..common.fileio import read_env_file, write_json_atomic
-from ..bench import benchfiles, perfstat, phase_status, phases, plan as plan_mod
+from ..bench import benchfiles, folder, perfstat, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
-    cpu_crosscheck, fairness, hdr, profile_samples, reconcile, schema, ingest as ingest_mod, operations as ops_mod,
-    pooler as pooler_mod, queries as queries_mod, transactions as txn_mod, wal as wal_mod,
+    cpu_crosscheck, fairness, hdr, reconcile, schema, ingest as ingest_mod, operations as ops_mod,
+    pooler as pooler_mod, queries as queries_mod, resources, transactions as txn_mod, wal as wal_mod,
 )
 
 SCHEMA_VERSION = 1
 PER_DOC_FIELDS = ["cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes", "storage_bytes"]
 SECRET_WORDS = ("PASSWORD", "SECRET", "TOKEN")
-
-
-def _counter(metrics, service, metric):
-    try:
-        return metrics["services"][service]["counters"][metric]["delta"]
-    except (KeyError, TypeError):
-        return None
-
-
-def _disk_devices(metrics, disk):
-    """Which device(s) the disk figures count (export filtered on them), or why there is no figure."""
-    info = (metrics or {}).get("disk_devices")
-    if info is None:
-        return {"devices": None, "reason": None if metrics else "no metrics exported"}
-    reason = None
-    missing = [k for k in ("read_bytes", "write_bytes", "read_ops", "write_ops") if disk[k] is None]
-    if missing and not info.get("series_devices"):
-        reason = (f"{', '.join(missing)}: cAdvisor exported no disk series for the container: this host "
-                  "accounts no block I/O to containers")
-    elif missing:
-        reason = (f"{', '.join(missing)}: no series on {', '.join(info.get('counted') or []) or 'any device'} "
-                  f"(the device of Docker's data root); disk series were on: {', '.join(info['series_devices'])}")
-    elif not info.get("counted"):
-        reason = info.get("reason")
-    return {"devices": info.get("counted") or None, "reason": reason}
-
-
-def _gauge(metrics, service, metric):
-    try:
-        g = metrics["services"][service]["gauges"][metric]
-        return {"mean": g["mean"], "max": g["max"]}
-    except (KeyError, TypeError):
-        return {"mean": None, "max": None}
 
 
 def _sum(values):
@@ -69,17 +36,18 @@ def merged_histograms(clients, name):
     return hdr.merge(hists)
 
 
-def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
-    """One phase's run. phase_id: the phase's file prefix (the database for the insert workload,
+def build_run(ph, notes, docs_before=0, config=None):
+    """One phase's run. ph: the phase's view of the bench folder (bench/folder.py Phase: its files,
+    each read once), its id the phase's file prefix (the database for the insert workload,
     `<db>-load` / `<db>` for a workload with a load stage); docs_before: documents the database's
     earlier phases of this bench inserted (its load phase), expected in its count too; config: the
     run's bench keys (run.env), for what a workload's count must hold (oltp: TABLE_ROWS rows)."""
-    phase = phase_status.read(os.path.join(bench_dir, f"{phase_id}.phase.json")) or {}
+    phase_id, bench = ph.id, ph.bench
+    phase = ph.doc() or {}
     database = phase.get("database") or benchfiles.database_of(phase_id)
-    metrics = benchfiles.optional_json(os.path.join(bench_dir, f"{phase_id}.metrics.json"))
-    count = benchfiles.count_json(bench_dir, phase_id)
-    clients = benchfiles.client_results(bench_dir, phase_id)
-    perf_text = benchfiles.read_text(os.path.join(bench_dir, f"{phase_id}.perfstat.csv"))
+    metrics = ph.metrics()
+    count = ph.count()
+    clients = ph.clients()
     service = phase.get("service") or database
     servers = [c.get("server") or {} for _, c in clients]
 
@@ -97,27 +65,14 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     if count is not None:
         docs_in_db = count.get("documents", count.get("count", count.get("docs")))
 
-    events = perfstat.parse(perf_text) if perf_text else {}
-    instructions, instructions_event = perfstat.instructions(events)
-    # multiplexed (perf record holding a hardware counter): perf printed an estimate, not a count
-    instructions_scaled = perfstat.scaled(events, instructions_event)
-    if instructions_scaled:
-        instructions = None
     perf = phase.get("perf") or {}
+    counted = perfstat.counted(ph.perfstat_text(), perf)
+    events, instructions, instructions_event = counted["events"], counted["instructions"], counted["event"]
+    instructions_scaled, instructions_reason = counted["scaled"], counted["reason"]
 
-    cpu_user = _counter(metrics, service, "container_cpu_user_seconds_total")
-    cpu_sys = _counter(metrics, service, "container_cpu_system_seconds_total")
-    disk = {
-        "read_bytes": _counter(metrics, service, "container_fs_reads_bytes_total"),
-        "write_bytes": _counter(metrics, service, "container_fs_writes_bytes_total"),
-        "read_ops": _counter(metrics, service, "container_fs_reads_total"),
-        "write_ops": _counter(metrics, service, "container_fs_writes_total"),
-    }
-    disk.update(_disk_devices(metrics, disk))
-    network = {
-        "rx_bytes": _counter(metrics, service, "container_network_receive_bytes_total"),
-        "tx_bytes": _counter(metrics, service, "container_network_transmit_bytes_total"),
-    }
+    cpu_user, cpu_sys = resources.cpu_seconds(metrics, service)
+    disk = resources.disk(metrics, service)
+    network = resources.network(metrics, service)
     storage = {k: (count or {}).get(k) for k in ("table_bytes", "index_bytes", "total_bytes")}
     storage.update(_settled_storage(count))
 
@@ -131,7 +86,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     first = clients[0][1] if clients else {}
     workload = first.get("workload") or "insert"
     # what analysis needs of the workload: the plan's (its file's `analysis`), else the old facts
-    facts = plan_mod.workload_facts(bench_dir, workload)
+    facts = plan_mod.workload_facts(bench, workload)
     stage = phase.get("stage") or first.get("stage") or "run"
     operations, ops_note = ops_mod.merge(clients)
     # what the phase added to the database's count: its operations that each add one document (tsbs:
@@ -155,7 +110,7 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         per_doc.update({k: None for k in ("cpu_us", "instructions", "write_bytes", "read_bytes", "net_bytes")})
         per_doc["reason"] = ("the phase ran " + ", ".join(operations) + ": per-document costs are insert costs; "
                              "see per_op (storage_bytes is per document in the database)")
-    server_stats = benchfiles.server_stats_json(bench_dir, phase_id)
+    server_stats = ph.server_stats()
     wal = wal_mod.wal(database, server_stats, phase_id)
     mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
     per_op = ops_mod.per_op(operations, cpu_total, instructions, net_total, wal["bytes"], mix,
@@ -197,21 +152,16 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
     if ops_note:
         run_notes.append(f"operations: {ops_note}")
     run_notes[:] = _one_created_in_window_note(run_notes)
-    instructions_reason = None
     if instructions_scaled:
-        instructions_reason = instructions_scaled["reason"]
         run_notes.append(f"instructions not counted ({instructions_reason}); the estimate is in cpu.instructions_scaled")
     elif instructions is None:
-        instructions_reason = perf.get("reason") or (f"{instructions_event}: {events[instructions_event]['status']}"
-                                                     if instructions_event else "no hardware counters on this host")
         run_notes.append(f"instructions not counted ({instructions_reason}); software events only")
     expected_clients = phase.get("clients")
     if isinstance(expected_clients, int) and expected_clients != len(clients):
         run_notes.append(f"{len(clients)} client result file(s) for {expected_clients} client(s)")
     notes.extend(f"{phase_id}: {n}" for n in run_notes)
 
-    reconciliation = reconcile.reconcile(database, server_stats, [c for _, c in clients], phase,
-                                         profile_samples.foreign(bench_dir, phase_id, database), check)
+    reconciliation = reconcile.of_phase(ph, database, server_stats, clients, phase, check)
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     if check is not None and not check.get("ok"):
         # the lab fails the phase on count's exit 1; a folder from elsewhere is held to the same rule
@@ -300,15 +250,8 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
             # just before the clients started (analysis/collect/idle.py); null with the reason
             "usage": usage,
         },
-        "client_cpu": {
-            "user_s": _counter(metrics, "client", "container_cpu_user_seconds_total"),
-            "system_s": _counter(metrics, "client", "container_cpu_system_seconds_total"),
-        },
-        "memory": {
-            "rss": _gauge(metrics, service, "container_memory_rss"),
-            "cache": _gauge(metrics, service, "container_memory_cache"),
-            "working_set": _gauge(metrics, service, "container_memory_working_set_bytes"),
-        },
+        "client_cpu": resources.client_cpu(metrics),
+        "memory": resources.memory(metrics, service),
         "disk": disk,
         "network": network,
         "storage": storage,
@@ -338,16 +281,12 @@ def build_run(bench_dir, phase_id, notes, docs_before=0, config=None):
         "profile": _profile(perf),
         # What watching cost: cAdvisor's and Prometheus's own CPU in the window.
         "monitoring": monitoring.summary(metrics),
-        "metrics_quality": {
-            "gaps": len((metrics or {}).get("gaps") or []),
-            "counter_resets": sum(c.get("resets", 0) for s in ((metrics or {}).get("services") or {}).values()
-                                  for c in (s.get("counters") or {}).values()),
-        },
+        "metrics_quality": resources.quality(metrics),
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
     if stage == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
-        run["query"] = queries_mod.run_query(run, clients, bench_dir)
+        run["query"] = queries_mod.run_query(run, clients, bench)
     return run
 
 
@@ -465,27 +404,28 @@ def documents_compared(runs):
 
 
 def build(bench_dir, lab_env=None):
-    bench_dir = os.path.normpath(bench_dir)
-    bench = benchfiles.bench_env(bench_dir)
-    run_env = plan_mod.run_settings(bench_dir)  # config.run: plan.json's settings.given, else run.env
+    """results.json of a bench folder: its files read once, through one Bench (bench/folder.py)."""
+    bench = folder.Bench(bench_dir)
+    bench_dir = bench.path
+    env = bench.bench_env()
+    run_env = plan_mod.run_settings(bench)  # config.run: plan.json's settings.given, else run.env
     # the run's settings: plan.json's (defaults filled in), else run.env's (analysis/bench/plan.py)
-    effective = plan_mod.settings(bench_dir) or bench
-    present = phases.phases_in(bench_dir)
+    effective = plan_mod.settings(bench) or env
+    present = phases.phases_in(bench)
     notes = []
     runs, inserted_before = [], {}
     for ph in present:
         db_of = benchfiles.database_of(ph)
-        runs.append(build_run(bench_dir, ph, notes, inserted_before.get(db_of, 0), effective))
+        runs.append(build_run(bench.phase(ph), notes, inserted_before.get(db_of, 0), effective))
         inserted_before[runs[-1]["database"]] = runs[-1]["docs_expected_in_db"] or 0
     incomplete = [f"{ph}: no phase file (phase never ran)"
-                  for ph in plan_mod.expected_phases(bench_dir, effective)
+                  for ph in plan_mod.expected_phases(bench, effective)
                   if ph not in present]
     incomplete += [f"{r['phase']}: status {r['status']}" + (f" ({r['reason']})" if r["reason"] else "")
                    for r in runs if r["status"] not in ("ok", "suspect")]
     for r in runs:
         ph = r["phase"]
-        missing = [f"{ph}.{k}.json" for k in ("metrics", "count")
-                   if not os.path.exists(os.path.join(bench_dir, f"{ph}.{k}.json"))]
+        missing = [f"{ph}.{k}.json" for k in ("metrics", "count") if not bench.phase(ph).has(f".{k}.json")]
         if missing:
             incomplete.append(f"{ph}: missing " + ", ".join(missing))
         if isinstance(r["clients_expected"], int) and r["clients"] < r["clients_expected"]:
@@ -506,7 +446,7 @@ def build(bench_dir, lab_env=None):
     compared = documents_compared(runs)
     incomplete += [f"{c['stage']} phases: the documents read back differ between the databases ({c['differ']})"
                    for c in compared if c["keys_equal"] is False or (c["equal"] is False and not c["order_dependent"])]
-    settings = {db: benchfiles.settings_json(bench_dir, db) for db in dbs}
+    settings = {db: bench.settings(db) for db in dbs}
     result = {
         "schema_version": SCHEMA_VERSION,
         "bench": os.path.basename(os.path.abspath(bench_dir)),
@@ -515,7 +455,7 @@ def build(bench_dir, lab_env=None):
         "complete": not incomplete,
         "incomplete": incomplete,
         "config": {
-            "bench": bench,
+            "bench": env,
             "run": run_env,
             "database_settings": settings,
             "lab_env": _lab_env(lab_env),
@@ -523,7 +463,7 @@ def build(bench_dir, lab_env=None):
             # no oplog; replset, a one-member replica set, writes one as production MongoDB does.
             "topology": effective.get("TOPOLOGY") or "standalone",
         },
-        "host": benchfiles.optional_json(os.path.join(bench_dir, "host.json")),
+        "host": bench.host(),
         "runs": runs,
         "ratios": ratios(runs),
         # the load phases' ratios (insert costs), null for a workload without a load stage
@@ -544,7 +484,7 @@ def build(bench_dir, lab_env=None):
         # per query type, the databases side by side: answers' digests, equal or not, cost ratios
         result["queries"] = queries_mod.compare(runs)
     # the indexes a query set declared, as each database created them (init)
-    result["indexes"] = queries_mod.indexes(bench_dir, dbs)
+    result["indexes"] = queries_mod.indexes(bench, dbs)
     # what differs between the sides, stated from what ran (analysis/figures/fairness.py; README "Fairness")
     result["fairness"] = fairness.statements(settings, effective)
     return result

@@ -8,7 +8,7 @@ import pytest
 from hdrh.histogram import HdrHistogram
 
 from analysis.bench import perfstat
-from analysis.figures import hdr, results, schema
+from analysis.figures import hdr, resources, results, schema
 from analysis.common.errors import AnalysisError
 
 
@@ -219,15 +219,15 @@ def test_disk_figures_name_their_device_or_why_none():
     some = {"read_bytes": 0.0, "write_bytes": 4096.0, "read_ops": 0.0, "write_ops": 1.0}
     counted = {"counted": ["dm-0"], "series_devices": ["/dev/dm-0", "/dev/sda"], "excluded": ["/dev/sda"],
                "reason": None}
-    assert results._disk_devices({"disk_devices": counted}, some) == {"devices": ["dm-0"], "reason": None}
+    assert resources._disk_devices({"disk_devices": counted}, some) == {"devices": ["dm-0"], "reason": None}
     # this machine: cAdvisor exports no block I/O for containers at all
-    got = results._disk_devices({"disk_devices": {**counted, "series_devices": []}}, none)
+    got = resources._disk_devices({"disk_devices": {**counted, "series_devices": []}}, none)
     assert "cAdvisor exported no disk series" in got["reason"] and "accounts no block I/O" in got["reason"]
-    got = results._disk_devices({"disk_devices": {**counted, "series_devices": ["/dev/sdb"]}}, none)
+    got = resources._disk_devices({"disk_devices": {**counted, "series_devices": ["/dev/sdb"]}}, none)
     assert "no series on dm-0" in got["reason"] and "/dev/sdb" in got["reason"]
     # operations exported, bytes not (as on this machine): the missing ones are named
     ops_only = {**none, "read_ops": 5.0, "write_ops": 7.0}
-    got = results._disk_devices({"disk_devices": counted}, ops_only)
+    got = resources._disk_devices({"disk_devices": counted}, ops_only)
     assert got["devices"] == ["dm-0"] and got["reason"].startswith("read_bytes, write_bytes: no series on dm-0")
 
 
