@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -138,12 +139,24 @@ def test_perf_stat_events_follow_the_hardware_counters():
 def reason_in_child(path, proc=None, uid=None):
     """perf_unavailable_reason() of a probe in a child process with PATH (and the user) given: the
     host's python3 (the probe needs the standard library only; the venv's may be unreadable to
-    another user)."""
+    another user). The probe's package is copied where any user can read it: a checkout under a
+    folder only root may enter (a CI's clean clone in a private temporary folder) is not."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from lab.driver.probe import LocalProbe; "
             "print(LocalProbe(proc=sys.argv[2] or None).perf_unavailable_reason())")
     python = shutil.which("python3", path="/usr/bin:/bin:/usr/local/bin") or sys.executable
-    r = subprocess.run([python, "-c", code, str(LAB_ROOT), proc or ""], capture_output=True, text=True,
-                       env={**os.environ, "PATH": path}, user=uid, timeout=60)
+    readable = tempfile.mkdtemp(prefix="jsonbench-probe-", dir="/tmp")
+    try:
+        os.chmod(readable, 0o755)
+        shutil.copytree(LAB_ROOT / "lab" / "driver", Path(readable, "lab", "driver"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        for d, _, files in os.walk(readable):
+            os.chmod(d, 0o755)
+            for f in files:
+                os.chmod(os.path.join(d, f), 0o644)
+        r = subprocess.run([python, "-B", "-c", code, readable, proc or ""], capture_output=True, text=True,
+                           env={**os.environ, "PATH": path}, user=uid, timeout=60)
+    finally:
+        shutil.rmtree(readable)
     assert r.returncode == 0, r.stderr
     return r.stdout.strip()
 
