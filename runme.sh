@@ -15,25 +15,6 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 say() { printf '[%s %s] %s\n' "$(date +%H:%M:%S)" "${BENCH_NAME:-lab}" "$*"; }
 
 # A bench folder named on the command line (or one of LAB_ROOT's), for `report`.
-bench_dir_of() {
-  local arg=$1
-  [ -d "$arg" ] || [ ! -d "$LAB_ROOT/$arg" ] || arg="$LAB_ROOT/$arg"
-  if [ ! -d "$arg" ]; then
-    echo "runme.sh: bench folder '$1' does not exist (benches here: $(all_benches | xargs -n1 basename | tr '\n' ' '))" >&2
-    return 2
-  fi
-  if [ ! -f "$arg/bench.env" ]; then
-    echo "runme.sh: '$1' has no bench.env (see README.md, 'Writing a bench')" >&2
-    return 2
-  fi
-  (cd "$arg" && pwd)
-}
-
-all_benches() {
-  local d
-  for d in "$LAB_ROOT"/bench*/; do [ -f "$d/bench.env" ] && echo "${d%/}"; done | sort -V
-}
-
 usage() {
   cat <<'TXT'
 Usage:
@@ -169,13 +150,10 @@ main() {
       compose --profile client --profile grafana down --volumes --remove-orphans ;;
     report)
       shift; ensure_venv || exit 2
-      local dirs=() b
-      [ $# -gt 0 ] || set -- $(all_benches)
-      for b in "$@"; do
-        # a sweep folder (benchN/sweep-KEY) has points, not a bench.env
-        if [[ $(basename "$b") == sweep-* ]] && [ -d "$b" ]; then dirs+=("$(cd "$b" && pwd)"); continue; fi
-        dirs+=("$(bench_dir_of "$b")") || exit 2
-      done
+      local found dirs=()
+      # the folders named, or every bench of the checkout (lab/driver/__main__.py folders)
+      found=$(PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" python3 -m lab.driver folders "$@") || exit 2
+      mapfile -t dirs <<<"$found"
       analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
     compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
     check) run_benches "$@" ;;

@@ -1,11 +1,14 @@
-"""python3 -m lab.driver validate|run <runme.sh's words> (from any folder, with the repository on
-PYTHONPATH: bench folders are named relative to the caller's folder).
+"""python3 -m lab.driver validate|run|folders <runme.sh's words> (from any folder, with the repository
+on PYTHONPATH: bench folders are named relative to the caller's folder).
 
   validate  every check runme.sh makes before anything starts (lab/driver/request.py); writes a plain
             run's DIR/plan.json; exit 2 with `runme.sh: <why>` on stderr, else 0.
   run       after runme.sh provisioned the host, built the images and started the monitoring: the
             check, the experiments, the run's branch. Exit 0; 1 when a phase or the check failed or the
-            branch could not be made; 2 bad input; 130 interrupted."""
+            branch could not be made; 2 bad input; 130 interrupted.
+  folders   `./runme.sh report`'s folders: each bench named (every bench of the checkout when none
+            is) as an absolute folder, one per line; a sweep folder (benchN/sweep-KEY, points and no
+            bench.env) as it is. Exit 2 with `runme.sh: <why>` on stderr for a folder that is neither."""
 import os
 import signal
 import subprocess
@@ -40,6 +43,16 @@ def validate(words, root=ROOT):
         req.validate(req.parse(words), root, standins_asked())
     except req.BadInput as e:
         return bad_input(e)
+    return 0
+
+
+def folders(words, root=ROOT):
+    try:
+        found = [os.path.abspath(w) if os.path.basename(os.path.normpath(w)).startswith("sweep-") and os.path.isdir(w)
+                 else req.bench_dir_of(w, root) for w in words] if words else req.all_benches(root)
+    except req.BadInput as e:
+        return bad_input(e)
+    print("\n".join(found))
     return 0
 
 
@@ -146,11 +159,13 @@ def run(words, lab, summaries=None, verdict=None, branch=make_branch):
 
 
 def main(argv):
-    if len(argv) < 1 or argv[0] not in ("validate", "run"):
-        print("usage: python3 -m lab.driver validate|run [runme.sh's words...]", file=sys.stderr)
+    if len(argv) < 1 or argv[0] not in ("validate", "run", "folders"):
+        print("usage: python3 -m lab.driver validate|run|folders [runme.sh's words...]", file=sys.stderr)
         return 2
     if argv[0] == "validate":
         return validate(argv[1:])
+    if argv[0] == "folders":
+        return folders(argv[1:])
     from .lab import Lab
     lab = Lab.from_environment()
     install_signals(lab)

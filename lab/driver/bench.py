@@ -8,6 +8,7 @@ import sys
 
 from . import hooks
 from .phase import run_phase
+from .plan import Plan
 from .engine import BENCH_MOUNT, client_args
 
 
@@ -39,20 +40,21 @@ def remove_databases(lab, env=None, volumes=True):
 
 
 class Bench:
-    def __init__(self, lab, bench_dir):
+    def __init__(self, lab, bench_dir, plan=None):
+        """plan: the folder's plan.json as lab/driver/plan.py read and checked it (read here when the
+        caller has not read it already)."""
         self.lab = lab
         self.engine = lab.engine
         self.probe = lab.probe
         self.dir = os.path.abspath(bench_dir)
         self.name = os.path.basename(self.dir)
-        with open(os.path.join(self.dir, "plan.json"), encoding="utf-8") as f:
-            self.plan = json.load(f)
+        self.plan = plan or Plan(os.path.join(self.dir, "plan.json"), lab.root)
         # every bench key with its default filled in (the client wrote them), over the lab's
         # environment: compose interpolates the services from both, as runme.sh exported them before
-        self.settings = dict(self.plan["settings"]["environment"])
+        self.settings = dict(self.plan.environment)
         self.env = {**self.engine.environ, **self.settings}
         self.databases = self.settings["DATABASES"].split()
-        self.transactions = bool(self.plan["workload"].get("transactions"))
+        self.transactions = self.plan.transactions
         self.databases_root = os.path.join(lab.root, "databases")
         self.manifests = _manifests(lab.root)
         self.image_os = {}      # by service: lab/image-os's facts, read once before the phases
@@ -62,6 +64,19 @@ class Bench:
         self.pooled = {} if pool == "none" else {
             db: service for db, name, service in self.manifests.poolers(self.databases, self.databases_root) if name == pool}
         self.pool_name = pool
+        self._hooks = {}        # (db, pool or None) -> its hook module, loaded once per bench
+
+    def database_hooks(self, db):
+        """databases/<db>/lab.py, loaded once for the bench (a phase asks for a uri several times)."""
+        if (db, None) not in self._hooks:
+            self._hooks[db, None] = hooks.database(self.databases_root, db)
+        return self._hooks[db, None]
+
+    def pool_hooks(self, db):
+        """The bench's pooler's databases/<db>/<pool>/pool.py, loaded once for the bench."""
+        if (db, self.pool_name) not in self._hooks:
+            self._hooks[db, self.pool_name] = hooks.pooler(self.databases_root, db, self.pool_name)
+        return self._hooks[db, self.pool_name]
 
     # -- speaking and the engine ------------------------------------------------------------------
     def say(self, msg):
@@ -74,12 +89,12 @@ class Bench:
         return self.engine.container_of(service, env=self.env)
 
     def database_uri(self, db):
-        return hooks.database(self.databases_root, db).uri(self.env)
+        return self.database_hooks(db).uri(self.env)
 
     def client_uri(self, db):
         """The URI a phase's clients dial: the pool's for a pooled database, else the database's own."""
         if db in self.pooled:
-            return hooks.pooler(self.databases_root, db, self.pool_name).uri(self.env, self.pooled[db])
+            return self.pool_hooks(db).uri(self.env, self.pooled[db])
         return self.database_uri(db)
 
     def _client_env(self, uri):
@@ -127,7 +142,7 @@ class Bench:
         runs in a database container: readiness is the client's own authenticated connect,
         docs/contracts.md §3), each image's OS read, then the bench's pooler. Raises on a failure."""
         for db in self.databases:
-            for name, value in hooks.compose_env(hooks.database(self.databases_root, db), self.env,
+            for name, value in hooks.compose_env(self.database_hooks(db), self.env,
                                                  self.databases_root).items():
                 if value is None:
                     self.env.pop(name, None)
@@ -143,7 +158,7 @@ class Bench:
             self.database_ready(db)
             self.read_image_os(db)
         for db, service in self.pooled.items():
-            module = hooks.pooler(self.databases_root, db, self.pool_name)
+            module = self.pool_hooks(db)
             self.env.update(module.compose_env(self.env))
             self.pool_ready[db] = module.start(self, service)
             self.read_image_os(service)
@@ -152,7 +167,7 @@ class Bench:
         if self.oneshot(db, "wait-ready").returncode != 0:
             raise RuntimeError(f"{db} did not become ready (see the wait-ready error above and: "
                                f"docker logs $(docker compose ps -q {db}))")
-        after = getattr(hooks.database(self.databases_root, db), "after_ready", None)
+        after = getattr(self.database_hooks(db), "after_ready", None)
         if after:
             after(self, db)
 
@@ -184,7 +199,7 @@ class Bench:
                      f"{settings['DOCS']} docs at {settings['RATE']} docs/s)")
         else:
             self.say(f"starting: {settings.get('DESCRIPTION', '')} ({settings['DATABASES']}; {settings['WORKLOAD']} workload; "
-                     f"phases: {' '.join(p['id'] for p in self.plan['phases'])})")
+                     f"phases: {' '.join(p.id for p in self.plan.phases)})")
         try:
             self.lab.write_json(os.path.join(self.dir, "host.json"), self.probe.host_facts())
         except Exception as e:  # noqa: BLE001  (host facts are a figure's context, not a reason to stop)
@@ -208,7 +223,7 @@ class Bench:
                 raise RuntimeError(f"{db}: settle failed")
         # The plan's order: per database its load phase (if the workload has one), then its run
         # phase, on the same volume.
-        for phase in self.plan["phases"]:
+        for phase in self.plan.phases:
             if self.lab.interrupted:
                 break
             run_phase(self, phase)

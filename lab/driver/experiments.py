@@ -106,7 +106,7 @@ class Experiments:
         plan = Plan(os.path.join(bench_dir, "plan.json"), root)
         n = plan.repetitions
         if n <= 1:
-            run_bench(self.lab, bench_dir)
+            run_bench(self.lab, bench_dir, plan)
             return
         # the folder's own plan keeps its repetitions (analysis reads REPEAT from it); each repeat-k its own
         given = plan.given_sets()
@@ -147,8 +147,8 @@ class BenchFailed(Exception):
         self.code = code
 
 
-def run_bench(lab, bench_dir):
+def run_bench(lab, bench_dir, plan=None):
     """lab.run_bench(DIR); a failure (an exception, or a nonzero status returned) stops the run."""
-    code = lab.run_bench(bench_dir)
+    code = lab.run_bench(bench_dir, plan)
     if code not in (None, 0, True):
         raise BenchFailed(bench_dir, 1 if code is False else code)

@@ -158,9 +158,9 @@ class Lab:
         return None if problems is None else (problems, phase_status.problems_text(problems))
 
     # -- benches ------------------------------------------------------------------------------------
-    def run_bench(self, bench_dir):
+    def run_bench(self, bench_dir, plan=None):
         from .bench import Bench
-        Bench(self, bench_dir).run()
+        Bench(self, bench_dir, plan).run()
 
     def remove_databases(self):
         from .bench import remove_databases

@@ -6,7 +6,7 @@ import json
 import os
 import time
 
-from . import decisions, hooks
+from . import decisions
 
 
 def now():
@@ -15,14 +15,15 @@ def now():
 
 class Phase:
     def __init__(self, bench, spec):
+        """spec: the plan's phase (lab/driver/plan.py Phase, its words checked)."""
         self.bench, self.lab, self.engine, self.probe = bench, bench.lab, bench.engine, bench.probe
-        self.db = spec["database"]
-        self.id = spec["id"]
-        self.stage = spec["stage"]
-        self.clients = int(spec["clients"])
-        self.query = spec.get("query") or None if self.stage == "query" else None
+        self.db = spec.database
+        self.id = spec.id
+        self.stage = spec.stage
+        self.clients = spec.clients
+        self.query = spec.query if self.stage == "query" else None
         self.expected_s = None
-        self.plan_expected_s = spec["expected_s"]
+        self.plan_expected_s = spec.expected_s
         self.out = os.path.join(bench.dir, f"{self.id}.out")
         self.client_ids = []
         self.active = False
@@ -368,7 +369,7 @@ class Phase:
         if self.db not in bench.pooled:
             return
         try:
-            line = hooks.pooler(bench.databases_root, self.db, bench.pool_name).close(bench, bench.pooled[self.db])
+            line = bench.pool_hooks(self.db).close(bench, bench.pooled[self.db])
         except Exception as e:  # noqa: BLE001
             line = f"pool-close: the pooler's close hook failed ({type(e).__name__}: {e})"
         self.append_out(line)
@@ -379,7 +380,7 @@ class Phase:
         if self.db not in bench.pooled:
             return None
         service = bench.pooled[self.db]
-        return hooks.pooler(bench.databases_root, self.db, bench.pool_name).phase_json(
+        return bench.pool_hooks(self.db).phase_json(
             bench, service, bench.pool_ready.get(self.db), bench.image_os.get(service))
 
 

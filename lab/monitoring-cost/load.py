@@ -8,12 +8,12 @@ environment runme.sh's set-up exports (LAB_ROOT, PROJECT, USE_STANDINS, .env's s
   load.py cpu PID...                           each container's cgroup CPU seconds (the probe's reading)
 """
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from lab.driver.bench import Bench  # noqa: E402
 from lab.driver.lab import Lab  # noqa: E402
+from lab.driver.plan import write_plan  # noqa: E402
 
 
 def start(db, clients, rate, docs, workdir):
@@ -24,9 +24,7 @@ def start(db, clients, rate, docs, workdir):
         shape = f.read()
     with open(os.path.join(folder, "bench.env"), "w", encoding="utf-8") as f:
         f.write(shape + f'\nCLIENTS={clients}\nRATE={rate}\nDOCS={docs}\nDATABASES="{db}"\nQUIET_S=0\nPERF_RECORD_S=0\n')
-    with open(os.path.join(folder, "plan.json"), "w", encoding="utf-8") as f:
-        subprocess.run(["node", os.path.join(lab.root, "client"), "plan", "--json", os.path.join(folder, "bench.env")],
-                       stdout=f, check=True)
+    write_plan(lab.root, folder)
     bench = Bench(lab, folder)
     bench.refresh_databases()
     if bench.oneshot(db, "init", stdout="inherit").returncode != 0:

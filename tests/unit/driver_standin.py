@@ -27,7 +27,9 @@ class StandInLab:
     def say(self, msg, bench=None):
         self.said.append((bench, msg))
 
-    def run_bench(self, bench_dir):
+    def run_bench(self, bench_dir, plan=None):
+        # the plan when the caller read it already: the folder's own, never another's
+        assert plan is None or os.path.samefile(plan.path, Path(bench_dir, "plan.json"))
         self.ran.append(bench_dir)
         self.runs += 1
         plan = json.loads(Path(bench_dir, "plan.json").read_text())

@@ -58,18 +58,18 @@ def after(args, flag):
 def test_a_client_container_gets_the_plan_and_its_phase_not_the_bench_keys(tmp_path, bench):
     b, engine = bench_of(tmp_path, bench)
     folder = b.dir
-    last = b.plan["phases"][-1]
-    b.oneshot(last["database"], "init")
-    b.phase_id = last["id"]
-    assert b.client_start(last["database"], 2, last["id"]) == "cid"
-    b.oneshot(last["database"], "count")
+    last = b.plan.phases[-1]
+    b.oneshot(last.database, "init")
+    b.phase_id = last.id
+    assert b.client_start(last.database, 2, last.id) == "cid"
+    b.oneshot(last.database, "count")
     init, start, count = engine.calls
     assert after(start, "-e") == ["URI"], start  # DATASET (mounted) and the lab's test knobs only when set
     assert after(start, "-v") == [f"{folder}:/bench:rw"]
-    assert start[start.index("client"):] == ["client", "run", "--plan", "/bench/plan.json", "--phase", last["id"], "--client", "2"]
-    assert after(start, "--name") == [f"p-client-{last['id']}-2"]
+    assert start[start.index("client"):] == ["client", "run", "--plan", "/bench/plan.json", "--phase", last.id, "--client", "2"]
+    assert after(start, "--name") == [f"p-client-{last.id}-2"]
     for words, expected in ((init, ["init", "--plan", "/bench/plan.json"]),
-                            (count, ["count", "--plan", "/bench/plan.json", "--phase", last["id"]])):
+                            (count, ["count", "--plan", "/bench/plan.json", "--phase", last.id])):
         assert after(words, "-e") == ["URI"], words
         assert after(words, "-v") == [f"{folder}:/bench:ro"]
         assert words[words.index("client") + 1:] == expected
@@ -81,7 +81,7 @@ def test_clients_get_the_dataset_read_only_at_slash_dataset_not_the_host_path(tm
                                 "created_at": "2024-01-01T00:00:00Z", "payload": {}}) + "\n")
     b, engine = bench_of(tmp_path, "bench-ev", f"DESCRIPTION=x\nWORKLOAD=events\nDATASET={data}\nKEY=uuidv7\nLAYOUT=heap\n"
                                                "CLIENTS=1\nDATABASES=postgres\n")
-    b.client_start("postgres", 1, b.plan["phases"][0]["id"])
+    b.client_start("postgres", 1, b.plan.phases[0].id)
     b.oneshot("postgres", "init")
     for words in engine.calls:
         assert after(words, "-v")[:1] == [f"{data}:/dataset/ev.ndjson:ro"], words

@@ -17,11 +17,15 @@ from lab.driver.lab import Lab
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def validate(*words, cwd):
+def driver_cli(command, *words, cwd):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("JSONBENCH_STANDINS", None)
-    return subprocess.run([sys.executable, "-m", "lab.driver", "validate", *words], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "lab.driver", command, *words], cwd=cwd, env=env,
                           capture_output=True, text=True)
+
+
+def validate(*words, cwd):
+    return driver_cli("validate", *words, cwd=cwd)
 
 
 def test_validate_reads_bench_folders_from_the_callers_folder_and_writes_a_plain_runs_plan(tmp_path):
@@ -52,6 +56,20 @@ def test_validate_refuses_with_runmes_words_and_exit_2(tmp_path):
     (tmp_path / "empty").mkdir()
     r = validate("empty", cwd=tmp_path)
     assert r.returncode == 2 and "runme.sh: 'empty' has no bench.env (see README.md, 'Writing a bench')" in r.stderr
+
+
+def test_folders_names_report_s_folders_from_the_callers_folder_or_every_bench_of_the_checkout(tmp_path):
+    bench(tmp_path, "bench-v", SMALL)
+    (tmp_path / "bench-v" / "sweep-DOCS" / "10").mkdir(parents=True)
+    r = driver_cli("folders", "bench-v", "bench-v/sweep-DOCS", "bench2", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [str(tmp_path / "bench-v"), str(tmp_path / "bench-v" / "sweep-DOCS"), str(ROOT / "bench2")]
+    # none named: every bench* folder of the checkout with a bench.env, in version order
+    assert driver_cli("folders", cwd=tmp_path).stdout.split() == [str(ROOT / f"bench{i}") for i in (1, 2, 3, 4)]
+    for words, message in [(["nosuch"], "runme.sh: bench folder 'nosuch' does not exist (benches here: bench1 bench2 bench3 bench4 )"),
+                           (["bench-v/sweep-DOCS/10"], "runme.sh: 'bench-v/sweep-DOCS/10' has no bench.env")]:
+        r = driver_cli("folders", *words, cwd=tmp_path)
+        assert r.returncode == 2 and message in r.stderr and not r.stdout, (words, r.stderr)
 
 
 class Branches:
@@ -85,7 +103,7 @@ def test_a_run_checks_runs_and_branches(tmp_path, monkeypatch):
 def test_a_failed_phase_still_branches_incomplete_and_exits_1(tmp_path):
     a = bench(tmp_path, "bench-a", SMALL)
     lab = StandInLab()
-    lab.run_bench = lambda d, f=lab.run_bench: (f(d), setattr(lab, "run_failed", True))[0]
+    lab.run_bench = lambda d, p=None, f=lab.run_bench: (f(d, p), setattr(lab, "run_failed", True))[0]
     rc, lab, branch = run(tmp_path, ["--no-check", a], lab=lab)
     assert rc == 1 and branch.calls == [([a], "", True)]
     assert lab.said[-1] == (None, "some phases failed: see results.json 'incomplete' in each bench")

@@ -53,7 +53,9 @@ def bench(tmp_path, root=ROOT, databases="postgres mysql", **settings):
     folder = tmp_path / "bench-x"
     folder.mkdir(exist_ok=True)
     plan = {"settings": {"environment": {"DATABASES": databases, **settings}, "given": {}},
-            "phases": [], "workload": {"transactions": False}, "repetitions": 1}
+            "phases": [{"id": db, "database": db, "stage": "run", "ops": 1, "rate": 0, "expected_s": 1, "clients": 1}
+                       for db in databases.split()],
+            "workload": {"transactions": False}, "repetitions": 1}
     (folder / "plan.json").write_text(json.dumps(plan))
     engine = Engine(str(root), "jsonbench-test-none", False, ENV)
     return Bench(Lab(str(root), engine, None, ENV), str(folder))
@@ -76,7 +78,7 @@ def test_a_database_without_a_pooler_is_driven_as_without_pool(tmp_path):
     b = bench(tmp_path, databases="mongodb mysql", POOL="pgbouncer")
     assert b.pooled == {}
     assert b.client_uri("mongodb") == "mongodb://mu:mp@mongodb:27017/?authSource=admin"
-    phase = Phase(b, {"database": "mysql", "id": "mysql", "stage": "run", "clients": 1, "expected_s": 1})
+    phase = Phase(b, next(p for p in b.plan.phases if p.database == "mysql"))
     assert phase.pooler_json() is None
     phase.pool_close()  # nothing to close: no .out written
     assert not Path(phase.out).exists()
@@ -94,7 +96,7 @@ def test_hooks_values_travel_by_return_and_the_lab_keeps_them(tmp_path, capsys):
     assert "starting fake-pool" in capsys.readouterr().out
     assert b.env["FAKE_POOL"] == "on"
     assert b.client_uri("mysql") == "fake://fake-pool:1/yp"
-    phase = Phase(b, {"database": "mysql", "id": "mysql", "stage": "run", "clients": 1, "expected_s": 1})
+    phase = Phase(b, next(p for p in b.plan.phases if p.database == "mysql"))
     pooler = phase.pooler_json()
     assert {k: pooler[k] for k in ("service", "ready")} == {"service": "fake-pool", "ready": {"product": "Fake", "version": "1.0"}}
     # the lab read the pooler's image after its start and handed the facts to its phase_json: here
@@ -117,7 +119,7 @@ def test_a_failing_pool_start_stops_the_run_and_a_missing_hook_is_named(tmp_path
     with pytest.raises(hooks.HookError, match=f"{root}/databases/mysql/fakepool/pool.py defines no close"):
         b.client_uri("mysql")
     # a close hook failing: said in the phase's .out, the run goes on to its end reading
-    phase = Phase(b, {"database": "mysql", "id": "mysql", "stage": "run", "clients": 1, "expected_s": 1})
+    phase = Phase(b, next(p for p in b.plan.phases if p.database == "mysql"))
     phase.pool_close()
     assert "pool-close: the pooler's close hook failed (HookError:" in Path(phase.out).read_text()
 

@@ -18,6 +18,7 @@ from analysis.bench import phase_status
 from lab.driver.engine import Engine
 from lab.driver.lab import Lab
 from lab.driver.phase import Phase
+from lab.driver.plan import Phase as PlanPhase
 
 ROOT = Path(__file__).resolve().parents[2]
 START_SERVER = """
@@ -103,7 +104,8 @@ def count_phase(bench_dir, uri, clients=2, db="postgres"):
     """Runs the driver's count as a phase does (lab/driver/phase.py Phase.count), then the status
     analysis decides from its outcome as from a D.phase.json's facts, for the phase `db` (its client
     results in bench_dir/clients/<db>-client-<i>.json); returns (status, reason, D.out)."""
-    phase = Phase(HostBench(bench_dir, uri), {"database": db, "id": db, "stage": "run", "clients": clients, "expected_s": 1})
+    phase = Phase(HostBench(bench_dir, uri), PlanPhase(id=db, database=db, stage="run", ops=1, rate=0.0, expected_s=1.0,
+                                                       clients=clients, query=None))
     outcome, problems = phase.count()
     facts = {"client_exit_codes": [0] * clients, "wait": {"expected_s": 1, "limit_s": 122, "timed_out": False},
              "lab_error_exit_code": None,
