@@ -86,6 +86,12 @@ class BookingWorkload extends TxnWorkload {
   exec(b, target = this.target) {
     return this.transaction(target, b.i, async (tx) => {
       const flight = await tx.flightWithAircraft(b.scheduleId);
+      // the seat number and the price come from the flight: a binding step that lost them would store
+      // other data than the other databases do (seat_no 1 everywhere), never silently
+      if (!(Number.isInteger(flight.seats) && flight.seats > 0 && Number.isInteger(flight.durationMin))) {
+        throw new Error(`booking: flight ${b.scheduleId} read as seats=${flight.seats} duration_min=${flight.durationMin}: `
+          + 'flightWithAircraft must give the aircraft\'s seats and the flight\'s duration as integers');
+      }
       await this.write('seat', tx.insertSeat({
         id: b.id, scheduleId: b.scheduleId, day: b.day, userId: b.userId, seatNo: 1 + Math.floor(b.seatFraction * flight.seats),
       }));

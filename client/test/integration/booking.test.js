@@ -101,6 +101,19 @@ test('booking transactions', { timeout: 900000 }, async (t) => {
     });
   }
 
+  // The same bookings on both servers store the same seats: the seat number comes from the flight's
+  // aircraft (a join on PostgreSQL, a $lookup on MongoDB), so a lookup that loses the aircraft's
+  // seats shows here (SecantusDB resolved no field path through the looked-up array: every seat_no was 1).
+  await t.test('the contention runs stored the same seats on both servers: flight, day, user and seat number', async () => {
+    const day = (d) => d.toISOString().slice(0, 10);
+    const key = (s) => `${s.schedule_id} ${day(s.day)} ${s.user_id} ${s.seat_no}`;
+    const pgSeats = (await pg.query('select schedule_id, day, user_id, seat_no from seat')).rows.map(key).sort();
+    const mgSeats = (await sec.withDb((db) => db.collection('seat').find({}).toArray())).map(key).sort();
+    assert.equal(pgSeats.length, 100);
+    assert.ok(new Set(pgSeats.map((s) => s.split(' ')[3])).size > 10, `seat numbers barely vary: ${pgSeats.slice(0, 5)}`);
+    assert.deepEqual(mgSeats, pgSeats);
+  });
+
   await t.test('a tampered audit row or a missing payment fails the check with the rows shown', async () => {
     await pg.query("update audit set seats_occupied = seats_occupied + 1 where schedule_id = 1");
     await pg.query('delete from payment where id = (select id from payment order by id limit 1)');

@@ -38,10 +38,15 @@ async function init(db, { seed, flights, layout }) {
   return { created: `createCollection(${Object.keys(tables).join(', ')}, ${JSON.stringify(clustered(layout))})`, indexes };
 }
 
+// The flight joined with its aircraft, one document, in one round trip as PostgreSQL's join. The
+// looked-up array is unwound (one aircraft per flight) rather than read through `$first: '$aircraft.seats'`:
+// SecantusDB resolves no field path through an array (it gave null seats, so every seat_no was 1),
+// and $unwind means the same on every MongoDB since 3.2.
 const FLIGHT_PIPELINE = (id) => [
   { $match: { _id: id } },
   { $lookup: { from: 'aircraft', localField: 'aircraft_id', foreignField: '_id', as: 'aircraft' } },
-  { $project: { duration_min: 1, seats: { $first: '$aircraft.seats' } } },
+  { $unwind: '$aircraft' },
+  { $project: { duration_min: 1, seats: '$aircraft.seats' } },
 ];
 
 function stepsOn(db, session) {
