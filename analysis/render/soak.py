@@ -8,7 +8,8 @@ import gzip
 import os
 import statistics
 
-from ..bench import benchfiles, phases
+from ..bench import benchfiles, phases, plan
+from ..common.errors import AnalysisError
 
 RATE_TOLERANCE = 0.01
 RSS_GROWTH_LIMIT = 0.10
@@ -27,6 +28,8 @@ def client_rss_growth(bench_dir, database):
     "warm" from the end of the first minute, "steady" from the end of the first third."""
     path = os.path.join(bench_dir, "timeseries", f"{database}.csv.gz")
     series = {}
+    if not os.path.exists(path):
+        return {}  # no series exported (Prometheus unreachable): check says it cannot judge
     with gzip.open(path, "rt") as f:
         for row in csv.DictReader(f):
             if row["service"] == "client" and row["metric"] == "container_memory_rss":
@@ -48,7 +51,12 @@ def _pct(first, last):
 
 
 def check(bench_dir):
-    """Returns (lines to print, passed)."""
+    """Returns (lines to print, passed). Refuses a folder that is not an insert bench (lab/soak.sh writes
+    one): its phases are named otherwise and its rates are transactions, events or queries."""
+    workload = (plan.settings(bench_dir) or {}).get("WORKLOAD") or "insert"
+    if workload != "insert":
+        raise AnalysisError(f"{bench_dir}: soak-check reads an insert bench (lab/soak.sh writes one); "
+                            f"this one ran WORKLOAD={workload}")
     lines, passed = [], True
     for database in phases.databases_in(bench_dir):
         for path, r in benchfiles.client_results(bench_dir, database):

@@ -5,6 +5,9 @@ import io
 import json
 import os
 
+import pytest
+
+from analysis.common.errors import AnalysisError
 from analysis.render import soak
 from analysis.tests.helpers import client_result
 
@@ -67,3 +70,18 @@ def test_rate_off_by_more_than_one_percent_fails(tmp_path):
 def test_errors_fail(tmp_path):
     lines, passed = soak.check(make_bench(tmp_path, rss_end=50 * 2**20, errors=1))
     assert not passed
+
+
+def test_a_bench_of_another_workload_is_refused_naming_it(tmp_path):
+    bench = make_bench(tmp_path, rss_end=52 * 2**20)
+    with open(os.path.join(bench, "run.env"), "w") as f:
+        f.write("WORKLOAD=ycsb\n")
+    with pytest.raises(AnalysisError, match=r"soak-check reads an insert bench \(lab/soak.sh writes one\); this one ran WORKLOAD=ycsb"):
+        soak.check(bench)
+
+
+def test_no_exported_series_fails_saying_so(tmp_path):
+    bench = make_bench(tmp_path, rss_end=52 * 2**20)
+    os.remove(os.path.join(bench, "timeseries", "postgres.csv.gz"))
+    lines, passed = soak.check(bench)
+    assert not passed and "FAIL postgres: no client memory series long enough to judge" in lines, lines
