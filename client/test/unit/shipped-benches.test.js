@@ -30,7 +30,7 @@ test('tsbs-queries: 78,000 events over 13 h (the 12 h windows fit), then the 13 
 });
 
 test('the repository ships the original study, the YCSB benches, the TSBS ingest, the OnGres query, transactions and OLTP benches', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'tsbs-ingest', 'tsbs-queries', 'events-olap', 'txn-booking', 'oltp']) {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'ycsb-a-large', 'tsbs-ingest', 'tsbs-queries', 'events-olap', 'txn-booking', 'oltp']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -69,3 +69,12 @@ for (const name of shipped) {
     }
   });
 }
+
+test('ycsb-d is YCSB D (read 95 / insert 5, latest) and ycsb-a-large YCSB A on 100 x 200 B documents', () => {
+  const read = (b) => validateBenchText(fs.readFileSync(path.join(ROOT, b, 'bench.env'), 'utf8'), `${b}/bench.env`);
+  const d = read('ycsb-d');
+  assert.deepEqual([d.WORKLOAD, d.MIX, d.DIST], ['ycsb', { read: 95, insert: 5 }, 'latest']);
+  const large = read('ycsb-a-large');
+  assert.deepEqual([large.MIX, large.FIELDS, large.FIELD_BYTES, large.SHAPE], [{ read: 50, update: 50 }, 100, 200, 'flat']);
+  assert.deepEqual(phases(large).filter((p) => p.database === 'postgres').map((p) => p.stage), ['load', 'run']);
+});
