@@ -13,7 +13,7 @@ from ..common.labels import fmt
 from ..bench import benchfiles
 from ..figures import ingest
 from ..render import txn_report
-from . import ci, experiment_schema, figures, repeat, sweep_plots, sweep_queries
+from . import ci, experiment_schema, figures, repeat, sweep_categories, sweep_plots, sweep_queries
 
 SCHEMA_VERSION = 1
 KIND = "sweep"
@@ -104,9 +104,7 @@ def _grid_points(sweep_dir, key):
 
 
 def _full_grid(pts):
-    """Every combination of the two keys' values is a point (a grid), or only some (a paired sweep)."""
-    parts = [str(v).split(", ") for v, _, _ in pts]
-    return len({p[0] for p in parts}) * len({p[-1] for p in parts}) == len(parts)
+    return sweep_categories.full_grid([v for v, _, _ in pts])
 
 
 def point_summary(path, name=None):

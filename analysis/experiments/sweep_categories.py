@@ -15,6 +15,21 @@ from ..common.fileio import read_json  # noqa: E402
 from ..bench import benchfiles  # noqa: E402
 from ..render.plots import COLORS, _save  # noqa: E402
 
+
+def full_grid(values):
+    """A two-key sweep's values ("v, w") hold every combination of the two keys' values (a grid), or
+    only some (a paired sweep: K1+K2=v1+w1,...)."""
+    parts = [str(v).split(", ") for v in values]
+    return len({p[0] for p in parts}) * len({p[-1] for p in parts}) == len(parts)
+
+
+def axis_label(result):
+    """The swept key as a plot's axis: K; "K1 x K2" for a grid; "K1 + K2 (pairs)" for a paired sweep."""
+    key = result["key"]
+    if "+" not in key:
+        return key
+    return key.replace("+", " x ") if full_grid(result["values"]) else key.replace("+", " + ") + " (pairs)"
+
 # (title, candidate paths: the first present in the sweep's series, its source in a run for the reason)
 PANELS = [
     ("CPU µs per {unit}", ["per_op.cpu_us"]),
@@ -106,7 +121,7 @@ def make(result, sweep_dir, plot_dir):
         slant = {"rotation": 25, "ha": "right"} if widest * len(labels) > 40 else {}
         ax.set_xticks(range(len(values)), [str(v) for v in values] if slant else labels, **slant)
         ax.set_xlim(-0.6, len(values) - 0.4)
-        ax.set_xlabel(result["key"].replace("+", " x "))
+        ax.set_xlabel(axis_label(result))
         ax.set_title(title.format(unit=unit), fontsize=10)
         ax.set_ylim(bottom=0)
         ax.grid(axis="y", alpha=0.3)
@@ -119,7 +134,7 @@ def make(result, sweep_dir, plot_dir):
             ax.legend(seen.values(), seen.keys(), fontsize=8)
     notes = [f"{m['run']} at {result['key']}={m['value']}, {m['figure']}: {m['reason']}" for m in missing]
     marks = "; ".join(result.get("stand_in") or [])
-    fig.suptitle(f"{result['bench']}: per {unit} cost and storage by {result['key'].replace('+', ' x ')}" + (f"\n{textwrap.fill(marks, 150)}" if marks else ""),
+    fig.suptitle(f"{result['bench']}: per {unit} cost and storage by {axis_label(result)}" + (f"\n{textwrap.fill(marks, 150)}" if marks else ""),
                  fontsize=11)
     if notes:
         fig.text(0.01, 0.01, textwrap.fill("n/a: " + " | ".join(notes), 190), fontsize=7, va="bottom")

@@ -102,7 +102,7 @@ def make(result, sweep_dir):
             ax.set_xscale("log")
         ax.set_xticks([at[v] for v in values], [str(v).replace(", ", "\n") for v in values])
         ax.minorticks_off() if log_x else None
-        ax.set_xlabel(result["key"].replace("+", " x "))
+        ax.set_xlabel(sweep_categories.axis_label(result))
         ax.set_ylabel(", ".join(figures.name(p) for p in paths))
         ax.set_ylim(bottom=0)
         ax.grid(alpha=0.3)
@@ -110,7 +110,7 @@ def make(result, sweep_dir):
         # stand-ins named in full, wrapped so that the title fits the figure
         marks = textwrap.fill("; ".join(result.get("stand_in") or []), 95)
         per = {"per_op": " per operation", "per_doc": " per document", "wal": " in the phase"}.get(paths[0].split(".")[0], "")
-        ax.set_title(f"{result['bench']}: {title}{per} against {result['key'].replace('+', ' x ')}" + (f"\n{marks}" if marks else ""), fontsize=10)
+        ax.set_title(f"{result['bench']}: {title}{per} against {sweep_categories.axis_label(result)}" + (f"\n{marks}" if marks else ""), fontsize=10)
         fig.tight_layout()
         _save(fig, os.path.join(plot_dir, f"{name}.png"))
         made.append(f"plots/{name}.png")

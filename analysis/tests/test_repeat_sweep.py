@@ -429,3 +429,12 @@ def test_schema_holds_the_promise_a_missing_interval_has_a_reason(tmp_path, fixt
     s["ci"], s["reason"] = None, None
     with pytest.raises(AnalysisError, match="experiment.schema.json at 'figures/mongodb/per_doc.cpu_us/reason'"):
         experiment_schema.validate(broken)
+
+
+def test_a_paired_sweep_is_labelled_as_pairs_a_grid_as_every_combination():
+    from analysis.experiments.sweep_categories import axis_label
+    paired = {"key": "KEY+LAYOUT", "values": ["uuidv7, clustered", "uuidv4, clustered", "sequence, heap", "uuidv4, heap"]}
+    grid = {"key": "ISOLATION+CLIENTS", "values": ["read-committed, 2", "read-committed, 8", "serializable, 2", "serializable, 8"]}
+    assert axis_label(paired) == "KEY + LAYOUT (pairs)"
+    assert axis_label(grid) == "ISOLATION x CLIENTS"
+    assert axis_label({"key": "FIELD_BYTES", "values": [100, 1000]}) == "FIELD_BYTES"

@@ -78,3 +78,21 @@ test('ycsb-d is YCSB D (read 95 / insert 5, latest) and ycsb-a-large YCSB A on 1
   assert.deepEqual([large.MIX, large.FIELDS, large.FIELD_BYTES, large.SHAPE], [{ read: 50, update: 50 }, 100, 200, 'flat']);
   assert.deepEqual(phases(large).filter((p) => p.database === 'postgres').map((p) => p.stage), ['load', 'run']);
 });
+
+test('sizes-10x100 and sizes-5x10 are bench1..bench4 on smaller documents: the four KEY/LAYOUT pairs as a paired sweep, every other key as bench1', () => {
+  const text = (b) => fs.readFileSync(path.join(ROOT, b, 'bench.env'), 'utf8');
+  const pairs = ['bench1', 'bench2', 'bench3', 'bench4'].map((b) => {
+    const v = validateBenchText(text(b), `${b}/bench.env`);
+    return `${v.KEY}+${v.LAYOUT}`;
+  });
+  const keys = (t) => Object.fromEntries(t.split('\n').filter((l) => /^[A-Z_]+=/.test(l)).map((l) => l.split(/=(.*)/s).slice(0, 2)));
+  const bench1 = keys(text('bench1'));
+  for (const [folder, fields, bytes] of [['sizes-10x100', '10', '100'], ['sizes-5x10', '5', '10']]) {
+    const own = keys(text(folder));
+    assert.equal(own.SWEEP, `"KEY+LAYOUT=${pairs.join(',')}"`, folder);
+    assert.deepEqual([own.FIELDS, own.FIELD_BYTES], [fields, bytes], folder);
+    const rest = (k) => Object.fromEntries(Object.entries(k).filter(([n]) => !['DESCRIPTION', 'SWEEP', 'FIELDS', 'FIELD_BYTES'].includes(n)));
+    assert.deepEqual(rest(own), rest(bench1), folder);
+    validateBenchText(text(folder), `${folder}/bench.env`);
+  }
+});
