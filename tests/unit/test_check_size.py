@@ -27,7 +27,7 @@ TSBS_Q = ["QUERIES=single-groupby-1-1-1", "QUERY_RUNS=10"]
 # bench folder -> the words at CHECK_SECONDS 20 (the default), 6 (the e2e test's) and 1
 PINNED = {
     "bench1": DOCS_20_6_1, "bench2": DOCS_20_6_1, "bench3": DOCS_20_6_1, "bench4": DOCS_20_6_1,
-    "doc-size": DOCS_20_6_1,
+    "doc-size": DOCS_20_6_1, "sizes-10x100": DOCS_20_6_1, "sizes-5x10": DOCS_20_6_1,
     "events-olap": (EVENTS, EVENTS, EVENTS),
     "oltp": (["OPS=2000"], ["OPS=600"], ["OPS=100"]),
     "tsbs-ingest": (["SPAN_S=400"], ["SPAN_S=120"], ["SPAN_S=20"]),
@@ -37,7 +37,8 @@ PINNED = {
                        ["SPAN_S=43200", "INTERVAL_S=10800", *TSBS_Q]),
     "txn-booking": (["OPS=500"], ["OPS=150"], ["OPS=25"]),
     "txn-grid": (["OPS=200"], ["OPS=60"], ["OPS=10"]),
-    "ycsb-a": YCSB_20_6_1, "ycsb-a-nested": YCSB_20_6_1, "ycsb-b": YCSB_20_6_1, "ycsb-c": YCSB_20_6_1,
+    "ycsb-a": YCSB_20_6_1, "ycsb-a-nested": YCSB_20_6_1, "ycsb-a-large": YCSB_20_6_1, "ycsb-b": YCSB_20_6_1,
+    "ycsb-c": YCSB_20_6_1, "ycsb-d": YCSB_20_6_1,
     "ycsb-e": (["OPS=400"], ["OPS=120"], ["OPS=20"]), "ycsb-f": YCSB_20_6_1,
 }
 
