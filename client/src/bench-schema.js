@@ -53,6 +53,18 @@ const COMMON_SPECS = {
     type: 'enum', values: TOPOLOGIES, default: 'standalone', about: 'MongoDB topology: standalone mongod, or a single-node replica set (an oplog, as in production)',
   },
   QUIET_S: { type: 'int', min: 0, default: '60', about: 'quiet seconds before each phase' },
+  // The data against the memory (data larger than the cache, or than the container): one cache size
+  // every database's folder maps to its own setting (databases/<db>/lab.py compose_env:
+  // shared_buffers, the WiredTiger cache, the InnoDB buffer pool), and one container memory limit.
+  // Unset, .env's per-host sizing holds (PG_SHARED_BUFFERS, MONGO_CACHE_GB, MYSQL_BUFFER_POOL_SIZE, DB_MEMORY).
+  CACHE_MB: {
+    type: 'int', min: 256, about: 'each database\'s cache in MiB, a multiple of 128 (InnoDB sizes its buffer pool in 128 MiB chunks; '
+      + 'WiredTiger takes 256 MiB at least); unset: .env\'s per-host sizing',
+  },
+  DB_MEMORY_MB: {
+    type: 'int', min: 512, about: 'each database container\'s memory limit in MiB (swap none: memswap the same), what the '
+      + 'cache leaves of it is the page cache\'s; unset: .env\'s DB_MEMORY',
+  },
   PERF_RECORD_S: { type: 'int', min: 0, default: '30', about: 'perf record seconds mid-phase (0 = off)' },
   WORKLOAD: { type: 'enum', values: WORKLOADS, default: 'insert', about: 'what the clients do' },
   REPEAT: { type: 'int', min: 1, default: '1', about: 'repetitions of every database phase, interleaved, each on fresh volumes' },
@@ -277,6 +289,7 @@ function checkCombination(values, where, given) {
         + `DEPTH=${values.DEPTH} FANOUT=${values.FANOUT} (FANOUT^DEPTH); allowed: FIELDS >= ${leaves}, or a smaller DEPTH/FANOUT`);
     }
   }
+  checkMemory(values, where);
   if (workload.querySet) values.QUERIES = checkQueries(values, where);
   // the workload's own rules (its file's check)
   if (workload.check) workload.check(values, where);
@@ -287,6 +300,23 @@ function checkCombination(values, where, given) {
 function contextOf(workload, values) {
   return (workload.contextKeys || []).filter((k) => values[k] !== null && values[k] !== undefined)
     .map((k) => ` ${k}=${k === 'MIX' ? formatMix(values[k]) : values[k]}`).join('');
+}
+
+// The cache in 128 MiB steps (InnoDB rounds its buffer pool to whole chunks: another size would not
+// be the same on every database), and within the container's memory with room for the server's
+// processes and connections besides the cache (256 MiB: less and the kernel's OOM killer ends the run).
+const CACHE_STEP_MB = 128;
+const MEMORY_BESIDE_CACHE_MB = 256;
+function checkMemory(values, where) {
+  if (values.CACHE_MB != null && values.CACHE_MB % CACHE_STEP_MB !== 0) {
+    const lo = Math.max(256, values.CACHE_MB - (values.CACHE_MB % CACHE_STEP_MB));
+    throw new InputError(`${where('CACHE_MB')}: CACHE_MB=${values.CACHE_MB} is not a multiple of ${CACHE_STEP_MB} `
+      + `(InnoDB's buffer pool chunk); allowed: 256, 384, 512, ... (e.g. ${lo} or ${lo + CACHE_STEP_MB})`);
+  }
+  if (values.CACHE_MB != null && values.DB_MEMORY_MB != null && values.DB_MEMORY_MB < values.CACHE_MB + MEMORY_BESIDE_CACHE_MB) {
+    throw new InputError(`${where('DB_MEMORY_MB')}: DB_MEMORY_MB=${values.DB_MEMORY_MB} leaves less than ${MEMORY_BESIDE_CACHE_MB} MiB beside `
+      + `CACHE_MB=${values.CACHE_MB} for the server's processes; allowed: DB_MEMORY_MB >= ${values.CACHE_MB + MEMORY_BESIDE_CACHE_MB}`);
+  }
 }
 
 // QUERIES text -> the list of query names to run, in the set's order ('none' = [], 'all' = every one).

@@ -14,10 +14,14 @@ def uri(env):
 
 def compose_env(env, root):
     """TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires with --auth)
-    through the entrypoint in compose.yaml / compose.standins.yaml; unset (standalone) otherwise."""
-    if _replset(env) == "replset":
-        return {"MONGO_TOPOLOGY_ARGS": "--replSet rs0 --keyFile /tmp/jsonbench-keyfile"}
-    return {"MONGO_TOPOLOGY_ARGS": None}
+    through the entrypoint in compose.yaml / compose.standins.yaml; unset (standalone) otherwise.
+    CACHE_MB (the bench's cache): --wiredTigerCacheSizeGB in GiB, exact (a multiple of 128 MiB is a
+    multiple of 1/8 GiB); unset: .env's MONGO_CACHE_GB stays."""
+    out = {"MONGO_TOPOLOGY_ARGS": "--replSet rs0 --keyFile /tmp/jsonbench-keyfile" if _replset(env) == "replset" else None}
+    cache = env.get("CACHE_MB") or ""
+    if cache:
+        out["MONGO_CACHE_GB"] = f"{int(cache) / 1024:g}"
+    return out
 
 
 def after_ready(bench, db):

@@ -22,6 +22,12 @@ def compose_env(env, root):
     from databases import manifests
     image = manifests.official_image(manifests.load("mysql", root), env.get("MYSQL_VERSION") or None,
                                      os.path.join(root, "mysql", "database.json"))
-    return {"MYSQL_FLUSH_LOG_AT_TRX_COMMIT": "2" if relaxed else "1",
-            "MYSQL_SYNC_BINLOG": "0" if relaxed else "1",
-            "MYSQL_OFFICIAL_IMAGE": image}
+    out = {"MYSQL_FLUSH_LOG_AT_TRX_COMMIT": "2" if relaxed else "1",
+           "MYSQL_SYNC_BINLOG": "0" if relaxed else "1",
+           "MYSQL_OFFICIAL_IMAGE": image}
+    # CACHE_MB (the bench's cache, every database's own setting): the buffer pool, whole 128 MiB chunks
+    # (the client refuses another size); unset: .env's MYSQL_BUFFER_POOL_SIZE stays
+    cache = env.get("CACHE_MB") or ""
+    if cache:
+        out["MYSQL_BUFFER_POOL_SIZE"] = f"{int(cache)}M"
+    return out

@@ -5,3 +5,10 @@ environment, never on a command line)."""
 
 def uri(env):
     return f"postgres://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@postgres:5432/{env['POSTGRES_DB']}"
+
+
+def compose_env(env, root):
+    """CACHE_MB (the bench's cache, every database's own setting): shared_buffers. Unset: .env's
+    PG_SHARED_BUFFERS stays (None would unset it; it is left out instead)."""
+    cache = env.get("CACHE_MB") or ""
+    return {"PG_SHARED_BUFFERS": f"{int(cache)}MB"} if cache else {}

@@ -5,3 +5,10 @@ timescaledb:// scheme picking this folder's binding (the wire protocol is Postgr
 
 def uri(env):
     return f"timescaledb://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@timescaledb:5432/{env['POSTGRES_DB']}"
+
+
+def compose_env(env, root):
+    """CACHE_MB: shared_buffers, as PostgreSQL's (TimescaleDB is a PostgreSQL extension; its compose.yaml
+    reads the same PG_SHARED_BUFFERS). Unset: .env's stays."""
+    cache = env.get("CACHE_MB") or ""
+    return {"PG_SHARED_BUFFERS": f"{int(cache)}MB"} if cache else {}

@@ -141,13 +141,7 @@ class Bench:
         """Fresh database volumes, the databases started and waited for from outside (no healthcheck
         runs in a database container: readiness is the client's own authenticated connect,
         docs/contracts.md §3), each image's OS read, then the bench's pooler. Raises on a failure."""
-        for db in self.databases:
-            for name, value in hooks.compose_env(self.database_hooks(db), self.env,
-                                                 self.databases_root).items():
-                if value is None:
-                    self.env.pop(name, None)
-                else:
-                    self.env[name] = value
+        self.database_env()
         self.remove_databases()
         if self.compose(["up", "-d", *self._services("service", self.databases)], capture=False).returncode != 0:
             raise RuntimeError(f"the databases could not be started: {' '.join(self.databases)}")
@@ -162,6 +156,20 @@ class Bench:
             self.env.update(module.compose_env(self.env))
             self.pool_ready[db] = module.start(self, service)
             self.read_image_os(service)
+
+    def database_env(self):
+        """The compose variables the bench decides for its databases' services: DB_MEMORY from the
+        bench's DB_MEMORY_MB (every database container's limit, as .env's DB_MEMORY says it; unset,
+        .env's stays), then each database's compose_env hook (CACHE_MB as its own cache setting,
+        TOPOLOGY, DURABILITY, ...; None unsets a variable)."""
+        if self.settings.get("DB_MEMORY_MB"):
+            self.env["DB_MEMORY"] = f"{int(self.settings['DB_MEMORY_MB'])}m"
+        for db in self.databases:
+            for name, value in hooks.compose_env(self.database_hooks(db), self.env, self.databases_root).items():
+                if value is None:
+                    self.env.pop(name, None)
+                else:
+                    self.env[name] = value
 
     def database_ready(self, db):
         if self.oneshot(db, "wait-ready").returncode != 0:

@@ -185,6 +185,29 @@ def validate_bench(root, bench_env, sets=(), standins=False, quiet=False):
     return r.returncode == 0
 
 
+def host_memory_mib(meminfo="/proc/meminfo"):
+    with open(meminfo, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) // 1024
+    return None
+
+
+def check_host_memory(bench_env, sets=(), where=None, meminfo="/proc/meminfo"):
+    """DB_MEMORY_MB (a bench key: every database container's limit) x the bench's databases, which run
+    side by side for the whole bench, within this host's memory, as lab/preflight.py holds .env's
+    DB_MEMORY to; refused naming the file (or `where`: a sweep point) and the key."""
+    values = env_values(bench_env, sets)
+    mb = values.get("DB_MEMORY_MB", "")
+    total = host_memory_mib(meminfo) if mb.isdigit() else None
+    if not total:
+        return
+    databases = len((values.get("DATABASES") or "mongodb postgres").split())
+    if int(mb) * databases > total:
+        raise BadInput(f"{where or bench_env}: DB_MEMORY_MB={mb} x {databases} databases exceeds this host's memory "
+                       f"({total} MiB); allowed: at most {total // databases} per database")
+
+
 def check_set_words(sets):
     for kv in sets:
         if not re.match(r"[A-Za-z_].*=", kv, re.S) or "'" in kv:
@@ -215,6 +238,7 @@ def plan_run_sets(root, bench_dir, sets=(), standins=False, dataset_base=None, q
     if not validate_bench(root, bench_env, plan_sets, standins, quiet):
         name = os.path.basename(bench_dir)
         raise BadInput(f"the --set overrides are invalid for {name}" if sets else f"bench.env is refused for {name}")
+    check_host_memory(bench_env, sets)
     write_plan(root, bench_dir, plan_sets)
 
 
@@ -232,6 +256,7 @@ def sweep_validate(root, bench_dir, sweep, overrides, standins):
                             for line in msg.split("\n"))
             raise BadInput(f"--sweep {point} is refused for {os.path.basename(bench_dir)} ({bench_env} with the "
                            f"--set overrides): {msg}")
+        check_host_memory(bench_env, [*overrides, *point_sets(point)], where=f"--sweep {point} ({bench_env})")
 
 
 def check_validate(root, src, overrides, standins):

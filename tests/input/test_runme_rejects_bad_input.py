@@ -93,6 +93,20 @@ def test_memory_limit_beyond_the_host(tmp_path):
     assert_refused(r, "DB_MEMORY=4096g x 2 databases exceeds this host's memory", "allowed: at most")
 
 
+def test_the_bench_s_memory_limit_beyond_the_host(tmp_path):
+    b = bench(tmp_path, DB_MEMORY_MB="4194304")
+    assert_refused(runme(str(b)), f"{b}/bench.env: DB_MEMORY_MB=4194304 x 2 databases exceeds this host's memory",
+                   "allowed: at most")
+    assert_refused(runme("--sweep", "DB_MEMORY_MB=1024,4194304", str(b)), "--sweep DB_MEMORY_MB=4194304",
+                   "DB_MEMORY_MB=4194304 x 2 databases exceeds this host's memory")
+    # the cache in InnoDB's 128 MiB chunks, and within the container with room beside it
+    assert_refused(runme(str(bench(tmp_path, "bench-cache", CACHE_MB="300"))), "CACHE_MB=300 is not a multiple of 128",
+                   "allowed: 256, 384, 512")
+    assert_refused(runme(str(bench(tmp_path, "bench-room", CACHE_MB="512", DB_MEMORY_MB="600"))),
+                   "DB_MEMORY_MB=600 leaves less than 256 MiB beside CACHE_MB=512", "allowed: DB_MEMORY_MB >= 768")
+    assert not containers()
+
+
 def as_other_user(user, runme_args, env, *, before="", timeout=120):
     """Runs runme.sh as `user`, from a bind mount of the checkout at a fresh folder under /tmp, in a
     private mount namespace of this test's own: a checkout under a private folder (/root/..., CI's)

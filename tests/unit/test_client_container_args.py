@@ -93,3 +93,30 @@ def test_the_lab_s_test_knobs_travel_by_name_only_when_set(tmp_path):
     b.env.update(READY_TIMEOUT_S="30", RECONNECT_TIMEOUT_S="5")
     b.oneshot("postgres", "wait-ready")
     assert after(engine.calls[-1], "-e") == ["RECONNECT_TIMEOUT_S", "READY_TIMEOUT_S", "URI"]
+
+
+def test_the_bench_s_cache_and_memory_reach_every_database_service_as_compose_interpolates_them(tmp_path):
+    """CACHE_MB and DB_MEMORY_MB through the driver (Bench.database_env, the folders' compose_env hooks)
+    into `docker compose config` itself (its interpolation of the real compose files); without them
+    the compose files' defaults (or .env's values) stay."""
+    def services(text):
+        folder = tmp_path / f"b{len(list(tmp_path.iterdir()))}"
+        folder.mkdir()
+        (folder / "bench.env").write_text(text)
+        req.write_run_plan(str(ROOT), str(folder), quiet=True)
+        bench = Bench(Lab(str(ROOT), Engine(str(ROOT), "p", False, ENV), None, ENV), str(folder))
+        bench.database_env()
+        r = bench.engine.compose(["config", "--format", "json"], env=bench.env)
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)["services"]
+    base = "DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=1\nFIELDS=1\nFIELD_BYTES=10\nRATE=1\nDOCS=1\nDATABASES=\"mongodb postgres mysql\"\n"
+    s = services(base + "CACHE_MB=384\nDB_MEMORY_MB=1024\n")
+    assert "shared_buffers=384MB" in s["postgres"]["command"]
+    mongod = s["mongodb"]["command"]
+    assert mongod[mongod.index("--wiredTigerCacheSizeGB") + 1] == "0.375"
+    assert "--innodb-buffer-pool-size=384M" in s["mysql"]["command"]
+    for db in ("mongodb", "postgres", "mysql"):
+        assert int(s[db]["mem_limit"]) == 1024 * 2**20 == int(s[db]["memswap_limit"]), db
+    s = services(base)
+    assert "shared_buffers=4GB" in s["postgres"]["command"] and "--innodb-buffer-pool-size=4G" in s["mysql"]["command"]
+    assert int(s["postgres"]["mem_limit"]) == 9 * 2**30

@@ -34,7 +34,7 @@ def test_compose_env_follows_the_bench_and_is_unset_again():
     assert compose_env("mongodb", TOPOLOGY="replset") == {"MONGO_TOPOLOGY_ARGS": "--replSet rs0 --keyFile /tmp/jsonbench-keyfile"}
     # None: the driver removes the variable from the compose environment (a standalone run after a replset one)
     assert compose_env("mongodb", TOPOLOGY="standalone", MONGO_TOPOLOGY_ARGS="--replSet x") == {"MONGO_TOPOLOGY_ARGS": None}
-    assert compose_env("postgres") == {}  # no compose_env hook: nothing to set
+    assert compose_env("postgres") == {}  # no CACHE_MB: .env's per-host sizing stays
 
 
 def test_a_folder_without_uri_or_with_a_bad_value_is_refused(tmp_path):
@@ -75,3 +75,16 @@ def test_mysql_version_chooses_the_official_image_from_the_manifests_list():
     assert image(MYSQL_OFFICIAL_IMAGE="me/mine:1") == "mysql:9.7.1"
     with pytest.raises(Exception, match=r"MYSQL_VERSION=8.0 is not offered \(allowed: 9.7, 8.4\)"):
         image(MYSQL_VERSION="8.0")
+
+
+def test_one_cache_key_is_each_databases_own_setting_and_unset_leaves_env_s():
+    # CACHE_MB (a bench key, client/src/bench-schema.js: a multiple of 128 MiB) -> each folder's variable
+    assert compose_env("postgres", CACHE_MB="384") == {"PG_SHARED_BUFFERS": "384MB"}
+    assert compose_env("timescaledb", CACHE_MB="384") == {"PG_SHARED_BUFFERS": "384MB"}
+    assert compose_env("mongodb", CACHE_MB="384")["MONGO_CACHE_GB"] == "0.375"
+    assert compose_env("mongodb", CACHE_MB="4096")["MONGO_CACHE_GB"] == "4"
+    assert compose_env("mysql", CACHE_MB="384")["MYSQL_BUFFER_POOL_SIZE"] == "384M"
+    # unset (the plan writes an optional key as ""): nothing set, .env's values stay
+    for db in ("postgres", "timescaledb", "mongodb", "mysql"):
+        out = compose_env(db, CACHE_MB="")
+        assert not {"PG_SHARED_BUFFERS", "MONGO_CACHE_GB", "MYSQL_BUFFER_POOL_SIZE"} & set(out), (db, out)
