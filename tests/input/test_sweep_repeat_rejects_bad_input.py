@@ -5,7 +5,7 @@ import pytest
 from test_runme_rejects_bad_input import assert_refused, bench, runme
 
 # the bench keys in their order: the keys every workload reads, then each workload's (its file's)
-NUMERIC = "keys that can be swept (numeric): CLIENTS, SEED, QUIET_S, PERF_RECORD_S, REPEAT, FIELDS, FIELD_BYTES, RATE, DOCS"
+NUMERIC = "keys that can be swept (numeric): CLIENTS, SEED, QUIET_S, CACHE_MB, DB_MEMORY_MB, PERF_RECORD_S, REPEAT, FIELDS, FIELD_BYTES, RATE, DOCS"
 
 
 @pytest.mark.parametrize("sweep, fragments", [
