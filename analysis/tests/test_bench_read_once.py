@@ -11,7 +11,7 @@ import pytest
 
 from analysis.bench import folder
 from analysis.figures import results
-from analysis.render import check
+from analysis.render import check, report
 from analysis.tests import txn_fixture, ycsb_fixture
 from analysis.tests.test_plan import write_plan
 
@@ -109,3 +109,11 @@ def test_the_check_table_opens_each_file_once(fixture_benches):
     assert counts["results.json"] == 1 and counts["postgres.metrics.json"] == 1
     assert {name: n for name, n in counts.items() if n > 1} == {}
 
+
+def test_the_report_opens_each_file_once(fixture_benches):
+    """report.md and its plots: results.json and each phase's time series read once, through one Bench."""
+    bench = fixture_benches["bench1"]
+    results.write(bench)
+    counts = opens_while(bench, lambda: report.bench_report(bench))
+    assert counts["results.json"] == 1 and counts[os.path.join("timeseries", "postgres.csv.gz")] == 1
+    assert {name: n for name, n in counts.items() if n > 1} == {}
