@@ -1,6 +1,7 @@
-"""Who a phase measured (results.json runs[] `database` ... `stand_in_what`): the database, the
-phase, its stage and workload, the service, and the server's product, image, version and whether
-it was a stand-in, from the phase file and what the clients' connections reported (`server`)."""
+"""Who and when a phase measured: its identity (results.json runs[] `database` ... `stand_in_what`:
+the database, the phase, its stage and workload, the service, and the server's product, image,
+version and whether it was a stand-in, from the phase file and what the clients' connections
+reported, `server`) and its window (`window`)."""
 from .counts import first_client
 
 
