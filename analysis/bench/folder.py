@@ -95,9 +95,9 @@ class Bench:
 
 class Phase:
     """One phase's files of a Bench, each read once: D.phase.json, D.metrics.json, D.count.json,
-    D.server-stats.json, D.perfstat.csv, clients/D-client-<i>.json, timeseries/D.csv.gz, the profile's samples (D.perf or
-    D.perf.gz, bench/perfscript.py), whether a file is there. The figures (analysis/figures/) take a Phase and open no
-    file themselves."""
+    D.server-stats.json, D.perfstat.csv, clients/D-client-<i>.json, timeseries/D.csv.gz, the
+    profile's samples (D.perf or D.perf.gz, bench/perfscript.py), whether a file is there. The
+    figures (analysis/figures/) take a Phase and open no file themselves."""
 
     def __init__(self, bench, phase_id):
         self.bench, self.id = bench, phase_id
@@ -157,6 +157,7 @@ class Phase:
             path = self.profile_path()
             if path is None:
                 return None
-            with (gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")) as f:
+            f = gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")
+            with f:
                 return perfscript.samples(f)
         return self._once("profile", read)

@@ -537,7 +537,7 @@ def evaluate(bench_dir, prometheus=None):
     bench = folder.Bench(bench_dir)  # each file of the folder read once, for every row and phase
     results = bench.results_json()
     if results is None:
-        raise AnalysisError(f"{bench.file('results.json')} missing: the check's run wrote no results")
+        raise AnalysisError(f"{os.path.join(bench_dir, 'results.json')} missing: the check's run wrote no results")
     run_env = plan.settings(bench) or {}  # plan.json's settings, else run.env's
     runs = results.get("runs") or []
     table = []
