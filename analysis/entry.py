@@ -5,7 +5,7 @@ and writes the same files: a step that fails is said and the next one still runs
 Above every layer, beside the CLI (analysis/README.md "Layout")."""
 import os
 
-from .bench import phase_status, phases, plan
+from .bench import folder, phase_status, phases, plan
 from .collect import export
 from .common.errors import AnalysisError
 from .experiments import experiment_report
@@ -48,7 +48,10 @@ def bench_finished(bench_dir, lab_env=None, gzip_over_bytes=GZIP_OVER_BYTES):
     except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
         said.append(f"results.json could not be written: {_why(e)}")
     try:
-        planned = plan.phases(bench_dir) or phases.phases_in(bench_dir)
+        # one reading of the folder for both (results.json's own Bench is done: each step that
+        # reads what an earlier one wrote reads the folder anew)
+        bench = folder.Bench(bench_dir)
+        planned = plan.phases(bench) or phases.phases_in(bench)
     except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
         planned = []
         said.append(f"no phases to draw flame graphs of: {_why(e)}")

@@ -6,11 +6,12 @@ not there reads as None (a failed or interrupted phase), as benchfiles.py's read
 `of(x)` takes a Bench or a folder's path, so the readers of the plan (plan.py) and of the phases
 (phases.py) serve both the results' one object and the commands that read one file of a folder."""
 import glob
+import gzip
 import os
 
 from ..common import file_schemas
 from ..common.fileio import read_json
-from . import benchfiles
+from . import benchfiles, perfscript
 
 PHASE_SCHEMA = "lab/phase.schema.json"
 
@@ -45,7 +46,8 @@ class Bench:
         return os.path.join(self.path, name)
 
     def exists(self, name):
-        return os.path.exists(self.file(name))
+        """Whether the folder has the file, looked at once (what one reading of the folder saw)."""
+        return self._once(("exists", name), lambda: os.path.exists(self.file(name)))
 
     # the bench's own files
     def bench_env(self):
@@ -68,6 +70,10 @@ class Bench:
             return None if text is None else text.splitlines(keepends=True)
         return self._once(("lines", name), read)
 
+    def results_json(self):
+        """results.json as analysis wrote it (report, summary and check read it); None before it is."""
+        return self._once("results.json", lambda: benchfiles.optional_json(self.file("results.json")))
+
     def host(self):
         return self._once("host.json", lambda: benchfiles.optional_json(self.file("host.json")))
 
@@ -89,8 +95,9 @@ class Bench:
 
 class Phase:
     """One phase's files of a Bench, each read once: D.phase.json, D.metrics.json, D.count.json,
-    D.server-stats.json, D.perfstat.csv, clients/D-client-<i>.json; the profile's path (D.perf or
-    D.perf.gz, read by whoever reads it, once)."""
+    D.server-stats.json, D.perfstat.csv, clients/D-client-<i>.json, timeseries/D.csv.gz, the
+    profile's samples (D.perf or D.perf.gz, bench/perfscript.py), whether a file is there. The
+    figures (analysis/figures/) take a Phase and open no file themselves."""
 
     def __init__(self, bench, phase_id):
         self.bench, self.id = bench, phase_id
@@ -118,11 +125,39 @@ class Phase:
         """[(path, result)] of the phase's client result files, in client order, each schema-checked."""
         return self._once("clients", lambda: benchfiles.client_results(self.bench.path, self.id))
 
+    def database(self):
+        """The phase's database: its D.phase.json's, else its id's (`mongodb-load`: mongodb)."""
+        return (self.doc() or {}).get("database") or benchfiles.database_of(self.id)
+
+    def timeseries(self):
+        """timeseries/D.csv.gz as written (gzip bytes: the export's long format, collect/export.py),
+        None when the export wrote none."""
+        def read():
+            path = self.bench.file(os.path.join("timeseries", f"{self.id}.csv.gz"))
+            if not os.path.exists(path):
+                return None
+            with open(path, "rb") as f:
+                return f.read()
+        return self._once("timeseries", read)
+
     def has(self, suffix):
         """Whether D<suffix> is there (D.metrics.json, D.plan.json ...), without reading it."""
         return self.bench.exists(f"{self.id}{suffix}")
 
     def profile_path(self):
         """D.perf, else D.perf.gz, the first that is there and not empty; None without a profile."""
-        return next((p for p in (self.bench.file(f"{self.id}.perf"), self.bench.file(f"{self.id}.perf.gz"))
-                     if os.path.exists(p) and os.path.getsize(p)), None)
+        return self._once("profile path", lambda: next(
+            (p for p in (self.bench.file(f"{self.id}.perf"), self.bench.file(f"{self.id}.perf.gz"))
+             if os.path.exists(p) and os.path.getsize(p)), None))
+
+    def profile_samples(self):
+        """The profile's samples (perfscript.samples: comm, pid, the binaries of its frames), None
+        without a profile."""
+        def read():
+            path = self.profile_path()
+            if path is None:
+                return None
+            f = gzip.open(path, "rt", errors="replace") if path.endswith(".gz") else open(path, errors="replace")
+            with f:
+                return perfscript.samples(f)
+        return self._once("profile", read)

@@ -6,8 +6,8 @@ import os
 from collections import defaultdict
 
 from ..common.errors import AnalysisError
-from ..common.fileio import read_json, write_gzip_atomic, write_json_atomic
-from ..bench import phase_status
+from ..common.fileio import write_gzip_atomic, write_json_atomic
+from ..bench import folder
 from . import disk_devices
 from .idle import export_cpu_usage
 from .monitoring import monitoring_cpu
@@ -103,8 +103,9 @@ def bucket_sum(per_container_samples, start, interval):
 def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phase_id=None):
     """phase_id: the phase's file prefix (`mongodb-load`, ...); the database's own by default."""
     phase_id = phase_id or database
+    bench = folder.Bench(bench_dir)
     phase_path = os.path.join(bench_dir, f"{phase_id}.phase.json")
-    phase = phase_status.read(phase_path)  # checked against lab/phase.schema.json
+    phase = bench.phase(phase_id).doc()  # checked against lab/phase.schema.json
     if phase is None:
         raise AnalysisError(f"{phase_path}: file not found")
     window = phase.get("window") or {}
@@ -140,9 +141,7 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
 
     # Disk series only of the device(s) backing Docker's volumes (host.json: analysis/collect/disk_devices.py),
     # so that LVM/dm-crypt stacks do not count one write two or three times.
-    host = {}
-    if os.path.exists(os.path.join(bench_dir, "host.json")):
-        host = read_json(os.path.join(bench_dir, "host.json")) or {}
+    host = bench.host() or {}
     disk_info = host.get("disk_devices") or {}
     counted = disk_info.get("count") or []
     disk_seen, disk_dropped = set(), set()

@@ -37,3 +37,20 @@ def summary_ms(hist, unit_per_ms=1000.0):
     out = {k: hist.get_value_at_percentile(p) / unit_per_ms for k, p in PERCENTILES.items()}
     out["max"] = hist.get_max_value() / unit_per_ms
     return out
+
+
+def merged(clients, name):
+    """The clients' histograms `name` ([(path, result)]) merged into one (None without any)."""
+    hists = []
+    for path, c in clients:
+        encoded = (c.get("histograms") or {}).get(name)
+        if encoded:
+            hists.append(decode(encoded, f"{path}: histograms.{name}"))
+    return merge(hists)
+
+
+def latencies(clients):
+    """results.json runs[] `latency_ms`, `service_ms`, `start_lag_ms`, `scheduler_lag_ms`: the clients'
+    histograms merged, in milliseconds."""
+    return {f"{name}_ms": summary_ms(merged(clients, f"{name}_us"))
+            for name in ("latency", "service", "start_lag", "scheduler_lag")}

@@ -149,3 +149,9 @@ def sweep_lines(sides):
         rows.append("| " + " | ".join([name] + [get(sides[k]) for k in labels]) + " |")
     return ["Time-series ingest, point by point (results.json `ingest`; each point's report has the rest):", "",
             "\n".join(rows), ""]
+
+
+def of_phase(ph, facts, storage_total):
+    """ingest() of a phase (bench/folder.py Phase) of an ingest workload (the plan's workload `ingest`:
+    tsbs); None for any other."""
+    return ingest(ph.clients(), ph.count(), storage_total) if facts["ingest"] else None

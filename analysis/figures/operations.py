@@ -6,7 +6,8 @@ latency_ms, histograms: {latency_us, service_us}}}` and `timeline: {interval_s, 
 {op: {ok, errors, latency_us}}}]}`. Counts are added, histograms merged bucket by bucket
 (analysis/figures/hdr.py); percentiles are read from the merged histograms, never averaged across clients.
 """
-from . import hdr
+from . import hdr, pooler
+from .counts import first_client
 
 OP_FIELDS = ("ok", "errors", "dropped", "docs")
 COST_FIELDS = ("cpu_us", "cpu_us_net", "instructions", "net_bytes", "wal_bytes")
@@ -129,3 +130,21 @@ def per_op(operations, cpu_s, instructions, net_bytes, wal_bytes, mix=None, cpu_
         "net_bytes": div(net_bytes),
         "wal_bytes": div(wal_bytes),
     }
+
+
+def per_op_of_phase(ph, operations, cpu, cpu_s, net_bytes, wal, logs):
+    """per_op of a phase (bench/folder.py Phase) from its figures: cpu (the cpu block, figures/cpu.py)
+    and cpu_s its user + system seconds, net_bytes (received + sent), wal and the further logs a
+    database keeps beside its WAL (its hooks' LOGS: MySQL's binary log), each per operation as the
+    WAL (a database without one gets no such field); with a pooler, what the figures include."""
+    first = first_client(ph)
+    mix = first.get("mix") if isinstance(first.get("mix"), dict) else None
+    usage = cpu["usage"]
+    out = per_op(operations, cpu_s, cpu["instructions"], net_bytes, wal["bytes"], mix, usage.get("net_s"),
+                 usage.get("reason"))
+    for name, log in logs.items():
+        out[f"{name}_bytes"] = per_op(operations, None, None, None, log["bytes"], mix)["wal_bytes"]
+    if (ph.doc() or {}).get("pooler"):
+        out["includes_pooler"] = pooler.INCLUDES
+    return out
+

@@ -145,3 +145,8 @@ def report_lines(result):
     lines += ["", NET_COUNTED[0].upper() + NET_COUNTED[1:] + "."]
     lines += [""] + [f"> STAND-IN pooler: {s}." for s in stand_ins] + ([""] if stand_ins else [])
     return lines
+
+
+def of_phase(ph, ops, committed, server_cpu_s, server_network):
+    """summary() of a phase (bench/folder.py Phase)."""
+    return summary(ph.doc() or {}, ph.metrics(), ops, committed, server_cpu_s, server_network)

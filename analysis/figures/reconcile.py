@@ -240,8 +240,19 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None, bookin
     return out
 
 
-def of_phase(ph, database, stats, clients, phase, booking_check=None):
-    """reconcile() of one phase of a Bench (bench/folder.py Phase): clients [(path, result)], its
-    profile's samples of other processes than the server (profile_samples.foreign)."""
-    return reconcile(database, stats, [c for _, c in clients], phase,
+def of_phase(ph, booking_check=None):
+    """reconcile() of one phase of a Bench (bench/folder.py Phase): its server's readings, its
+    clients' results, its phase file, its profile's samples of other processes than the server
+    (profile_samples.foreign)."""
+    database = ph.database()
+    return reconcile(database, ph.server_stats(), [c for _, c in ph.clients()], ph.doc() or {},
                      profile_samples.foreign(ph.bench, ph.id, database), booking_check)
+
+
+def notes(reconciliation):
+    """The run's notes of its reconciliation: the server counters' own notes, and why none was
+    reconciled (a suspect verdict says its reasons in the phase's status instead)."""
+    out = [f"server counters: {n}" for n in reconciliation["notes"]]
+    if reconciliation["verdict"] != "suspect" and reconciliation["unavailable"]:
+        out.append(f"server counters not reconciled: {reconciliation['unavailable']}")
+    return out

@@ -80,3 +80,16 @@ def quality(metrics):
         "counter_resets": sum(c.get("resets", 0) for s in ((metrics or {}).get("services") or {}).values()
                               for c in (s.get("counters") or {}).values()),
     }
+
+
+def of_phase(ph, service):
+    """The phase's clients' CPU, and the database service's memory, disk and network, in results.json's
+    order (ph: bench/folder.py Phase; service: the compose service of the database)."""
+    metrics = ph.metrics()
+    return {"client_cpu": client_cpu(metrics), "memory": memory(metrics, service),
+            "disk": disk(metrics, service), "network": network(metrics, service)}
+
+
+def net_total(net):
+    """Bytes received and sent, None when either is missing."""
+    return None if None in net.values() else net["rx_bytes"] + net["tx_bytes"]

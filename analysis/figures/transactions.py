@@ -16,7 +16,7 @@ import os
 
 from ..common import file_schemas
 from ..common.errors import AnalysisError
-from ..bench import benchfiles
+from ..bench import folder
 from . import hdr
 
 COUNTS = ("committed", "attempts", "retries", "gave_up", "in_doubt", "commit_retries")
@@ -139,7 +139,7 @@ def outcomes(clients, expected_clients, phase_id):
 def write_outcomes(bench_dir, phase_id, expected_clients, out_path):
     """`txn-outcomes`: writes out_path (checked against client/src/txn-outcomes.schema.json) and returns
     None, or returns why it wrote nothing (out_path then removed: no stale file from an earlier run)."""
-    doc, reason = outcomes(benchfiles.client_results(bench_dir, phase_id), expected_clients, phase_id)
+    doc, reason = outcomes(folder.Bench(bench_dir).phase(phase_id).clients(), expected_clients, phase_id)
     if os.path.exists(out_path):
         os.remove(out_path)
     if doc is None:
@@ -173,3 +173,9 @@ def check_uncovered(check, txn):
         return (f"count's nothing-lost check looked for {check['committed']} committed and {check.get('in_doubt')} "
                 f"in-doubt bookings, the client results hold {txn['committed']} and {txn['in_doubt']}")
     return None
+
+
+def of_phase(ph, facts):
+    """merge() of a phase's clients (bench/folder.py Phase) of a transaction workload (the plan's
+    workload `transactions`: booking, oltp); None for any other."""
+    return merge(ph.clients()) if facts["transactions"] else None

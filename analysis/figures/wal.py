@@ -61,3 +61,9 @@ def further_logs(database, stats, phase_id=None):
     phase_id = phase_id or database
     return {name: delta(spec, stats, phase_id, spec_what)
             for name, (spec_what, spec) in (databases.hook(database, "LOGS") or {}).items()}
+
+
+def of_phase(ph):
+    """(wal, further logs) of a phase (bench/folder.py Phase): its server's readings at the window's edges."""
+    stats = ph.server_stats()
+    return wal(ph.database(), stats, ph.id), further_logs(ph.database(), stats, ph.id)

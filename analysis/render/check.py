@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..common.errors import AnalysisError
-from ..bench import benchfiles, phase_status, plan
+from ..bench import folder, plan
 from ..collect.cadvisor_cause import cause
 from ..collect.prom import Prometheus
 from ..figures.profile_samples import perf_samples, server_comms
@@ -43,7 +43,7 @@ class Cell:
 
 @dataclass
 class Ctx:
-    bench_dir: str
+    ph: folder.Phase  # the phase's files (bench/folder.py), each read once for every row
     results: dict
     run: dict
     phase: dict
@@ -166,9 +166,8 @@ def check_perf_events(ctx):
 
 def check_perf_samples(ctx):
     db, ph = ctx.run.get("database"), ctx.run.get("phase") or ctx.run.get("database")
-    path = next((p for p in (os.path.join(ctx.bench_dir, f"{ph}.perf"),
-                             os.path.join(ctx.bench_dir, f"{ph}.perf.gz")) if os.path.exists(p)), None)
-    if path is None or os.path.getsize(path) == 0:
+    path = ctx.ph.profile_path()  # D.perf, else D.perf.gz, not empty
+    if path is None:
         # The phase manifest's own reasons only: results.json's fallback for a manifest without
         # perf.profile ("older run") says nothing about why this host recorded no profile.
         for why in (get(ctx.phase, "perf.reason"), get(ctx.phase, "perf.profile.reason")):
@@ -178,7 +177,7 @@ def check_perf_samples(ctx):
             return Cell(UNAVAILABLE, "PERF_RECORD_S=0: no profile asked for")
         return Cell(MISSING, f"no {ph}.perf profile and no reason given")
     server = server_comms(db)
-    total, own, comms = perf_samples(path, server)
+    total, own, comms = perf_samples(ctx.ph.profile_samples(), server)
     if own == 0:
         return Cell(MISSING, f"{os.path.basename(path)}: {total} samples, none of the server "
                              f"({'/'.join(sorted(server))}); comms: {', '.join(comms) or 'none'}")
@@ -190,7 +189,7 @@ def _phase_id(ctx):
 
 
 def check_compose_labels(ctx):
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
+    metrics = ctx.ph.metrics()
     if metrics is None:
         return Cell(MISSING, f"{_phase_id(ctx)}.metrics.json missing: the export found nothing")
     service = ctx.run.get("service") or ctx.run.get("database")
@@ -205,7 +204,7 @@ def check_compose_labels(ctx):
 def check_database_gaps(ctx):
     """Holes in the database's own cAdvisor series inside the window (D.metrics.json gaps): its
     figures are then deltas across the hole. Clients' gaps are expected (created in the window)."""
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
+    metrics = ctx.ph.metrics()
     if metrics is None or "gaps" not in metrics:
         return Cell(NOT_CHECKED, "not checked (no gaps in the metrics export)")
     service = ctx.run.get("service") or ctx.run.get("database")
@@ -339,7 +338,7 @@ def check_disk_devices(ctx):
         return Cell(OK, summarise(devices))
     if isinstance(reason, str) and reason:
         return Cell(UNAVAILABLE, reason)
-    metrics = benchfiles.optional_json(os.path.join(ctx.bench_dir, f"{_phase_id(ctx)}.metrics.json"))
+    metrics = ctx.ph.metrics()
     if metrics is not None and "disk_devices" not in metrics:
         return Cell(NOT_CHECKED, "not checked (the export predates the device filter)")
     return Cell(MISSING, "disk.devices is empty and no reason is given")
@@ -535,24 +534,24 @@ ROWS = [
 
 def evaluate(bench_dir, prometheus=None):
     """[(label, {database: Cell})], databases."""
-    path = os.path.join(bench_dir, "results.json")
-    results = benchfiles.optional_json(path)
+    bench = folder.Bench(bench_dir)  # each file of the folder read once, for every row and phase
+    results = bench.results_json()
     if results is None:
-        raise AnalysisError(f"{path} missing: the check's run wrote no results")
-    run_env = plan.settings(bench_dir) or {}  # plan.json's settings, else run.env's
+        raise AnalysisError(f"{os.path.join(bench_dir, 'results.json')} missing: the check's run wrote no results")
+    run_env = plan.settings(bench) or {}  # plan.json's settings, else run.env's
     runs = results.get("runs") or []
     table = []
     ctxs = []
     # one column per phase (the database for the insert workload; `<db>-load` and `<db>` otherwise)
     col = lambda run: run.get("phase") or run.get("database")  # noqa: E731
     for run in runs:
-        phase = phase_status.read(os.path.join(bench_dir, f"{col(run)}.phase.json")) or {}
-        ctxs.append(Ctx(bench_dir, results, run, phase, run_env, prometheus))
+        ph = bench.phase(col(run))
+        ctxs.append(Ctx(ph, results, run, ph.doc() or {}, run_env, prometheus))
     # what each phase's workload has (ingest figures, transactions): the plan's, else the old facts
-    facts = [plan.workload_facts(bench_dir, c.run.get("workload")) for c in ctxs]
+    facts = [plan.workload_facts(bench, c.run.get("workload")) for c in ctxs]
     for row in ROWS:
         table.append((row.label, {col(c.run): _refused(c.run, row.label, row.cell(c, f)) for c, f in zip(ctxs, facts)}))
-    expected = plan.expected_phases(bench_dir, run_env)
+    expected = plan.expected_phases(bench, run_env)
     for ph in expected:
         if ph not in {col(c.run) for c in ctxs}:
             table.insert(0, ("phase status", {ph: Cell(MISSING, "no run in results.json")}))

@@ -1,4 +1,5 @@
 """PNG plots of one bench (matplotlib, Agg backend: no display needed)."""
+import io
 import os
 import textwrap
 
@@ -111,9 +112,10 @@ def memory_bars(result, path):
 
 
 def load_timeseries(csv_gz):
-    """export's long format; `series` (device / interface, "" for CPU and memory) since issue 25:
-    an older file, one row per container with its devices summed, reads as one series each."""
-    df = pd.read_csv(csv_gz, compression="gzip")
+    """export's long format (csv_gz: timeseries/D.csv.gz's bytes, bench/folder.py Phase.timeseries, or
+    a path to such a file); `series` (device / interface, "" for CPU and memory) since issue 25: an older file, one row per
+    container with its devices summed, reads as one series each."""
+    df = pd.read_csv(io.BytesIO(csv_gz) if isinstance(csv_gz, bytes) else csv_gz, compression="gzip")
     df["series"] = df["series"].fillna("").astype(str) if "series" in df.columns else ""
     return df
 

@@ -4,18 +4,20 @@ import os
 
 from ..common import databases
 from ..common.errors import AnalysisError
-from ..common.fileio import read_json, write_text_atomic
+from ..common.fileio import write_text_atomic
 from ..common.labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_label
+from ..bench import folder
 from ..collect import thp
 from ..figures import fairness, ingest, pooler, queries, results
 from . import answer, plots, timeline_plot
 
 
 def load_result(bench_dir):
-    path = os.path.join(bench_dir, "results.json")
-    if os.path.exists(path):
-        return read_json(path)
-    return results.build(bench_dir)  # not written: report only reads
+    """results.json of a bench (its folder's path or its Bench, bench/folder.py), else built from
+    the folder's files (not written: report only reads)."""
+    bench = folder.of(bench_dir)
+    result = bench.results_json()
+    return result if result is not None else results.build(bench)
 
 
 def _per_doc_table(result):
@@ -112,11 +114,13 @@ def _monitoring_cell(r):
     return f"{fmt(m['cadvisor_cpu_s'])} + {fmt(m['prometheus_cpu_s'])} ({100 * m['per_s']:.2f}%)"
 
 
-def _profile_line(bench_dir, run):
+def _profile_line(bench, run):
     """The links to a phase's profile, with its rate: the Firefox Profiler counts 1 ms per sample,
-    so its times are right only at 1000 Hz and are stated as off by a factor otherwise."""
+    so its times are right only at 1000 Hz and are stated as off by a factor otherwise. bench: a
+    Bench (bench/folder.py) or its folder's path."""
+    bench = folder.of(bench)
     db, p = phase_id(run), run.get("profile") or {}
-    kept = next((f for f in (f"{db}.perf", f"{db}.perf.gz") if os.path.exists(os.path.join(bench_dir, f))), None)
+    kept = next((f for f in (f"{db}.perf", f"{db}.perf.gz") if bench.exists(f)), None)
     if not kept:
         return f"Profile: none ({p.get('reason') or 'no profile file in this folder'})."
     hz = p.get("frequency_hz")
@@ -128,7 +132,7 @@ def _profile_line(bench_dir, run):
     else:
         rate = "sampling rate not recorded: the profiler's times may not be CPU time"
     samples = f"{p['samples']} samples, " if p.get("samples") is not None else ""
-    svg = f"flame graph [{db}.svg]({db}.svg); " if os.path.exists(os.path.join(bench_dir, f"{db}.svg")) else ""
+    svg = f"flame graph [{db}.svg]({db}.svg); " if bench.exists(f"{db}.svg") else ""
     return (f"Profile: {svg}for the Firefox Profiler (https://profiler.firefox.com/, *Load a profile "
             f"from file*): [{kept}]({kept}) ({samples}{rate}).")
 
@@ -175,7 +179,8 @@ def _reconciliation_section(result):
 
 
 def bench_report(bench_dir):
-    result = load_result(bench_dir)
+    bench = folder.Bench(bench_dir)  # each file read once: results.json, each phase's time series
+    result = load_result(bench)
     plot_dir = os.path.join(bench_dir, "plots")
     os.makedirs(plot_dir, exist_ok=True)
     made = []
@@ -183,8 +188,8 @@ def bench_report(bench_dir):
         made.append(plots.per_doc_bars(result, os.path.join(plot_dir, "per_doc.png")))
         made.append(plots.memory_bars(result, os.path.join(plot_dir, "memory.png")))
     for run in result["runs"]:
-        csv_gz = os.path.join(bench_dir, "timeseries", f"{phase_id(run)}.csv.gz")
-        if os.path.exists(csv_gz):
+        csv_gz = bench.phase(phase_id(run)).timeseries()
+        if csv_gz is not None:
             made.append(plots.timeseries_panels(result, run, csv_gz, os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")))
     timelines = []  # (title, file) per stage with per-second data
     for stage, name, what in (("run", "timeline.png", "run phase"), ("load", "timeline-load.png", "load phase")):
@@ -216,7 +221,7 @@ def bench_report(bench_dir):
     for run in result["runs"]:
         if os.path.exists(os.path.join(plot_dir, f"timeseries-{phase_id(run)}.png")):
             lines += [f"### {run_label(run)}", "", f"![{phase_id(run)} over time](plots/timeseries-{phase_id(run)}.png)", ""]
-        lines += [_profile_line(bench_dir, run), ""]
+        lines += [_profile_line(bench, run), ""]
     lines += fairness.report_lines(result)
     cfg = (result.get("config") or {}).get("run") or (result.get("config") or {}).get("bench") or {}
     lines += ["## Configuration", "", "| key | value |", "|---|---|"] + [f"| {k} | {v} |" for k, v in cfg.items()]

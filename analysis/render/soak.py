@@ -5,10 +5,10 @@ after it). The growth from the first minute is printed too, so nothing is hidden
 folder's files only."""
 import csv
 import gzip
-import os
+import io
 import statistics
 
-from ..bench import benchfiles, phases, plan
+from ..bench import folder, phases, plan
 from ..common.errors import AnalysisError
 
 RATE_TOLERANCE = 0.01
@@ -23,14 +23,15 @@ def _edges(values):
     return statistics.median(values[:edge]), statistics.median(values[-edge:])
 
 
-def client_rss_growth(bench_dir, database):
-    """{container: {"warm": (first, last), "steady": (first, last)}} from the raw client series:
-    "warm" from the end of the first minute, "steady" from the end of the first third."""
-    path = os.path.join(bench_dir, "timeseries", f"{database}.csv.gz")
+def client_rss_growth(ph):
+    """{container: {"warm": (first, last), "steady": (first, last)}} from the raw client series of a
+    phase (bench/folder.py Phase): "warm" from the end of the first minute, "steady" from the end of
+    the first third."""
+    raw = ph.timeseries()
     series = {}
-    if not os.path.exists(path):
+    if raw is None:
         return {}  # no series exported (Prometheus unreachable): check says it cannot judge
-    with gzip.open(path, "rt") as f:
+    with gzip.open(io.BytesIO(raw), "rt") as f:
         for row in csv.DictReader(f):
             if row["service"] == "client" and row["metric"] == "container_memory_rss":
                 series.setdefault(row["container"], []).append((float(row["time"]), float(row["value"])))
@@ -58,8 +59,10 @@ def check(bench_dir):
         raise AnalysisError(f"{bench_dir}: soak-check reads an insert bench (lab/soak.sh writes one); "
                             f"this one ran WORKLOAD={workload}")
     lines, passed = [], True
-    for database in phases.databases_in(bench_dir):
-        for path, r in benchfiles.client_results(bench_dir, database):
+    bench = folder.Bench(bench_dir)
+    for database in phases.databases_in(bench):
+        ph = bench.phase(database)
+        for path, r in ph.clients():
             deviation = (r["achieved_rate"] - r["target_rate"]) / r["target_rate"]
             ok = abs(deviation) <= RATE_TOLERANCE and r["errors"] == 0 and r["dropped"] == 0 and not r["interrupted"]
             passed &= ok
@@ -67,7 +70,7 @@ def check(bench_dir):
                          f"{r['achieved_rate']:.3f} of {r['target_rate']} docs/s ({deviation:+.2%} off), "
                          f"{r['docs_ok']} ok, {r['errors']} errors, {r['dropped']} dropped, "
                          f"latency p99 {r['latency_ms']['p99']} ms")
-        growth = client_rss_growth(bench_dir, database)
+        growth = client_rss_growth(ph)
         if not growth:
             passed = False
             lines.append(f"FAIL {database}: no client memory series long enough to judge")

@@ -5,12 +5,14 @@ the settings alike) fails here, naming the file."""
 import builtins
 import collections
 import os
+import shutil
 
 import pytest
 
 from analysis.bench import folder
 from analysis.figures import results
-from analysis.tests import ycsb_fixture
+from analysis.render import check, report
+from analysis.tests import txn_fixture, ycsb_fixture
 from analysis.tests.test_plan import write_plan
 
 
@@ -67,3 +69,51 @@ def test_a_bench_keeps_what_it_read(fixture_benches):
     ph = bench.phase("postgres")
     assert bench.phase("postgres") is ph and ph.clients() is ph.clients() and ph.doc() is ph.doc()
     assert ph.doc()["database"] == "postgres" and len(ph.clients()) == ph.doc()["clients"]
+
+
+def _without_time(result):
+    return {k: v for k, v in result.items() if k != "generated_at"}
+
+
+@pytest.mark.parametrize("name", ["bench1", "ci-standin-run", "ycsb", "txn"])
+def test_every_figure_is_a_function_of_the_bench_object(fixture_benches, tmp_path, name):
+    """Each figure of results.json is a function of the Bench (its phases' views), not of the folder:
+    a Bench that read its folder once builds the same results after the folder is gone. A figure
+    module that reached back into the folder (a profile opened by path, a file looked for again)
+    fails here on the missing file or gives other figures. ycsb: a load stage, its profiles; txn:
+    transactions, count's nothing-lost check; ci-standin-run with plan.json: its settings and facts."""
+    if name == "ycsb":
+        path = str(tmp_path / "ycsb")
+        ycsb_fixture.build(path)
+    elif name == "txn":
+        path = str(tmp_path / "txn")
+        txn_fixture.build(path, ok=False)
+    else:
+        path = fixture_benches[name]
+        if name == "ci-standin-run":
+            write_plan(path)
+    bench = folder.Bench(path)
+    first = results.build(bench)
+    assert first["runs"] and any(r["reconciliation"]["checks"] for r in first["runs"])
+    shutil.rmtree(path)
+    assert _without_time(results.build(bench)) == _without_time(first)
+
+
+def test_the_check_table_opens_each_file_once(fixture_benches):
+    """`check` reads results.json, each phase's file and metrics export, plan.json and run.env once
+    for all its rows (it read each phase's metrics export once per row that needs it)."""
+    bench = fixture_benches["ci-standin-run"]
+    write_plan(bench)
+    results.write(bench)
+    counts = opens_while(bench, lambda: check.evaluate(bench))
+    assert counts["results.json"] == 1 and counts["postgres.metrics.json"] == 1
+    assert {name: n for name, n in counts.items() if n > 1} == {}
+
+
+def test_the_report_opens_each_file_once(fixture_benches):
+    """report.md and its plots: results.json and each phase's time series read once, through one Bench."""
+    bench = fixture_benches["bench1"]
+    results.write(bench)
+    counts = opens_while(bench, lambda: report.bench_report(bench))
+    assert counts["results.json"] == 1 and counts[os.path.join("timeseries", "postgres.csv.gz")] == 1
+    assert {name: n for name, n in counts.items() if n > 1} == {}
