@@ -25,7 +25,7 @@ ROWS = (
     ("replication log", "a standalone mongod writes no oplog while PostgreSQL's WAL carries what a replica needs"),
     ("compression at rest", "stated, not aligned: storage and disk bytes include it"),
     ("sort / hash memory", "query benches may set WORK_MEM"),
-    ("idle CPU", "in gross CPU; per-query CPU net of idle subtracts each side's own idle rate (analysis/idle.py)"),
+    ("idle CPU", "in gross CPU; per-query CPU net of idle subtracts each side's own idle rate (analysis/collect/idle.py)"),
 )
 
 

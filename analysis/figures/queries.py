@@ -304,7 +304,7 @@ def report_lines(result, numerator=None, denominator=None):
              f"Each query type ran in its own window, K executions by one client with the same parameters on {both}; every answer was digested after normalisation (docs/contracts.md §2 `query`). Costs per "
              "query are the window's resources (its idle guard seconds included) over the answered executions; "
              "\"net of idle\" subtracts the database's idle CPU rate, read in the same phase just before the "
-             "clients started, over the window's length (analysis/idle.py). "
+             "clients started, over the window's length (analysis/collect/idle.py). "
              f"A ratio is shown only when {both} gave the same answers"
              + (f"; a database beyond {numerator}/{denominator} is set against {denominator}." if many else "."), ""]
     for db, stmts in (result.get("indexes") or {}).items():

@@ -229,7 +229,7 @@ def per_operation_tables(result):
     lines += ["", "The database's resources per successful operation of each phase (in a mix: per operation of "
               "the mix, the resources cannot be split by type). WAL/journal bytes are the server's own counter "
               "between readings just outside the window.", "",
-              "CPU net of idle: the window's CPU less the database's idle rate over the same time (analysis/idle.py); "
+              "CPU net of idle: the window's CPU less the database's idle rate over the same time (analysis/collect/idle.py); "
               "gross: the window's user + system seconds, its idle guard seconds included.", "",
               "| phase | per | operations | CPU µs, net of idle | CPU µs, gross | instructions (user mode) | network B | "
               "WAL/journal (phase) | WAL B |",

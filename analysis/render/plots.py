@@ -14,7 +14,7 @@ from ..common.labels import run_label  # noqa: E402
 
 # each database's colour, from its manifest (databases/<name>/database.json)
 COLORS = databases.colors()
-BAR_FIGURES = [("cpu_us", "CPU µs per document"), ("instructions", "instructions per document"),
+BAR_FIGURES = [("cpu_us", "CPU µs per document (gross)"), ("instructions", "instructions per document"),
                ("write_bytes", "disk bytes written per document"), ("storage_bytes", "storage bytes per document")]
 
 

@@ -161,7 +161,7 @@ def _reconciliation_section(result):
     lines = ["## Server counters vs the lab's work", "",
              "Deltas of each server's own counters between readings at the window edges, against what the "
              "clients and the lab sent; a check fails when observed > expected + tolerance "
-             "(analysis/reconcile.py; the tolerance rule is in results.json).", ""]
+             "(analysis/figures/reconcile.py; the tolerance rule is in results.json).", ""]
     for r in runs:
         rec = r["reconciliation"]
         head = f"### {run_label(r)}: {rec['verdict']}"
@@ -216,6 +216,9 @@ def bench_report(bench_dir):
         lines += ["## Per second", "", "No per-second timeline: "
                   + "; ".join(sorted({(r.get("timeline") or {}).get("reason") or "none" for r in result["runs"]})), ""]
     lines += ["## Per-document cost", "", _per_doc_table(result), "",
+              # the answer's and Per operation's CPU is net of idle: say which this one is
+              "CPU here is gross: the window's user + system seconds, the database's idle rate included "
+              "(net of idle: The answer, Per operation).", "",
               "![per-document cost](plots/per_doc.png)", "", "## Runs", "", _runs_table(result), "",
               "![memory](plots/memory.png)", ""] + _reconciliation_section(result) + ["## Over time", ""]
     for run in result["runs"]:
