@@ -13,10 +13,11 @@
 #   veth pair                      jbsim-K on this machine (10.199.K.1/24), eth0 inside (10.199.K.2/24)
 #   its engine's default bridge    10.199.(100+K).1/24 (--bip: no two engines share a bridge subnet)
 #   socket, pid file, exec root    /run/jsonbench-sim-K/{docker.sock,docker.pid,exec}
-#   data root, engine log          $JSONBENCH_CACHE/sim-hosts/jsonbench-sim-K/{data,dockerd.log}
+#   data root, engine log, ID key  $JSONBENCH_CACHE/sim-hosts/jsonbench-sim-K/{data,dockerd.log,key.json}
 # One firewall rule on this machine while any host exists: FORWARD accepts 10.199.0.0/16 between
 # the jbsim-* links (the main engine sets FORWARD's policy to DROP when it manages iptables).
 # Needs root, ip, nsenter, dockerd, docker and iptables. Exit 2: refused before anything changed.
+# Written to run under runme.sh's `set -Eeuo pipefail` as well as without it.
 
 JSONBENCH_CACHE=${JSONBENCH_CACHE:-/var/cache/jsonbench}
 SIM_MAX=8
@@ -85,15 +86,17 @@ sim_network_up() {
 
 # Host K's engine, started in its namespace unless it runs. nsenter --net only: `ip netns exec`
 # remounts /sys, hiding the cgroup hierarchies from dockerd. Its own config file, so that this
-# machine's /etc/docker/daemon.json (the main engine's) does not apply to it. iptables stays on: it
-# is the namespace's own netfilter, where the engine publishes ports and masquerades its bridge.
+# machine's /etc/docker/daemon.json (the main engine's) does not apply to it, naming its own key
+# file: Docker 20.10 derives the engine's ID (`docker info`) from /etc/docker/key.json, which would
+# give every simulated host the main engine's ID. iptables stays on: it is the namespace's own
+# netfilter, where the engine publishes ports and masquerades its bridge.
 sim_engine_start() {
   local k=$1 run cache i pid
   sim_engine_up "$k" && return 0
   run=$(sim_run_dir "$k"); cache=$(sim_cache_dir "$k")
   mkdir -p "$run" "$cache/data" || return 1
   rm -f "$run/docker.pid"
-  printf '{}\n' >"$run/daemon.json"
+  printf '{"deprecated-key-path": "%s/key.json"}\n' "$cache" >"$run/daemon.json"
   nsenter --net="/run/netns/$(sim_name "$k")" -- setsid dockerd --config-file "$run/daemon.json" \
     -H "$(sim_socket "$k")" --data-root "$cache/data" --exec-root "$run/exec" --pidfile "$run/docker.pid" \
     --cgroup-parent "/$(sim_name "$k")" --bip "$SIM_NET.$((100 + k)).1/24" --shutdown-timeout 5 \
@@ -133,12 +136,11 @@ _sim_mounts_under() {
   awk -v d="$1" '$5 == d || index($5, d "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
 }
 
-# Processes whose command line names DIR (host K's engine, its containerd and shims all do).
+# Processes whose command line names DIR (host K's engine, its containerd and shims all do). The
+# pattern's last letter in brackets: grep's own command line does not match it.
 _sim_pids_naming() {
-  local p
-  for p in /proc/[0-9]*; do
-    tr '\0' ' ' <"$p/cmdline" 2>/dev/null | grep -qF -- "$1" && basename "$p"
-  done
+  local dir=${1%/}
+  { grep -laE -- "${dir%?}[${dir: -1}]/" /proc/[0-9]*/cmdline 2>/dev/null || true; } | cut -d/ -f3
 }
 
 # Host K removed, whatever of it exists: its containers, its engine (by its pid file), its context,
@@ -153,12 +155,12 @@ sim_host_down() {
   fi
   pid=$(cat "$run/docker.pid" 2>/dev/null) || pid=""
   if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "--exec-root $run/exec"; then
-    kill -TERM "$pid" 2>/dev/null
-    for ((i = 0; i < 120; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 600; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
   fi
   # Its containerd and shims end with it; any left after 10 s is ended by its id.
-  for ((i = 0; i < 20; i++)); do left=$(_sim_pids_naming "$run/exec/"); [ -n "$left" ] || break; sleep 0.5; done
-  [ -z "$left" ] || { _sim_log "$name: ending what its engine left: $(echo $left)"; kill -KILL $left 2>/dev/null; sleep 0.5; }
+  for ((i = 0; i < 100; i++)); do left=$(_sim_pids_naming "$run/exec/"); [ -n "$left" ] || break; sleep 0.1; done
+  [ -z "$left" ] || { _sim_log "$name: ending what its engine left: $(echo $left)"; kill -KILL $left 2>/dev/null || true; sleep 0.5; }
   ip link del "jbsim-$k" 2>/dev/null || true
   ip netns list | awk '{print $1}' | grep -qx "$name" && { ip netns del "$name" || return 1; }
   for d in "$run" "$cache"; do
@@ -169,7 +171,7 @@ sim_host_down() {
   # The cgroup folders its containers had: empty once they are gone (rmdir removes only empty ones).
   for d in /sys/fs/cgroup/*/"$name" /sys/fs/cgroup/"$name"; do
     [ -d "$d" ] || continue
-    find "$d" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null
+    find "$d" -mindepth 1 -depth -type d -exec rmdir {} + 2>/dev/null || true
     rmdir "$d" || { _sim_log "$name: $d is not empty; left in place"; return 1; }
   done
   rmdir "$JSONBENCH_CACHE/sim-hosts" 2>/dev/null || true
@@ -189,11 +191,14 @@ simulate_hosts() {
   local n=$1 k rc=0 pids=()
   sim_check_n "$n" || return 2
   sim_preflight || return $?
+  # Removed side by side: an engine takes a few seconds to stop.
   for k in $(sim_existing); do
     [ "$k" -gt "$n" ] || continue
     _sim_log "removing $(sim_name "$k")"
-    sim_host_down "$k" || rc=1
+    sim_host_down "$k" & pids+=($!)
   done
+  for k in "${pids[@]}"; do wait "$k" || rc=1; done
+  pids=()
   if [ "$n" = 0 ]; then
     sim_rule_down || rc=1
     return "$rc"
