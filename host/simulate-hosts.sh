@@ -14,8 +14,9 @@
 #   its engine's default bridge    10.199.(100+K).1/24 (--bip: no two engines share a bridge subnet)
 #   socket, pid file, exec root    /run/jsonbench-sim-K/{docker.sock,docker.pid,exec}
 #   data root, engine log, ID key  $JSONBENCH_CACHE/sim-hosts/jsonbench-sim-K/{data,dockerd.log,key.json}
-# One firewall rule on this machine while any host exists: FORWARD accepts 10.199.0.0/16 between
-# the jbsim-* links (the main engine sets FORWARD's policy to DROP when it manages iptables).
+# Two firewall rules on this machine while any host exists: FORWARD accepts 10.199.0.0/16 between
+# the jbsim-* links (the main engine sets FORWARD's policy to DROP when it manages iptables) and drops
+# a new connection from them to anywhere else.
 # Needs root, ip, nsenter, dockerd, docker and iptables. Exit 2: refused before anything changed.
 # Written to run under runme.sh's `set -Eeuo pipefail` as well as without it.
 
@@ -23,8 +24,13 @@ JSONBENCH_CACHE=${JSONBENCH_CACHE:-/var/cache/jsonbench}
 SIM_MAX=8
 SIM_PREFIX=jsonbench-sim
 SIM_NET=10.199  # 10.199.0.0/16: docs/hosts.md says why this range
-SIM_RULE=(FORWARD -s "$SIM_NET.0.0/16" -d "$SIM_NET.0.0/16" -i "jbsim+" -o "jbsim+"
-          -m comment --comment "$SIM_PREFIX: traffic between simulated hosts" -j ACCEPT)
+# This machine's two FORWARD rules while any simulated host exists (docs/hosts.md): traffic between
+# the hosts passes, and a host opens no connection beyond them (no NAT here: its packets would leave
+# with its private address); connections to a host from this machine's containers are not touched.
+SIM_RULE_ACCEPT=(FORWARD -s "$SIM_NET.0.0/16" -d "$SIM_NET.0.0/16" -i "jbsim+" -o "jbsim+"
+                 -m comment --comment "$SIM_PREFIX: traffic between simulated hosts" -j ACCEPT)
+SIM_RULE_GUARD=(FORWARD -i "jbsim+" ! -o "jbsim+" -m conntrack --ctstate NEW
+                -m comment --comment "$SIM_PREFIX: no connection from a simulated host beyond them" -j DROP)
 
 _sim_log() { printf 'simulate-hosts: %s\n' "$*" >&2; }
 
@@ -128,8 +134,18 @@ sim_context_up() {
   fi
 }
 
-sim_rule_up() { iptables -C "${SIM_RULE[@]}" 2>/dev/null || iptables -I "${SIM_RULE[0]}" 1 "${SIM_RULE[@]:1}"; }
-sim_rule_down() { while iptables -C "${SIM_RULE[@]}" 2>/dev/null; do iptables -D "${SIM_RULE[@]}" || return 1; done; }
+sim_rules_up() {
+  local -n rule
+  for rule in SIM_RULE_GUARD SIM_RULE_ACCEPT; do
+    iptables -C "${rule[@]}" 2>/dev/null || iptables -I "${rule[0]}" 1 "${rule[@]:1}" || return 1
+  done
+}
+sim_rules_down() {
+  local -n rule
+  for rule in SIM_RULE_ACCEPT SIM_RULE_GUARD; do
+    while iptables -C "${rule[@]}" 2>/dev/null; do iptables -D "${rule[@]}" || return 1; done
+  done
+}
 
 # Mounts at or below DIR (deepest first).
 _sim_mounts_under() {
@@ -200,11 +216,11 @@ simulate_hosts() {
   for k in "${pids[@]}"; do wait "$k" || rc=1; done
   pids=()
   if [ "$n" = 0 ]; then
-    sim_rule_down || rc=1
+    sim_rules_down || rc=1
     return "$rc"
   fi
   [ "$rc" = 0 ] || return 1
-  sim_rule_up || return 1
+  sim_rules_up || return 1
   for ((k = 1; k <= n; k++)); do sim_network_up "$k" || { _sim_log "$(sim_name "$k"): network failed"; return 1; }; done
   # The engines start side by side (each waits for its own socket).
   for ((k = 1; k <= n; k++)); do sim_engine_start "$k" & pids+=($!); done

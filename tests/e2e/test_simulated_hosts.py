@@ -6,6 +6,7 @@ module's fixture runs `simulate-hosts 0` whatever happens."""
 import glob
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -142,7 +143,7 @@ def test_a_container_on_one_host_reaches_a_server_on_the_other(hosts, image):
             assert time.monotonic() < deadline, run("docker", "--context", server_host, "logs", server)
             time.sleep(0.2)
         client = run("docker", "--context", client_host, "run", "--rm", "--entrypoint", "bash", image, "-c",
-                     f"timeout 20 cat </dev/tcp/{ADDRESS[server_host]}/18080", timeout=120)
+                     f"timeout 20 bash -c 'cat </dev/tcp/{ADDRESS[server_host]}/18080'", timeout=120)
         # It came from the client host's own address: through the hosts' namespaces and this machine's
         # routing (the client engine masquerades its bridge), not through an overlay or a shared bridge.
         assert client.returncode == 0, client.stderr
@@ -156,6 +157,27 @@ def test_a_container_on_one_host_reaches_a_server_on_the_other(hosts, image):
         assert all(line[2] == f"/{server_host}/{server}" for line in lines), lines
     finally:
         run("docker", "--context", server_host, "rm", "-f", server)
+
+
+def test_a_host_opens_no_connection_beyond_the_simulated_hosts(hosts, image):
+    """A container of the main engine (an address on this machine, not a simulated host) answers this
+    machine but not a container on a simulated host: the guard rule drops the new connection."""
+    r = run("docker", "run", "-d", "-e", "HOST_NAME=main", "--entrypoint", "perl", image, "-e", SERVER)
+    assert r.returncode == 0, r.stderr
+    server = r.stdout.strip()
+    try:
+        deadline = time.monotonic() + 60
+        while "listening" not in run("docker", "logs", server).stdout:
+            assert time.monotonic() < deadline, run("docker", "logs", server)
+            time.sleep(0.2)
+        address = run("docker", "inspect", "-f", "{{.NetworkSettings.IPAddress}}", server).stdout.strip()
+        with socket.create_connection((address, 8080), timeout=10) as c:
+            assert c.makefile().readline().startswith("main peer="), address
+        client = run("docker", "--context", HOSTS[1], "run", "--rm", "--entrypoint", "bash", image, "-c",
+                     f"timeout 5 bash -c 'cat </dev/tcp/{address}/8080'", timeout=120)
+        assert client.returncode != 0 and "main peer=" not in client.stdout, (client.stdout, client.stderr)
+    finally:
+        run("docker", "rm", "-f", server)
 
 
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
