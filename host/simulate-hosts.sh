@@ -59,15 +59,17 @@ sim_engine_up() {
   timeout 10 docker -H "$(sim_socket "$1")" version -f '{{.Server.Version}}' >/dev/null 2>&1
 }
 
-# Refused before anything changes (exit 2): not root, a tool missing, or 10.199.0.0/16 already in use
-# on this machine by something other than the simulated hosts (a VPN, another lab).
+# Refused before anything changes (exit 2): not root, a tool missing, or, to make hosts (N > 0),
+# 10.199.0.0/16 already in use on this machine by something other than the simulated hosts (a VPN,
+# another lab) or forwarding off. Removing them all (N = 0) needs only root and the tools.
 sim_preflight() {
-  local tool missing=() clash
+  local n=$1 tool missing=() clash
   [ "$(id -u)" -eq 0 ] || { _sim_log "needs root (network namespaces, veth links, a dockerd each); nothing was changed"; return 2; }
   for tool in ip nsenter dockerd docker iptables timeout; do
     command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
   done
   [ ${#missing[@]} -eq 0 ] || { _sim_log "missing: ${missing[*]} (Debian: iproute2, util-linux, docker.io, iptables); nothing was changed"; return 2; }
+  [ "$n" -gt 0 ] || return 0
   clash=$( { ip -4 -o route show root "$SIM_NET.0.0/16"; ip -4 -o route show match "$SIM_NET.0.0/16"; } 2>/dev/null \
            | grep -v ' dev jbsim-[0-9]' | grep -v '^default ' || true)
   [ -z "$clash" ] || { _sim_log "$SIM_NET.0.0/16 is already routed on this machine, not by simulated hosts: $clash; nothing was changed"; return 2; }
@@ -166,8 +168,8 @@ sim_host_down() {
   name=$(sim_name "$k"); run=$(sim_run_dir "$k"); cache=$(sim_cache_dir "$k")
   docker context rm -f "$name" >/dev/null 2>&1 || true
   if sim_engine_up "$k"; then
-    ids=$(docker -H "$(sim_socket "$k")" ps -aq)
-    [ -z "$ids" ] || docker -H "$(sim_socket "$k")" rm -f $ids >/dev/null
+    ids=$(docker -H "$(sim_socket "$k")" ps -aq) || ids=""
+    [ -z "$ids" ] || docker -H "$(sim_socket "$k")" rm -f $ids >/dev/null || true
   fi
   pid=$(cat "$run/docker.pid" 2>/dev/null) || pid=""
   if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "--exec-root $run/exec"; then
@@ -180,7 +182,7 @@ sim_host_down() {
   ip link del "jbsim-$k" 2>/dev/null || true
   ip netns list | awk '{print $1}' | grep -qx "$name" && { ip netns del "$name" || return 1; }
   for d in "$run" "$cache"; do
-    for m in $(_sim_mounts_under "$d"); do umount "$m" || umount -l "$m"; done
+    for m in $(_sim_mounts_under "$d"); do umount "$m" || umount -l "$m" || true; done
     [ -z "$(_sim_mounts_under "$d")" ] || { _sim_log "$name: $d still has mounts; left in place"; return 1; }
     rm -rf -- "$d"
   done
@@ -206,7 +208,7 @@ sim_check_n() {
 simulate_hosts() {
   local n=$1 k rc=0 pids=()
   sim_check_n "$n" || return 2
-  sim_preflight || return $?
+  sim_preflight "$n" || return $?
   # Removed side by side: an engine takes a few seconds to stop.
   for k in $(sim_existing); do
     [ "$k" -gt "$n" ] || continue

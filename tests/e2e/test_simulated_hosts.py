@@ -68,6 +68,9 @@ def leftovers():
     }
 
 
+MAIN_ID = run("docker", "info", "--format", "{{.ID}}").stdout.strip()
+
+
 @pytest.fixture(scope="module")
 def hosts():
     before = leftovers()
@@ -90,7 +93,6 @@ def image(hosts):
 
 
 def test_each_host_is_an_engine_of_its_own_and_again_changes_nothing(hosts):
-    main_id = run("docker", "info", "--format", "{{.ID}}").stdout.strip()
     infos = {}
     for h in HOSTS:
         r = run("docker", "--context", h, "info", "--format", "{{json .}}", timeout=60)
@@ -99,7 +101,7 @@ def test_each_host_is_an_engine_of_its_own_and_again_changes_nothing(hosts):
         assert infos[h]["DockerRootDir"] == f"{CACHE}/sim-hosts/{h}/data", infos[h]["DockerRootDir"]
         assert infos[h]["ServerVersion"], h
     ids = {infos[h]["ID"] for h in HOSTS}
-    assert len(ids) == 2 and main_id not in ids, (main_id, ids)
+    assert len(ids) == 2 and MAIN_ID not in ids, (MAIN_ID, ids)
     # each engine was started with its own cgroup parent (the containers' paths: the traffic test)
     for h, pid in hosts.items():
         with open(f"/proc/{pid}/cmdline", "rb") as f:
@@ -194,3 +196,5 @@ def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, im
     r = simulate(0)
     assert r.returncode == 0, r.stdout + r.stderr
     assert leftovers() == {kind: [] for kind in leftovers()}
+    # the main engine was neither stopped nor changed
+    assert run("docker", "info", "--format", "{{.ID}}").stdout.strip() == MAIN_ID
