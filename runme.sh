@@ -11,6 +11,7 @@ unset JSONBENCH_DOCKERD_PID  # set only by this shell if it starts the engine it
 . "$LAB_ROOT/lab/tools.sh"
 . "$LAB_ROOT/lab/stack.sh"
 . "$LAB_ROOT/host/ulimits.sh"
+. "$LAB_ROOT/host/simulate-hosts.sh"
 
 say() { printf '[%s %s] %s\n' "$(date +%H:%M:%S)" "${BENCH_NAME:-lab}" "$*"; }
 
@@ -37,6 +38,9 @@ Usage:
   ./runme.sh report [bench1 ...]   regenerate reports from the result files alone
   ./runme.sh compare REF1 REF2     compare two run branches or bench folders
   ./runme.sh down        remove the lab's containers, networks and volumes
+  ./runme.sh simulate-hosts N   N Docker engines on this machine, each a simulated host in its own
+                         network namespace (Docker contexts jsonbench-sim-1..N, addresses 10.199.K.2);
+                         0 removes them all (docs/hosts.md); N: 0 to 8
   ./runme.sh help        this text
 Environment: JSONBENCH_STANDINS=auto|1|0 (local stand-in images when no registry is reachable).
 TXT
@@ -157,6 +161,14 @@ main() {
       analysis report "${dirs[@]}" --out-dir "$LAB_ROOT" ;;
     compare) shift; ensure_venv || exit 2; analysis compare "$@" ;;
     check) run_benches "$@" ;;
+    simulate-hosts)
+      shift
+      if [ $# -ne 1 ]; then
+        echo "runme.sh simulate-hosts: takes one argument N, got $#; allowed: an integer from 0 to $SIM_MAX" >&2
+        exit 2
+      fi
+      sim_check_n "$1" || exit 2
+      simulate_hosts "$1" ;;
     *) run_benches "$@" ;;
   esac
 }

@@ -1,0 +1,200 @@
+"""./runme.sh simulate-hosts (issue 27, docs/hosts.md): two Docker engines on this machine, each a
+host of its own in its own network namespace; an image reaches them without a registry; a container
+on one reaches a server on the other over the hosts' own addresses; fewer hosts remove the extra
+ones and 0 leaves nothing behind. Real engines: every dockerd here is started by runme.sh, and the
+module's fixture runs `simulate-hosts 0` whatever happens."""
+import glob
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import LAB_ROOT
+
+sys.path.insert(0, str(LAB_ROOT / "tests" / "unit"))
+from lab_images import postgres_image, present  # noqa: E402
+
+HOSTS = ("jsonbench-sim-1", "jsonbench-sim-2")
+ADDRESS = {"jsonbench-sim-1": "10.199.1.2", "jsonbench-sim-2": "10.199.2.2"}
+CACHE = os.environ.get("JSONBENCH_CACHE", "/var/cache/jsonbench")
+# A small image with perl and bash (Debian's perl-base and bash are essential packages): the stand-in
+# base the stand-in builds make, else the PostgreSQL image the unit tests use (Debian-based too).
+SMALL_IMAGE = "jsonbench-standin/debian:bookworm"
+
+
+def run(*args, timeout=300):
+    return subprocess.run(list(args), capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=timeout)
+
+
+def simulate(n):
+    return run(str(LAB_ROOT / "runme.sh"), "simulate-hosts", str(n))
+
+
+def load_image(context, image):
+    return run(str(LAB_ROOT / "host" / "simulate-hosts.sh"), "load_image", context, image)
+
+
+def engine_pid(host):
+    with open(f"/run/{host}/docker.pid") as f:
+        return int(f.read())
+
+
+def leftovers():
+    """Every trace a simulated host can leave on this machine, by kind (each list empty: none)."""
+    cmdlines = {}
+    for p in glob.glob("/proc/[0-9]*/cmdline"):
+        try:
+            with open(p, "rb") as f:
+                cmdlines[p] = f.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            pass
+    with open("/proc/self/mountinfo") as f:
+        mounts = [line.split()[4] for line in f if "jsonbench-sim" in line]
+    return {
+        "namespaces": [n for n in run("ip", "netns", "list").stdout.split() if n.startswith("jsonbench-sim")],
+        "links": [line.split(": ")[1] for line in run("ip", "-o", "link", "show").stdout.splitlines()
+                  if line.split(": ")[1].startswith("jbsim-")],
+        "contexts": [c for c in run("docker", "context", "ls", "--format", "{{.Name}}").stdout.split()
+                     if c.startswith("jsonbench-sim")],
+        "firewall": [r for r in run("iptables", "-S", "FORWARD").stdout.splitlines() if "jsonbench-sim" in r],
+        "processes": [c for p, c in cmdlines.items() if "jsonbench-sim" in c and p != f"/proc/{os.getpid()}/cmdline"],
+        "cgroups": glob.glob("/sys/fs/cgroup/*/jsonbench-sim-*") + glob.glob("/sys/fs/cgroup/jsonbench-sim-*"),
+        "folders": glob.glob("/run/jsonbench-sim-*") + glob.glob(f"{CACHE}/sim-hosts"),
+        "mounts": mounts,
+    }
+
+
+MAIN_ID = run("docker", "info", "--format", "{{.ID}}").stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def hosts():
+    before = leftovers()
+    assert not any(before.values()), ("simulated hosts exist on this machine already; this test would remove "
+                                      f"them (./runme.sh simulate-hosts 0 does): {before}")
+    try:
+        r = simulate(2)
+        assert r.returncode == 0, r.stdout + r.stderr
+        yield {h: engine_pid(h) for h in HOSTS}
+    finally:
+        r = simulate(0)
+        assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.fixture(scope="module")
+def image(hosts):
+    chosen = SMALL_IMAGE if present(SMALL_IMAGE) else postgres_image()
+    assert chosen, f"neither {SMALL_IMAGE} nor a PostgreSQL image is on the main engine (lab/test.sh builds or pulls them)"
+    return chosen
+
+
+def test_each_host_is_an_engine_of_its_own_and_again_changes_nothing(hosts):
+    infos = {}
+    for h in HOSTS:
+        r = run("docker", "--context", h, "info", "--format", "{{json .}}", timeout=60)
+        assert r.returncode == 0, (h, r.stderr)
+        infos[h] = json.loads(r.stdout)
+        assert infos[h]["DockerRootDir"] == f"{CACHE}/sim-hosts/{h}/data", infos[h]["DockerRootDir"]
+        assert infos[h]["ServerVersion"], h
+    ids = {infos[h]["ID"] for h in HOSTS}
+    assert len(ids) == 2 and MAIN_ID not in ids, (MAIN_ID, ids)
+    # each engine was started with its own cgroup parent (the containers' paths: the traffic test)
+    for h, pid in hosts.items():
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            args = f.read().split(b"\0")
+        assert args[args.index(b"--cgroup-parent") + 1] == f"/{h}".encode(), args
+
+    r = simulate(2)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert {h: engine_pid(h) for h in HOSTS} == hosts
+    assert "removing" not in r.stderr, r.stderr
+
+
+def test_an_image_reaches_each_host_without_a_registry_once(hosts, image):
+    main_id = run("docker", "image", "inspect", "-f", "{{.Id}}", image).stdout.strip()
+    for h in HOSTS:
+        first = load_image(h, image)
+        assert first.returncode == 0 and first.stdout.strip() == main_id, (first.stdout, first.stderr)
+        assert f"loaded {image}" in first.stderr, first.stderr
+        there = run("docker", "--context", h, "image", "inspect", "-f", "{{.Id}}", image).stdout.strip()
+        assert there == main_id, (h, there)
+        again = load_image(h, image)
+        assert again.returncode == 0 and again.stdout.strip() == main_id, (again.stdout, again.stderr)
+        assert "already" in again.stderr and "loaded" not in again.stderr, again.stderr
+
+
+# Answers each connection with its host's name and the address the connection came from, then closes.
+SERVER = ("use IO::Socket::INET; $| = 1; my $s = IO::Socket::INET->new(LocalPort => 8080, Listen => 5, ReuseAddr => 1)"
+          " or die $!; print qq(listening\\n); while (my $c = $s->accept) { print $c qq($ENV{HOST_NAME} peer=)"
+          " . $c->peerhost . qq(\\n); close $c }")
+
+
+def test_a_container_on_one_host_reaches_a_server_on_the_other(hosts, image):
+    server_host, client_host = HOSTS
+    r = run("docker", "--context", server_host, "run", "-d", "-e", f"HOST_NAME={server_host}",
+            "-p", f"{ADDRESS[server_host]}:18080:8080", "--entrypoint", "perl", image, "-e", SERVER)
+    assert r.returncode == 0, r.stderr
+    server = r.stdout.strip()
+    try:
+        deadline = time.monotonic() + 60
+        while "listening" not in run("docker", "--context", server_host, "logs", server).stdout:
+            assert time.monotonic() < deadline, run("docker", "--context", server_host, "logs", server)
+            time.sleep(0.2)
+        client = run("docker", "--context", client_host, "run", "--rm", "--entrypoint", "bash", image, "-c",
+                     f"timeout 20 bash -c 'cat </dev/tcp/{ADDRESS[server_host]}/18080'", timeout=120)
+        # It came from the client host's own address: through the hosts' namespaces and this machine's
+        # routing (the client engine masquerades its bridge), not through an overlay or a shared bridge.
+        assert client.returncode == 0, client.stderr
+        assert client.stdout.strip() == f"{server_host} peer={ADDRESS[client_host]}", client.stdout
+
+        # The server container's cgroup is /<cgroup parent>/<id> in every hierarchy (perf_event too).
+        pid = run("docker", "--context", server_host, "inspect", "-f", "{{.State.Pid}}", server).stdout.strip()
+        with open(f"/proc/{pid}/cgroup") as f:
+            lines = [line.strip().split(":", 2) for line in f if line.strip()]
+        assert any(line[1] == "perf_event" for line in lines), lines
+        assert all(line[2] == f"/{server_host}/{server}" for line in lines), lines
+    finally:
+        run("docker", "--context", server_host, "rm", "-f", server)
+
+
+def test_a_host_opens_no_connection_beyond_the_simulated_hosts(hosts, image):
+    """A container of the main engine (an address on this machine, not a simulated host) answers this
+    machine but not a container on a simulated host: the guard rule drops the new connection."""
+    r = run("docker", "run", "-d", "-e", "HOST_NAME=main", "--entrypoint", "perl", image, "-e", SERVER)
+    assert r.returncode == 0, r.stderr
+    server = r.stdout.strip()
+    try:
+        deadline = time.monotonic() + 60
+        while "listening" not in run("docker", "logs", server).stdout:
+            assert time.monotonic() < deadline, run("docker", "logs", server)
+            time.sleep(0.2)
+        address = run("docker", "inspect", "-f", "{{.NetworkSettings.IPAddress}}", server).stdout.strip()
+        with socket.create_connection((address, 8080), timeout=10) as c:
+            assert c.makefile().readline().startswith("main peer="), address
+        client = run("docker", "--context", HOSTS[1], "run", "--rm", "--entrypoint", "bash", image, "-c",
+                     f"timeout 5 bash -c 'cat </dev/tcp/{address}/8080'", timeout=120)
+        assert client.returncode != 0 and "main peer=" not in client.stdout, (client.stdout, client.stderr)
+    finally:
+        run("docker", "rm", "-f", server)
+
+
+def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
+    # a container still running on the host that goes: removed with it
+    r = run("docker", "--context", HOSTS[1], "run", "-d", "--entrypoint", "sleep", image, "600")
+    assert r.returncode == 0, r.stderr
+    r = simulate(1)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert engine_pid(HOSTS[0]) == hosts[HOSTS[0]]
+    left = leftovers()
+    assert left["contexts"] == [HOSTS[0]] and left["namespaces"] == [HOSTS[0]] and left["links"][0].startswith("jbsim-1"), left
+    assert not os.path.exists(f"/run/{HOSTS[1]}") and not os.path.exists(f"{CACHE}/sim-hosts/{HOSTS[1]}")
+
+    r = simulate(0)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert leftovers() == {kind: [] for kind in leftovers()}
+    # the main engine was neither stopped nor changed
+    assert run("docker", "info", "--format", "{{.ID}}").stdout.strip() == MAIN_ID
