@@ -50,19 +50,22 @@ def host_address(bind_address):
     return a
 
 
-def make_probe(environ, project):
+def make_probe(environ, engine):
     """The probe PROBE names (lab/driver/probe_box.py probe_setting): LocalProbe in the driver's
     process, or one probe container on the engine the environment names (its image PROBE_IMAGE,
     built by runme.sh with lab/probe/build.sh). The caller closes it (Lab.close)."""
     from .probe import LocalProbe
-    from .probe_box import ContainerProbe, probe_setting
+    from .probe_box import ContainerProbe, compose_labels, probe_setting
     if probe_setting(environ) == "local":
         return LocalProbe()
     image = environ.get("PROBE_IMAGE")
     if not image:
         raise ValueError("PROBE=container needs PROBE_IMAGE, the probe image's tag (runme.sh builds it "
                          "with lab/probe/build.sh and exports it)")
-    return ContainerProbe(image, project, environ=environ)
+    args = engine.compose_args()
+    files = [args[i + 1] for i, w in enumerate(args) if w == "-f"]
+    return ContainerProbe(image, engine.project, environ=environ,
+                          compose_labels=compose_labels(engine.root, files, environ=environ))
 
 
 class Lab:
@@ -85,7 +88,7 @@ class Lab:
         environ = dict(os.environ if environ is None else environ)
         root = environ.get("LAB_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
         engine = Engine(root, environ["PROJECT"], environ.get("USE_STANDINS") == "1", environ)
-        return cls(root, engine, make_probe(environ, engine.project), environ)
+        return cls(root, engine, make_probe(environ, engine), environ)
 
     # -- speaking, waiting -------------------------------------------------------------------------
     def say(self, msg, bench=None):

@@ -56,12 +56,25 @@ class _Handle:
         self.remote, self.local, self.box = remote, local, box
 
 
+def compose_labels(root, compose_files, docker=("docker",), environ=None):
+    """The labels that make compose (v2.29) take a container it did not create for an orphan of the
+    project, so that `compose down --remove-orphans` (./runme.sh down, a failed run) removes the box:
+    the project and service labels alone do not (tried: compose ls does not even list it); with these
+    it does (tests/unit/test_probe_container.py)."""
+    r = subprocess.run([*docker, "compose", "version", "--short"], env=environ, capture_output=True, text=True)
+    return {"com.docker.compose.version": r.stdout.strip() or "unknown",
+            "com.docker.compose.container-number": "1", "com.docker.compose.config-hash": "probe",
+            "com.docker.compose.project.working_dir": root,
+            "com.docker.compose.project.config_files": ",".join(compose_files)}
+
+
 class ContainerProbe(Probe):
     """One box on the engine DOCKER (the `docker` words: ["docker"] or ["docker", "--context", X]).
     Started on construction; close() ends it (also when it fails to start)."""
 
-    def __init__(self, image, project, docker=("docker",), environ=None):
+    def __init__(self, image, project, docker=("docker",), environ=None, compose_labels=None):
         self.image, self.project = image, project
+        self.compose_labels = dict(compose_labels or {})
         self.docker = list(docker)
         self.environ = dict(os.environ if environ is None else environ)
         self.name = f"{project}-probe"
@@ -87,10 +100,10 @@ class ContainerProbe(Probe):
     def _start(self):
         # a box left by a driver that was killed (the name is the project's): ours to replace
         self._docker("rm", "-f", self.name)
+        labels = {"com.docker.compose.project": self.project, "com.docker.compose.service": "probe",
+                  "com.docker.compose.oneoff": "False", "jsonbench.role": "probe", **self.compose_labels}
         cmd = self.docker + [
-            "run", "-i", "--rm", "--name", self.name,
-            "--label", f"com.docker.compose.project={self.project}", "--label", "com.docker.compose.service=probe",
-            "--label", "com.docker.compose.oneoff=False", "--label", "jsonbench.role=probe",
+            "run", "-i", "--rm", "--name", self.name, *[w for k, v in labels.items() for w in ("--label", f"{k}={v}")],
             "--pid", "host", "--uts", "host", "--cap-add", "SYS_ADMIN", "--network", "none",
             "-v", "/sys/fs/cgroup:/sys/fs/cgroup:ro", self.image]
         # its own session: a Ctrl-C at the terminal reaches the driver, which ends the box itself

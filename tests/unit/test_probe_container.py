@@ -202,3 +202,26 @@ def test_an_unknown_probe_setting_is_refused_before_anything_starts():
                        capture_output=True, text=True)
     assert r.returncode == 2
     assert "PROBE='remote': allowed values are local, container" in r.stderr
+
+
+def test_compose_down_remove_orphans_removes_the_box(image, tmp_path):
+    """./runme.sh down (compose down --remove-orphans, the project's files) removes a box a killed
+    driver left behind: the box carries the labels compose takes for an orphan of the project."""
+    from lab.driver.engine import Engine
+    from lab.driver.lab import make_probe
+    project = PROJECT + "-down"
+    env_file = tmp_path / "env"
+    # .env.example with its required passwords filled: compose interpolates every service on down
+    env_file.write_text("".join(line.split("=")[0] + "=x\n" if line.split("=")[0].endswith("PASSWORD") else line
+                                for line in (LAB_ROOT / ".env.example").read_text().splitlines(keepends=True)))
+    engine = Engine(str(LAB_ROOT), project, True, os.environ)
+    probe = make_probe({**os.environ, "PROBE": "container", "PROBE_IMAGE": image}, engine)
+    try:
+        assert len(box_containers(project)) == 1
+        args = [w if w != os.path.join(str(LAB_ROOT), ".env") else str(env_file) for w in engine.compose_args()]
+        r = subprocess.run([*args, "-p", project, "--profile", "client", "down", "--remove-orphans"],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert box_containers(project) == []
+    finally:
+        probe.close()
