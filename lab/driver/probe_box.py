@@ -164,7 +164,8 @@ class ContainerProbe(Probe):
 
     def close(self):
         """stdin closed: the box's python ends its perf and watches and exits, --rm removes it; a box
-        that does not exit within 10 s is removed by name. Safe to call twice."""
+        that does not exit within 10 s is removed by name. Returns once the engine lists it no more.
+        Safe to call twice."""
         p, self.popen = self.popen, None
         if p is not None:
             try:
@@ -177,6 +178,11 @@ class ContainerProbe(Probe):
                 p.kill()
                 p.wait()
         self._docker("rm", "-f", self.name)
+        # an exited box's --rm removal may still be under way (the engine lists it a moment longer):
+        # gone when close returns, so that a `down` or a test after it finds nothing
+        deadline = time.monotonic() + 10
+        while self._docker("inspect", "-f", "{{.Id}}", self.name).returncode == 0 and time.monotonic() < deadline:
+            time.sleep(0.1)
         self.broken = self.broken or "the probe box was closed"
 
     # -- files -----------------------------------------------------------------------------------

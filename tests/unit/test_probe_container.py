@@ -222,6 +222,33 @@ def test_compose_down_remove_orphans_removes_the_box(image, tmp_path):
         r = subprocess.run([*args, "-p", project, "--profile", "client", "down", "--remove-orphans"],
                            capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
-        assert box_containers(project) == []
+        # compose says Removed while the engine may still list it a moment (its --rm removal under way)
+        deadline = time.time() + 10
+        while box_containers(project) and time.time() < deadline:
+            time.sleep(0.2)
+        assert box_containers(project) == [], r.stderr
     finally:
         probe.close()
+
+
+def test_a_driver_killed_outright_leaves_no_box(image):
+    """SIGKILL gives the driver no `finally`: the box still goes, because its stdin (the driver's
+    pipe) ends, its python exits and --rm removes it."""
+    project = PROJECT + "-kill"
+    code = ("import sys, time; from lab.driver.probe_box import ContainerProbe; "
+            f"p = ContainerProbe({image!r}, {project!r}); print('up', flush=True); time.sleep(600)")
+    driver = subprocess.Popen([sys.executable, "-c", code], cwd=LAB_ROOT, stdout=subprocess.PIPE, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(LAB_ROOT)))
+    try:
+        assert driver.stdout.readline().strip() == "up"
+        assert len(box_containers(project)) == 1
+        driver.kill()
+        driver.wait()
+        deadline = time.time() + 20
+        while box_containers(project) and time.time() < deadline:
+            time.sleep(0.2)
+        assert box_containers(project) == []
+    finally:
+        driver.kill()
+        for cid in box_containers(project):
+            subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
