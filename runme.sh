@@ -98,6 +98,12 @@ prepare_stack() {
   fi
   export USE_STANDINS
   compose --profile client build client >&2
+  # PROBE=container: the driver's host readings are taken by a probe container (lab/driver/probe_box.py)
+  # whose image is built here like the others (from the stand-in Debian base where no registry answers)
+  if [ "${PROBE:-local}" = container ]; then
+    PROBE_IMAGE=$("$LAB_ROOT/lab/probe/build.sh") || exit 2
+    export PROBE_IMAGE
+  fi
 }
 
 run_benches() {

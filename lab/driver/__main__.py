@@ -39,6 +39,11 @@ def standins_asked():
 
 
 def validate(words, root=ROOT):
+    from .probe_box import probe_setting
+    try:
+        probe_setting(os.environ)
+    except ValueError as e:
+        return bad_input(e)
     try:
         req.validate(req.parse(words), root, standins_asked())
     except req.BadInput as e:
@@ -167,14 +172,24 @@ def main(argv):
     if argv[0] == "folders":
         return folders(argv[1:])
     from .lab import Lab
-    lab = Lab.from_environment()
-    install_signals(lab)
-    rc = run(argv[1:], lab)
-    if rc != 0 and not getattr(lab, "stack_kept", False):
-        # interrupted, failed or stopped by an error: the lab's containers go (the run's files stay)
-        lab.say("removing the lab's containers")
-        lab.engine.compose(["--profile", "client", "down", "--remove-orphans"])
-    return rc
+    from .probe_box import ProbeError
+    try:
+        lab = Lab.from_environment()
+    except ValueError as e:  # PROBE, PROBE_IMAGE
+        return bad_input(e)
+    except ProbeError as e:  # the probe container did not start (it is removed)
+        print(f"runme.sh: the probe container did not start: {e}", file=sys.stderr, flush=True)
+        return 1
+    try:
+        install_signals(lab)
+        rc = run(argv[1:], lab)
+        if rc != 0 and not getattr(lab, "stack_kept", False):
+            # interrupted, failed or stopped by an error: the lab's containers go (the run's files stay)
+            lab.say("removing the lab's containers")
+            lab.engine.compose(["--profile", "client", "down", "--remove-orphans"])
+        return rc
+    finally:
+        lab.close()  # the probe's container, whatever ended the run
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ Interface (the experiment level, lab/driver/experiments.py and check.py, calls t
   lab.remove_database_containers()  the same, the volumes kept (the end of a run)
   lab.prometheus_url()        where the lab's Prometheus answers from the host
   lab.on_signal()             a signal's handler: marks the run interrupted, stops the phase's clients
+  lab.close()                 ends the probe's own container, if it runs one (every exit of `run`)
 """
 import importlib.util
 import json
@@ -49,6 +50,24 @@ def host_address(bind_address):
     return a
 
 
+def make_probe(environ, engine):
+    """The probe PROBE names (lab/driver/probe_box.py probe_setting): LocalProbe in the driver's
+    process, or one probe container on the engine the environment names (its image PROBE_IMAGE,
+    built by runme.sh with lab/probe/build.sh). The caller closes it (Lab.close)."""
+    from .probe import LocalProbe
+    from .probe_box import ContainerProbe, compose_labels, probe_setting
+    if probe_setting(environ) == "local":
+        return LocalProbe()
+    image = environ.get("PROBE_IMAGE")
+    if not image:
+        raise ValueError("PROBE=container needs PROBE_IMAGE, the probe image's tag (runme.sh builds it "
+                         "with lab/probe/build.sh and exports it)")
+    args = engine.compose_args()
+    files = [args[i + 1] for i, w in enumerate(args) if w == "-f"]
+    return ContainerProbe(image, engine.project, environ=environ,
+                          compose_labels=compose_labels(engine.root, files, environ=environ))
+
+
 class Lab:
     def __init__(self, root, engine, probe, environ):
         self.root = root
@@ -68,9 +87,8 @@ class Lab:
         settings exported (host/ provisions the engine, the images and the monitoring first)."""
         environ = dict(os.environ if environ is None else environ)
         root = environ.get("LAB_ROOT") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        from .probe import LocalProbe
         engine = Engine(root, environ["PROJECT"], environ.get("USE_STANDINS") == "1", environ)
-        return cls(root, engine, LocalProbe(), environ)
+        return cls(root, engine, make_probe(environ, engine), environ)
 
     # -- speaking, waiting -------------------------------------------------------------------------
     def say(self, msg, bench=None):
@@ -89,6 +107,9 @@ class Lab:
         self.say("interrupted: stopping the clients, keeping what was gathered")
         # SIGTERM: each client stops sending, awaits its in-flight operation and writes its result.
         self.engine.stop(self.phase_clients)
+
+    def close(self):
+        self.probe.close()
 
     def prometheus_url(self):
         return f"http://{host_address(self.environ.get('BIND_ADDRESS'))}:{self.environ.get('PROMETHEUS_PORT') or 9090}"

@@ -38,6 +38,7 @@ class Phase:
         self.perf_reason = None
         self.events, self.hardware = [], False
         self.perf_stat = self.perf_record = self.watch = None
+        self.probe_cpu0 = None
 
     def say(self, msg):
         self.bench.say(f"{self.id}: {msg}")
@@ -105,8 +106,10 @@ class Phase:
                  + (f"; perf off: {self.perf_reason}" if self.perf_reason else ""))
 
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
+        self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
         self.cpu0 = self.probe.cgroup_cpu_seconds(self.pid)
+        self.probe_cpu0 = self.probe_cpu()
         self.db_started_at = state.get("StartedAt")
         self.active = True
         self.watch = self.probe.process_watch_start(self.pid)
@@ -220,6 +223,7 @@ class Phase:
         signalled = lab.interrupted
         end = now()
         cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
+        probe_cpu1 = self.kept("the probe's own CPU reading", self.probe_cpu)
         samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
             self.kept("perf stat", lambda: self.probe.perf_stat_stop(self.perf_stat))
@@ -287,6 +291,8 @@ class Phase:
                 self.db, bool(self.stand_in), samples)),
             "image_os": bench.image_os.get(self.db),
             "pooler": self.kept("the pooler's facts", self.pooler_json),
+            "probe": {**self.probe.describe(), "cgroup_cpu_seconds": {"start": self.probe_cpu0, "end": probe_cpu1},
+                      "calls": self.probe.take_call_latencies()},
             "facts": {
                 "client_exit_codes": codes,
                 "wait": {"expected_s": self.expected_s, "limit_s": self.wait_limit_s, "timed_out": self.wait_timed_out},
@@ -306,6 +312,12 @@ class Phase:
         if not verdict.startswith("ok"):
             lab.run_failed = True
         self.say(f"phase {verdict}")
+
+    def probe_cpu(self):
+        """The probe container's own CPU seconds (its cgroup, read by itself); None in-process (the
+        driver's own CPU is not the probe's alone)."""
+        pid = getattr(self.probe, "pid", None)
+        return self.probe.cgroup_cpu_seconds(pid) if self.probe.describe()["kind"] == "container" and pid else None
 
     def restart_for_check(self):
         """The phase's stopped database container started again (same container, same volume), outside

@@ -42,6 +42,9 @@ class Probe:
       process_watch_start(pid) -> handle / process_watch_stop(handle) -> [sample dicts]
       process_summary(database, stand_in, samples) -> dict|None   phase.json cgroup_processes
       host_facts() -> dict                    host.json
+      describe() -> dict                      phase.json probe: {kind, image, container_id}
+      take_call_latencies() -> [dict]         the calls' latencies since the last take (phase.json
+                                              probe.calls: {method, latency_s}; [] in-process)
     """
 
     def perf_cgroup(self, pid):
@@ -88,6 +91,51 @@ class Probe:
 
     def host_facts(self):
         raise NotImplementedError
+
+    def describe(self):
+        raise NotImplementedError
+
+    def take_call_latencies(self):
+        return []
+
+    def close(self):
+        """Ends what the probe runs for itself (a container); nothing for LocalProbe."""
+
+
+def process_summary(database, stand_in, samples):
+    """phase.json's cgroup_processes against the manifest's server processes
+    (databases/<database>/database.json); None, said on stderr, when the manifest refuses. On the
+    controller whichever probe took the samples (the manifests are the checkout's)."""
+    manifests = cgroup_processes.database_manifests()
+    try:
+        server = manifests.server_processes(database, stand_in=stand_in)
+    except manifests.ManifestError as e:  # names the manifest, the key and what is allowed
+        print(f"cgroup_processes: {e}", file=sys.stderr)
+        return None
+    return cgroup_processes.summary(samples or [], server)
+
+
+def kernel_facts(cgroup_root="/sys/fs/cgroup"):
+    """The host.json fields a probe reads from the kernel it runs on (a container with --pid host
+    and --uts host sees its host's): the box's answer to host_facts, laid over the controller's
+    analysis host-info (whose other fields need the checkout: THP advice, disk devices)."""
+    uname = os.uname()
+    facts = {"hostname": uname.nodename, "kernel": uname.release, "arch": uname.machine,
+             "cores": os.cpu_count(), "cpu_model": None, "memory_bytes": None, "cgroup_version": None}
+    for line in (_read("/proc/cpuinfo") or "").splitlines():
+        if line.lower().startswith(("model name", "hardware", "cpu model")):
+            facts["cpu_model"] = line.split(":", 1)[1].strip()
+            break
+    for line in (_read("/proc/meminfo") or "").splitlines():
+        if line.startswith("MemTotal:"):
+            facts["memory_bytes"] = int(line.split()[1]) * 1024
+    if os.path.exists(os.path.join(cgroup_root, "cgroup.controllers")):
+        facts["cgroup_version"] = "v2"
+    elif os.path.exists(os.path.join(cgroup_root, "unified", "cgroup.controllers")):
+        facts["cgroup_version"] = "v1 (hybrid)"
+    elif any(os.path.isdir(os.path.join(cgroup_root, d)) for d in ("cpu", "cpuacct")):
+        facts["cgroup_version"] = "v1"
+    return facts
 
 
 def _read(path):
@@ -470,15 +518,7 @@ class LocalProbe(Probe):
         return list(handle.samples)
 
     def process_summary(self, database, stand_in, samples):
-        """phase.json's cgroup_processes against the manifest's server processes
-        (databases/<database>/database.json); None, said on stderr, when the manifest refuses."""
-        manifests = cgroup_processes.database_manifests()
-        try:
-            server = manifests.server_processes(database, stand_in=stand_in)
-        except manifests.ManifestError as e:  # names the manifest, the key and what is allowed
-            print(f"cgroup_processes: {e}", file=sys.stderr)
-            return None
-        return cgroup_processes.summary(samples or [], server)
+        return process_summary(database, stand_in, samples)
 
     # --- the host ---
 
@@ -489,3 +529,6 @@ class LocalProbe(Probe):
             sys.path.insert(0, REPO)
         from analysis.collect import hostinfo
         return hostinfo.gather()
+
+    def describe(self):
+        return {"kind": "local", "image": None, "container_id": None}

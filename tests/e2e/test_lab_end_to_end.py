@@ -84,6 +84,30 @@ def test_phase_leaves_out_perf_and_client_results(lab_run, db):
 
 
 @pytest.mark.parametrize("db", DATABASES)
+def test_the_probe_that_read_the_host_is_recorded(lab_run, db):
+    """phase.json `probe`: PROBE=container (run this module with it exported) reads through the
+    probe container, whose own CPU and each call's latency are recorded; local reads in-process.
+    The run leaves no probe container (the box is closed when the driver ends)."""
+    probe = lab_run.phase(db)["probe"]
+    kind = os.environ.get("PROBE") or "local"
+    assert probe["kind"] == kind, probe
+    if kind == "local":
+        assert probe == {"kind": "local", "image": None, "container_id": None,
+                         "cgroup_cpu_seconds": {"start": None, "end": None}, "calls": []}
+        return
+    cpu = probe["cgroup_cpu_seconds"]
+    assert 0 < cpu["start"] <= cpu["end"], cpu
+    marks = [c for c in probe["calls"] if c["method"] == "cgroup_cpu_seconds"]
+    assert len(marks) == 4, probe["calls"]  # the database's and the box's own, at each mark
+    window = lab_run.phase(db)["window"]
+    assert window["start"] <= marks[0]["sent"] and marks[-1]["sent"] >= window["end"] - 1
+    assert all(0 <= c["latency_s"] < 5 for c in probe["calls"])
+    gone = subprocess.run(["docker", "ps", "-aq", "--filter", f"id={probe['container_id']}"],
+                          capture_output=True, text=True).stdout.split()
+    assert gone == []
+
+
+@pytest.mark.parametrize("db", DATABASES)
 def test_documents_in_database_equal_acknowledged(lab_run, db):
     entry = run_entry(lab_run, db)
     assert entry["docs_ok"] == 1200
