@@ -115,12 +115,12 @@ async function sizes(db) {
 // What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload
 // files"); a booking's key is its 16 bytes (no `key`).
 module.exports = {
-  init: (target, opts) => init(target.db, opts),
+  init: (target, opts) => init(target.handle(), opts),
   prepare: (target, opts) => target.prepareTransactions(opts),
   stepsOn,
-  verify: (target) => verify(target.db),
-  seatIds: (target) => seatIds(target.db),
-  sizes: (target) => sizes(target.db),
+  verify: (target) => verify(target.handle()),
+  seatIds: (target) => seatIds(target.handle()),
+  sizes: (target) => sizes(target.handle()),
   // What each `run` session sends besides its operations (server-stats' run_session): the
   // binding's connect, and the hello of its replica-set check (prepare).
   runSession: { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' },
