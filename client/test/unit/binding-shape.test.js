@@ -16,25 +16,8 @@ const {
 const registry = require('../../src/workloads/registry');
 const { validateBenchText, InputError } = require('../../src/bench-schema');
 
-// The step kinds: every workload's operations are made of these (and of its workload file's steps).
-const STEP_KINDS = {
-  // handle(): the driver's session connect opened, for a workload file's own statements
-  connect: ['connect', 'close', 'reconnect', 'isConnectionLost', 'serverInfo', 'authenticatedIdentity', 'handle'],
-  init: ['init', 'createIndexes'],
-  put: ['prepareInserts', 'build', 'send', 'putDocument'],
-  get: ['get'],
-  patch: ['patch'],
-  scan: ['scan'],
-  readBack: ['readBack'],
-  transaction: ['prepareTransactions', 'transaction', 'transactionIsolation'],
-  namedQuery: ['query', 'explain', 'isUnsupported'],
-  stats: ['serverStats'],
-  // flush(tables), settle(tables): tables, the workload's own (its .workload.js `tables`)
-  sizes: ['count', 'flush', 'settle'],
-};
-
-// Besides the step kinds, a binding may say what init does with LAYOUT (docs/contracts.md §2a).
-const OPTIONAL = ['layoutNote'];
+// The step kinds, and what a workload file may take of a binding (client/test/helpers/step-kinds.js).
+const { STEP_KINDS, OPTIONAL, WORKLOAD_FILE_MAY_USE } = require('../helpers/step-kinds');
 
 // The folders of databases/ holding a manifest (a new one is found here without a list).
 const folders = () => fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'database.json'))).sort();
@@ -142,10 +125,9 @@ for (const db of folders()) {
   });
 
   test(`${db}: its workload files use the binding through its step kinds only`, () => {
-    const allowed = new Set([...Object.values(STEP_KINDS).flat(), ...OPTIONAL]);
     const files = workloadCode(db);
     assert.ok(files.length > 0);
-    const found = files.flatMap((f) => bindingUsesIn(fs.readFileSync(f, 'utf8'), allowed).map((u) => `${path.relative(ROOT, f)}: ${u}`));
+    const found = files.flatMap((f) => bindingUsesIn(fs.readFileSync(f, 'utf8'), WORKLOAD_FILE_MAY_USE).map((u) => `${path.relative(ROOT, f)}: ${u}`));
     assert.deepEqual(found, [], 'a workload file keeps its own state and reaches the binding by its step kinds (handle(): the driver\'s session)');
   });
 
