@@ -213,6 +213,8 @@ for (const db of folders) {
       assert.equal(typeof stats.counters, 'object');
       assert.equal(stats.run_session.connections, 1);
       const refusals = await workloadFileSteps(db, target, info, s.uri);
+      // the sizes step kind's flush takes a workload's tables (count.js readSettled passes them)
+      assert.equal(typeof (await target.flush(['jsonbench'])).command, 'string');
       const said = Object.entries(refusals).filter(([, r]) => r && Object.keys(r).length);
       if (said.length) t.diagnostic(`${db}: refused by this server: ${JSON.stringify(Object.fromEntries(said))}`);
     } finally {

@@ -152,7 +152,7 @@ class MysqlTarget {
   // The transaction step kind's preparation: DURABILITY checked as for inserts (commit durability is
   // the server's, global), then the session (prepareTxnSession). sql: the workload's statements
   // ({name: SQL}, its workload file's), prepared on every connection (a statement on a table init
-  // did not make fails here: its workload file says why, workloads/booking.js missingTables).
+  // did not make fails here: its workload file says why: workloads/booking.js prepareWith).
   async prepareTransactions({ durability, isolation }, sql) {
     if (!ISOLATION_LEVELS[isolation]) {
       throw new InputError(`ISOLATION=${isolation}: no InnoDB level for it; allowed: ${Object.keys(ISOLATION_LEVELS).join(', ')}`);

@@ -25,16 +25,17 @@ const refuseModel = (model) => Promise.reject(new InputError(`WORKLOAD=tsbs MODE
 // The hypertable. Returns its DDL and TSBS's indexes.
 async function init(target, storage) {
   if (storage.model !== 'native') return refuseModel(storage.model);
+  const client = target.handle();
   // Loaded into each database once; shared_preload_libraries must already hold it (the image's).
-  await target.handle().query('create extension if not exists timescaledb');
-  await target.handle().query(`drop table if exists ${schema.TABLE}`);
+  await client.query('create extension if not exists timescaledb');
+  await client.query(`drop table if exists ${schema.TABLE}`);
   const ddl = schema.tableDdl(storage);
-  await target.handle().query(ddl[0]);
+  await client.query(ddl[0]);
   // TSBS creates its indexes before the hypertable: created now, on the parent, and given to
   // every chunk.
   const indexes = schema.indexDdl(storage);
-  for (const sql of indexes) await target.handle().query(sql);
-  await target.handle().query(ddl[1]);
+  for (const sql of indexes) await client.query(sql);
+  await client.query(ddl[1]);
   // Before the first window: no background job may fall due in one (tsbs/jobs.js).
   return { created: `${ddl.join('; ')}; ${describeJobs(await jobs(target))}`, indexes };
 }
@@ -59,21 +60,22 @@ async function count(target, storage) {
 // older than the interval compressed. Returns what was run and how many chunks it compressed.
 async function compress(target, storage, setting) {
   const [settings, chunks] = schema.compressionDdl(storage, setting);
+  const client = target.handle();
   // The Apache-2.0 edition (Debian's package, the stand-in) has no compression: said, not an error
   // from inside ALTER TABLE.
-  const { rows: [lic] } = await target.handle().query("select current_setting('timescaledb.license', true) as license");
+  const { rows: [lic] } = await client.query("select current_setting('timescaledb.license', true) as license");
   if (lic.license === 'apache') {
     throw new InputError(`COMPRESS=${setting}: this TimescaleDB is the Apache-2.0 edition (timescaledb.license=apache), which has `
       + 'no compression; allowed on it: COMPRESS=none (compression needs the edition with the TSL code, e.g. the official image)');
   }
-  const { rows } = await target.handle().query(`select compression_enabled from timescaledb_information.hypertables
+  const { rows } = await client.query(`select compression_enabled from timescaledb_information.hypertables
     where hypertable_name = '${schema.TABLE}'`);
   const statements = [];
   if (!rows[0] || !rows[0].compression_enabled) {
-    await target.handle().query(settings);
+    await client.query(settings);
     statements.push(settings);
   }
-  const r = await target.handle().query(chunks);
+  const r = await client.query(chunks);
   statements.push(chunks);
   return { setting, interval: schema.compressInterval(setting), statements, chunks_compressed_now: r.rows[0].n };
 }
