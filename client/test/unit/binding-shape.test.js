@@ -72,13 +72,14 @@ function codeOf(text, { quotes = true } = {}) {
 // The workload names a binding's code (comments apart) uses, with their lines. `insert` is also
 // the databases' own word (INSERT, the put statement, MongoDB's insert counter): caught only as a
 // WORKLOAD value (WORKLOAD=insert, a comparison with 'insert'); the other names are no database's
-// word and are caught anywhere in the code.
+// word and are caught anywhere in the code. So is the run's workload itself (`workload`, as
+// opts.workload): a binding that reads it acts or speaks for a workload.
 const VOCABULARY = ['insert'];
 function workloadNamesIn(text) {
   const names = registry.names();
   const anywhere = new RegExp(`\\b(${names.filter((n) => !VOCABULARY.includes(n)).join('|')})\\b`, 'i');
   const asValue = new RegExp(`WORKLOAD=(${VOCABULARY.join('|')})\\b|[=!]==?\\s*['"\`](${VOCABULARY.join('|')})['"\`]|['"\`](${VOCABULARY.join('|')})['"\`]\\s*[=!]==?`);
-  return codeOf(text).split('\n').map((line, i) => [i + 1, line]).filter(([, line]) => anywhere.test(line) || asValue.test(line))
+  return codeOf(text).split('\n').map((line, i) => [i + 1, line]).filter(([, line]) => anywhere.test(line) || asValue.test(line) || /\bworkload\b/.test(line))
     .map(([n, line]) => `${n}: ${line.trim()}`);
 }
 
@@ -208,6 +209,8 @@ test('the workload-name and binding-use checks see each way round', () => {
   assert.deepEqual(bindingUsesIn("// target.conn in a comment\nconst db = target.handle(); target.send(doc); const u = 'target.uri';", allowed), []);
   assert.deepEqual(workloadNamesIn("async prepareTransactions({ workload }) { if (workload === 'booking') x(); }"), ["1: async prepareTransactions({ workload }) { if (workload === 'booking') x(); }"]);
   assert.deepEqual(workloadNamesIn("const s = `WORKLOAD=insert`;\nif (w !== 'insert') y();"), ['1: const s = `WORKLOAD=insert`;', "2: if (w !== 'insert') y();"]);
+  assert.deepEqual(workloadNamesIn('prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); }'),
+    ['1: prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); }']);
   assert.deepEqual(workloadNamesIn("// booking's tables, oltp's sbtest\nconst OPS = ['insert', 'query'];\nconst u = 'http://x'; /* tsbs */ const q = /\"/g; const sql = 'INSERT INTO t';"), []);
 });
 
