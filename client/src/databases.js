@@ -74,7 +74,8 @@ const WORKLOADS_DIR = path.join('client', 'workloads');
 function offeredWorkloads(name, root = ROOT) {
   const dir = path.join(root, name, WORKLOADS_DIR);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => f.slice(0, -3)).sort();
+  // files only: a folder beside a workload file (workloads/<workload>/) holds that workload's own modules
+  return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith('.js')).map((e) => e.name.slice(0, -3)).sort();
 }
 
 // The databases of `names` (default: the lab's) that offer a workload.

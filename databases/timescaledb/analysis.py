@@ -56,7 +56,7 @@ TOLERANCE = {
     "catalog_rows_read_per_insert": 8,  # the expectation: 8 per INSERT (timescaledb_catalog_rows_read)
     "catalog_rows_read_per_connection": 50,
     "user_table_reads_per_chunk_index_built": 1,
-    "jobs_scheduled_at_start": 0,  # the lab unscheduled every job before (client/timescaledb-jobs.js)
+    "jobs_scheduled_at_start": 0,  # the lab unscheduled every job before (client/workloads/tsbs/jobs.js)
     "job_runs": 0,
 }
 

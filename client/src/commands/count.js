@@ -20,10 +20,12 @@ const print = (doc) => console.log(JSON.stringify(checked(doc, 'count', 'count o
 
 const SIZE_KEYS = ['table_bytes', 'index_bytes', 'total_bytes'];
 
-// read(): the workload's sizes (default: the binding's sizes step kind, the jsonbench table/collection).
-async function readSettled(target, read = () => target.count()) {
+// read(): the workload's sizes (default: the binding's sizes step kind, the jsonbench table/collection);
+// tables: the workload's own (its .workload.js `tables`), which the flush writes where it flushes
+// by table (MySQL; undefined: jsonbench).
+async function readSettled(target, read = () => target.count(), tables = undefined) {
   const before = await read();
-  const flushed = await target.flush();
+  const flushed = await target.flush(tables);
   const after = await read();
   const settle = {
     command: flushed.command,
@@ -43,8 +45,10 @@ async function count(opts) {
   const digestDocuments = opts.digest === 'documents' && w.documents;
   const { target, server } = await connectTarget(opts, { patient: true });
   try {
-    // a workload with its own count (booking's nothing-lost check, oltp's rows, tsbs's events)
-    if (w.count) return await w.count({ target, server, opts, readSettled, print });
+    // a workload with its own count (booking's nothing-lost check, oltp's rows, tsbs's events), its
+    // sizes settled with its own tables
+    const tables = w.tables ? w.tables() : undefined;
+    if (w.count) return await w.count({ target, server, opts, readSettled: (t, read) => readSettled(t, read, tables), print });
     const sizes = await readSettled(target);
     // after the sizes: the read-back changes none, and the settle has written the pages it reads
     const digest = digestDocuments ? { digest: await documentsDigest(target, opts.key) } : {};

@@ -19,7 +19,8 @@
 //   initData(target, opts, server)  its own tables/storage and data, made by `init` through the database's
 //                          file (-> {created, indexes}) instead of the binding's init step kind
 //   count({target, server, opts, readSettled, print})  its own `count` (its sizes read through readSettled)
-//   tables()               its own tables: server-stats reads their counters one by one, settle vacuums them
+//   tables()               its own tables: server-stats reads their counters one by one, settle vacuums them,
+//                          count's flush (readSettled) writes them (the binding's flush(tables): MySQL's by table)
 //   databaseNeeds          what a database's file of it (databases/<db>/client/workloads/<name>.js, whose
 //                          presence is the offer) exports beyond the binding's step kinds (absent: nothing)
 //   analysis               the facts analysis reads from plan.json (plan.schema.json `workload`)

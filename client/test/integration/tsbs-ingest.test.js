@@ -25,7 +25,7 @@ const { bucketKey, TSBS_BUCKET_NAMESPACE } = require('../../src/datasets/tsbs-bu
 const { keyGenerator } = require('../../src/keys');
 const { MongoTarget } = require('../../../databases/mongodb/client/mongodb');
 const mongoTsbs = require('../../../databases/mongodb/client/workloads/tsbs');
-const { seriesIndexes } = require('../../../databases/mongodb/client/mongodb-models');
+const { seriesIndexes } = require('../../../databases/mongodb/client/workloads/tsbs/models');
 
 const CLIENTS = 2;
 // 5 hosts (client 1: 0, 2, 4; client 2: 1, 3), 30 s apart over 1 h 10 min from 00:40: three hours

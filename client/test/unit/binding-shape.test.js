@@ -4,7 +4,8 @@
 // workload; what a workload needs beyond them is its workload file (client/workloads/<workload>.js),
 // whose presence is the offer, naming a workload of the client and exporting what that workload asks
 // (its .workload.js `databaseNeeds`); its manifest lists no workloads. The same step kinds on the
-// real servers: client/test/integration/binding-conformance.test.js.
+// real servers: client/test/integration/binding-conformance.test.js, which also runs each workload
+// file on a binding that records what the file touches (a step kind only).
 const test = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('fs');
@@ -15,23 +16,8 @@ const {
 const registry = require('../../src/workloads/registry');
 const { validateBenchText, InputError } = require('../../src/bench-schema');
 
-// The step kinds: every workload's operations are made of these (and of its workload file's steps).
-const STEP_KINDS = {
-  connect: ['connect', 'close', 'reconnect', 'isConnectionLost', 'serverInfo', 'authenticatedIdentity'],
-  init: ['init', 'createIndexes'],
-  put: ['prepareInserts', 'build', 'send', 'putDocument'],
-  get: ['get'],
-  patch: ['patch'],
-  scan: ['scan'],
-  readBack: ['readBack'],
-  transaction: ['prepareTransactions', 'transaction', 'transactionIsolation'],
-  namedQuery: ['query', 'explain', 'isUnsupported'],
-  stats: ['serverStats'],
-  sizes: ['count', 'flush', 'settle'],
-};
-
-// Besides the step kinds, a binding may say what init does with LAYOUT (docs/contracts.md §2a).
-const OPTIONAL = ['layoutNote'];
+// The step kinds, and what a workload file may take of a binding (client/test/helpers/step-kinds.js).
+const { STEP_KINDS, OPTIONAL, WORKLOAD_FILE_MAY_USE } = require('../helpers/step-kinds');
 
 // The folders of databases/ holding a manifest (a new one is found here without a list).
 const folders = () => fs.readdirSync(ROOT).filter((d) => fs.existsSync(path.join(ROOT, d, 'database.json'))).sort();
@@ -53,6 +39,73 @@ const bindingCode = () => folders().map((d) => path.join(ROOT, d, 'client')).fla
 
 const WORKLOAD_WORD = new RegExp(`\\b(${registry.names().join('|')})\\b|workload`, 'i');
 
+// A file's code without its comments (strings, template literals and regular expression literals
+// kept whole, so a '//' in a URI or a quote in a regular expression is not taken for a comment);
+// quotes: false empties the '...' and "..." strings too.
+function codeOf(text, { quotes = true } = {}) {
+  let out = '';
+  let i = 0;
+  let last = ''; // the last character of code that is not white space (tells a regex from a division)
+  while (i < text.length) {
+    const c = text[i];
+    const two = text.slice(i, i + 2);
+    if (two === '//') { while (i < text.length && text[i] !== '\n') i++; continue; }
+    if (two === '/*') { const end = text.indexOf('*/', i + 2); i = end < 0 ? text.length : end + 2; continue; }
+    let end = i + 1;
+    if (c === "'" || c === '"' || c === '`' || (c === '/' && (last === '' || /[(,=:[!&|?{};+\-*%<>~^]/.test(last)))) {
+      let inClass = false;
+      while (end < text.length && (text[end] !== c || inClass)) {
+        if (text[end] === '\\') end++;
+        else if (c === '/' && text[end] === '[') inClass = true;
+        else if (c === '/' && text[end] === ']') inClass = false;
+        end++;
+      }
+      end++;
+    }
+    out += !quotes && (c === "'" || c === '"') ? c + c : text.slice(i, end);
+    if (!/\s/.test(text[end - 1])) last = text[end - 1];
+    i = end;
+  }
+  return out;
+}
+
+// The workload names a binding's code (comments apart) uses, with their lines. `insert` is also
+// the databases' own word (INSERT, the put statement, MongoDB's insert counter): caught only as a
+// WORKLOAD value (WORKLOAD=insert, a comparison with 'insert'); the other names are no database's
+// word and are caught anywhere in the code. So is the run's workload itself (`workload`, as
+// opts.workload): a binding that reads it acts or speaks for a workload.
+const VOCABULARY = ['insert'];
+function workloadNamesIn(text) {
+  const names = registry.names();
+  const anywhere = new RegExp(`\\b(${names.filter((n) => !VOCABULARY.includes(n)).join('|')})\\b`, 'i');
+  const asValue = new RegExp(`WORKLOAD=(${VOCABULARY.join('|')})\\b|[=!]==?\\s*['"\`](${VOCABULARY.join('|')})['"\`]|['"\`](${VOCABULARY.join('|')})['"\`]\\s*[=!]==?`);
+  return codeOf(text).split('\n').map((line, i) => [i + 1, line]).filter(([, line]) => anywhere.test(line) || asValue.test(line) || /\bworkload\b/.test(line))
+    .map(([n, line]) => `${n}: ${line.trim()}`);
+}
+
+// A workload file's code (the file and the modules of its folder workloads/<name>/): every use of
+// the binding it is given (`target`) that is not a call of a step kind: another property read or
+// set (target.conn, target.flushTables = ...), an index (target[...]), the binding taken apart
+// (const { db } = target) or passed on under another name (const t = target).
+function bindingUsesIn(text, allowed) {
+  const code = codeOf(text, { quotes: false });
+  const out = [];
+  for (const m of code.matchAll(/\btarget\s*\.\s*([A-Za-z_$][\w$]*)/g)) if (!allowed.has(m[1])) out.push(`target.${m[1]}`);
+  for (const m of code.matchAll(/\btarget\s*\[|(?:=|\bof|\bin)\s*target\b\s*(?![\w$.([])/g)) out.push(m[0].trim());
+  return out;
+}
+
+// The files of a database's workload files and their folders (workloads/<name>/*.js).
+function workloadCode(db) {
+  const dir = path.join(ROOT, db, 'client', 'workloads');
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    if (e.isFile() && e.name.endsWith('.js')) return [path.join(dir, e.name)];
+    if (!e.isDirectory()) return [];
+    return fs.readdirSync(path.join(dir, e.name)).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, e.name, f));
+  });
+}
+
 test('the folders checked are the manifests the client reads', () => {
   assert.deepEqual(folders(), Object.keys(manifests()));
   assert.ok(folders().length >= 4);
@@ -63,6 +116,28 @@ for (const db of folders()) {
     const methods = methodsOf(bindingOf(db));
     const missing = Object.entries(STEP_KINDS).flatMap(([kind, names]) => names.filter((n) => !methods.has(n)).map((n) => `${kind}: ${n}`));
     assert.deepEqual(missing, [], `databases/${db}/client/${db}.js`);
+  });
+
+  test(`${db}: its binding's code names no workload (comments apart)`, () => {
+    const dir = path.join(ROOT, db, 'client');
+    const found = fs.readdirSync(dir).filter((f) => f.endsWith('.js'))
+      .flatMap((f) => workloadNamesIn(fs.readFileSync(path.join(dir, f), 'utf8')).map((l) => `databases/${db}/client/${f}:${l}`));
+    assert.deepEqual(found, [], 'what a workload needs of this database is its workload file\'s (client/workloads/<workload>.js)');
+  });
+
+  test(`${db}: its workload files use the binding through its step kinds only`, () => {
+    const files = workloadCode(db);
+    assert.ok(files.length > 0);
+    const found = files.flatMap((f) => bindingUsesIn(fs.readFileSync(f, 'utf8'), WORKLOAD_FILE_MAY_USE).map((u) => `${path.relative(ROOT, f)}: ${u}`));
+    assert.deepEqual(found, [], 'a workload file keeps its own state and reaches the binding by its step kinds (handle(): the driver\'s session)');
+  });
+
+  test(`${db}: a folder of workloads/ holds the modules of a workload it offers, none of them taken for a workload`, () => {
+    const dir = path.join(ROOT, db, 'client', 'workloads');
+    const folders = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const offered = offeredWorkloads(db);
+    assert.deepEqual(folders.filter((f) => !offered.includes(f)), [], `databases/${db}/client/workloads/: a folder of no workload file`);
+    assert.deepEqual(offered.filter((w) => !fs.statSync(path.join(dir, `${w}.js`)).isFile()), []);
   });
 
   test(`${db}: no method of its binding is a workload's, and its stats name none`, () => {
@@ -123,4 +198,43 @@ test('a workload a database has no file of is refused by validation, naming the 
   // the commands refuse it the same way with --uri (before connecting)
   assert.throws(() => databaseWorkload('timescaledb', 'booking'), (err) => err instanceof InputError
     && /^WORKLOAD=booking does not run on timescaledb: .*; allowed with WORKLOAD=booking: DATABASES of mongodb, mysql, postgres$/.test(err.message));
+});
+
+// The checks above see what they are for (each line as a workload file or a binding could write it).
+test('the workload-name and binding-use checks see each way round', () => {
+  const allowed = new Set(['send', 'handle', 'prepareInserts']);
+  assert.deepEqual(bindingUsesIn("const f = (target) => target.collection.updateOne({});\ntarget.flushTables = ['a'];", allowed),
+    ['target.collection', 'target.flushTables']);
+  assert.deepEqual(bindingUsesIn('const { db } = target;\nconst t = target;\nconst x = target[name];', allowed), ['= target', '= target', 'target[']);
+  assert.deepEqual(bindingUsesIn("// target.conn in a comment\nconst db = target.handle(); target.send(doc); const u = 'target.uri';", allowed), []);
+  assert.deepEqual(workloadNamesIn("async prepareTransactions({ workload }) { if (workload === 'booking') x(); }"), ["1: async prepareTransactions({ workload }) { if (workload === 'booking') x(); }"]);
+  assert.deepEqual(workloadNamesIn("const s = `WORKLOAD=insert`;\nif (w !== 'insert') y();"), ['1: const s = `WORKLOAD=insert`;', "2: if (w !== 'insert') y();"]);
+  assert.deepEqual(workloadNamesIn('prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); }'),
+    ['1: prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); }']);
+  assert.deepEqual(workloadNamesIn("// booking's tables, oltp's sbtest\nconst OPS = ['insert', 'query'];\nconst u = 'http://x'; /* tsbs */ const q = /\"/g; const sql = 'INSERT INTO t';"), []);
+});
+
+// A workload's own modules sit in a folder beside its file (workloads/<name>/): discovery takes
+// the files of workloads/ only, so neither such a module nor a folder is offered as a workload,
+// and a query set's forms are the file queries/<set>.js alone.
+test('a workload file\'s folder of modules is neither a workload nor a query set', () => {
+  const os = require('os');
+  const { withForms } = require('../../src/queries');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-databases-'));
+  try {
+    const client = path.join(root, 'demo', 'client');
+    fs.mkdirSync(path.join(client, 'workloads', 'tsbs'), { recursive: true });
+    fs.mkdirSync(path.join(client, 'workloads', 'helpers.js'));
+    fs.mkdirSync(path.join(client, 'queries', 'tsbs'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'demo', 'database.json'), JSON.stringify({ name: 'demo', offers: {} }));
+    fs.writeFileSync(path.join(client, 'workloads', 'tsbs.js'), 'module.exports = {};\n');
+    fs.writeFileSync(path.join(client, 'workloads', 'tsbs', 'models.js'), 'module.exports = {};\n');
+    fs.writeFileSync(path.join(client, 'workloads', 'tsbs', 'ycsb.js'), 'module.exports = {};\n');
+    fs.writeFileSync(path.join(client, 'queries', 'tsbs', 'q1.js'), 'throw new Error("a helper loaded as forms");\n');
+    assert.deepEqual(offeredWorkloads('demo', root), ['tsbs']);
+    const set = { queries: { q1: { digest: { columns: [] } } } };
+    assert.deepEqual(Object.keys(withForms(set, 'tsbs', root).queries.q1), ['digest']);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

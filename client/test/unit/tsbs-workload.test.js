@@ -12,8 +12,8 @@ const { parseOptions } = require('../../src/options');
 const tsbs = require('../../src/datasets/tsbs-devops');
 const { bucketKey, TSBS_BUCKET_NAMESPACE } = require('../../src/datasets/tsbs-bucket-key');
 const { keyGenerator } = require('../../src/keys');
-const { statementOf, bucketValues, seriesValues, ddlOf } = require('../../../databases/postgres/client/postgres-models');
-const { createOptions } = require('../../../databases/mongodb/client/mongodb-models');
+const { statementOf, bucketValues, seriesValues, ddlOf } = require('../../../databases/postgres/client/workloads/tsbs/models');
+const { createOptions } = require('../../../databases/mongodb/client/workloads/tsbs/models');
 
 const ENV = {
   URI: 'postgres://u@h/d', KEY: 'uuidv7', LAYOUT: 'heap', WORKLOAD: 'tsbs', RATE: '10', CLIENTS: '2', SEED: '3',

@@ -10,11 +10,14 @@ const TRANSIENT = 'TransientTransactionError';
 const UNKNOWN_COMMIT = 'UnknownTransactionCommitResult';
 const NO_SUCH_TRANSACTION = 251; // error code NoSuchTransaction
 
-// A transaction workload on a standalone server would fail on its first commit: say why first.
-async function requireReplicaSet(client, workload) {
+// Transactions on a standalone server would fail on their first commit: said first. The refusal
+// names what needs them no more than the binding does (`needs`: the workload file's prepare
+// prefixes its WORKLOAD, workloads/booking.js prepareTransactionsOf).
+class StandaloneRefused extends InputError {}
+async function requireReplicaSet(client) {
   const hello = await client.db('admin').command({ hello: 1 });
   if (!hello.setName) {
-    throw new InputError(`WORKLOAD=${workload} runs multi-document transactions, which MongoDB allows only on a replica set `
+    throw new StandaloneRefused('runs multi-document transactions, which MongoDB allows only on a replica set '
       + '(this server is standalone: hello has no setName); allowed: a server started as a replica set (the lab: TOPOLOGY=replset; '
       + 'a single-node set needs directConnection=true in the URI)');
   }
@@ -71,7 +74,7 @@ const methods = {
     return `snapshot (read concern ${TXN_OPTIONS.readConcern.level}, write concern ${TXN_OPTIONS.writeConcern.w})`;
   },
   // Before the first transaction of a connection: a standalone server is refused (requireReplicaSet).
-  prepareTransactions(opts) { return requireReplicaSet(this.client, opts.workload); },
+  prepareTransactions() { return requireReplicaSet(this.client); },
   // stepsOn (options): the workload's steps in this transaction (its databases/mongodb/client/workloads file).
   transaction(i, body, options) { return transaction(this, i, body, options); },
   // The connection's one session for its transactions (mongodb.js ends it at close).
@@ -82,5 +85,5 @@ const methods = {
 };
 
 module.exports = {
-  transaction, requireReplicaSet, TXN_OPTIONS, methods,
+  transaction, requireReplicaSet, StandaloneRefused, TXN_OPTIONS, methods,
 };

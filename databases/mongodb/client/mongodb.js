@@ -20,6 +20,13 @@ const DEFAULT_DB = 'jsonbench';
 const PATIENT_TIMEOUT_MS = 300000;
 const QUICK_TIMEOUT_MS = 5000;
 
+// A 16-byte key as the collection stores it: Binary subtype 4 = UUID, 16 bytes, like PostgreSQL's
+// uuid; or its text form (KEY_FORMAT=string).
+const keyOf = (keyBytes, keyFormat) => (keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID));
+
+// The write concern of a DURABILITY: acknowledged by the primary, journaled when strict.
+const writeOptionsOf = (durability) => ({ writeConcern: { w: 1, journal: durability === 'strict' } });
+
 function notFound(what, key) {
   const err = new Error(`${what}: no document with _id ${key.toString('hex')}`);
   err.code = 'JSONBENCH_NOT_FOUND';
@@ -49,6 +56,10 @@ class MongoTarget {
     this.db = new URL(this.uri).pathname.length > 1 ? this.client.db() : this.client.db(DEFAULT_DB);
     await this.db.command({ ping: 1 });
   }
+
+  // The connect step kind's handle: the URI's database on the connection connect opened (the
+  // driver's Db), on which a workload file makes its own collections, checks and steps.
+  handle() { return this.db; }
 
   async serverInfo() {
     const info = await this.client.db('admin').command({ buildInfo: 1 });
@@ -87,7 +98,7 @@ class MongoTarget {
 
   prepareInserts({ key, durability, keyFormat }) {
     this.collection = this.db.collection(COLLECTION);
-    this.insertOptions = { writeConcern: { w: 1, journal: durability === 'strict' } };
+    this.insertOptions = writeOptionsOf(durability);
     this.withKey = key !== 'sequence';
     this.keyFormat = keyFormat;
   }
@@ -105,9 +116,9 @@ class MongoTarget {
     return doc; // the driver adds an ObjectId _id
   }
 
-  // Binary subtype 4 = UUID, 16 bytes, like PostgreSQL's uuid; or its text form.
+  // The key as the collection stores it (keyOf, the key format of prepareInserts).
   idOf(keyBytes) {
-    return this.keyFormat === 'string' ? uuidString(keyBytes) : new Binary(keyBytes, Binary.SUBTYPE_UUID);
+    return keyOf(keyBytes, this.keyFormat);
   }
 
   send(doc) {
@@ -212,4 +223,4 @@ Object.assign(MongoTarget.prototype, require('./mongodb-queries').methods);
 // (workloads/<workload>.js).
 Object.assign(MongoTarget.prototype, require('./mongodb-txn').methods);
 
-module.exports = { MongoTarget };
+module.exports = { MongoTarget, keyOf, writeOptionsOf };

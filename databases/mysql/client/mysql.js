@@ -79,6 +79,10 @@ class MysqlTarget {
     if (this.txn) await this.prepareTxnSession();
   }
 
+  // The connect step kind's handle: the connection connect opened (mysql2's; null when not
+  // connected), on which a workload file runs its own statements (its tables, checks and sizes).
+  handle() { return this.conn; }
+
   // What the server says it is: VERSION() and @@version_comment, its build's own description.
   // The official mysql image runs Oracle's community build, whose comment is OFFICIAL_BUILD; any
   // other build of MySQL (Debian's package, the lab's stand-in, says "(Debian)") is another build
@@ -147,14 +151,15 @@ class MysqlTarget {
 
   // The transaction step kind's preparation: DURABILITY checked as for inserts (commit durability is
   // the server's, global), then the session (prepareTxnSession). sql: the workload's statements
-  // ({name: SQL}, its workload file's), prepared on every connection.
-  async prepareTransactions({ workload, durability, isolation }, sql) {
+  // ({name: SQL}, its workload file's), prepared on every connection (a statement on a table init
+  // did not make fails here: its workload file says why: workloads/booking.js prepareWith).
+  async prepareTransactions({ durability, isolation }, sql) {
     if (!ISOLATION_LEVELS[isolation]) {
       throw new InputError(`ISOLATION=${isolation}: no InnoDB level for it; allowed: ${Object.keys(ISOLATION_LEVELS).join(', ')}`);
     }
     await this.checkDurability(durability);
     this.durability = durability;
-    this.txn = { kind: workload, isolation, sql };
+    this.txn = { isolation, sql };
     await this.prepareTxnSession();
   }
 
@@ -164,13 +169,7 @@ class MysqlTarget {
   async prepareTxnSession() {
     await this.conn.query(`SET SESSION transaction_isolation = '${ISOLATION_LEVELS[this.txn.isolation]}'`);
     const st = {};
-    try {
-      for (const [name, sql] of Object.entries(this.txn.sql)) st[name] = await this.conn.prepare(sql);
-    } catch (err) {
-      // 1146 ER_NO_SUCH_TABLE: the model's tables are init's (WORKLOAD=booking or oltp)
-      if (err.errno !== 1146) throw err;
-      throw Object.assign(new Error(`${err.message} (was init run with WORKLOAD=${this.txn.kind} on this database?)`), { errno: err.errno, code: err.code });
-    }
+    for (const [name, sql] of Object.entries(this.txn.sql)) st[name] = await this.conn.prepare(sql);
     this.txnStatements = st;
   }
 
@@ -268,9 +267,10 @@ class MysqlTarget {
   // the lab's own statement is not written to the binary log (ANALYZE is, by default).
   // InnoDB has no user command for a full checkpoint: other tables' and the undo logs' dirty
   // pages are left to the page cleaner.
-  // A transaction workload's count flushes its own tables (its workload file's sizes/count set flushTables).
-  async flush(names = this.flushTables || [TABLE]) {
-    const list = names.join(', ');
+  // tables: the workload's own (its .workload.js `tables`: count.js readSettled passes them), else
+  // the jsonbench table.
+  async flush(tables) {
+    const list = (tables || [TABLE]).join(', ');
     await this.conn.query(`FLUSH TABLES ${list} FOR EXPORT`);
     await this.conn.query('UNLOCK TABLES');
     await this.conn.query(`ANALYZE LOCAL TABLE ${list}`);
@@ -286,7 +286,7 @@ class MysqlTarget {
   // window, and a plan could change between two executions of the same query.
   // The flush writes the load's dirty pages here rather than in the first window (flush's comment).
   async settle(tables) {
-    return (await this.flush(tables || [TABLE])).command;
+    return (await this.flush(tables)).command;
   }
 
   // What each `run` session of the step kinds sends besides its operations, for analysis to count as

@@ -84,6 +84,10 @@ class PostgresTarget {
     await this.client.query(`prepare ${STATEMENT} (${this.paramTypes.join(', ')}) as ${this.insertSql}`);
   }
 
+  // The connect step kind's handle: the session connect opened (pg's Client; null when not
+  // connected), on which a workload file runs its own statements (its tables, checks and steps).
+  handle() { return this.client; }
+
   async serverInfo() {
     const { rows } = await this.client.query('show server_version');
     return { product: 'PostgreSQL', version: rows[0].server_version, stand_in: false };

@@ -17,7 +17,7 @@
 // - The extension's version (pg_extension), in `server` beside PostgreSQL's.
 // - The background jobs of this database at the reading (timescaledb_information.jobs): how many are
 //   scheduled, and their runs so far (job_stats.total_runs), so that analysis sees a job that ran in
-//   the window (timescaledb-jobs.js unschedules them outside the windows).
+//   the window (workloads/tsbs/jobs.js unschedules them outside the windows).
 // Membership by pg_depend (the extension's member tables) would be exact too, but reads thousands of
 // its rows per reading; this statement reads about 900 (measured on 2.19.3).
 const { readPostgresStats } = require('../../postgres/client/postgres-stats');

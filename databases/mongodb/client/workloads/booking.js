@@ -3,7 +3,8 @@
 // its collections and index, the static data, the steps of one booking (run by the binding's
 // transaction step kind, mongodb-txn.js), and the nothing-lost check. Transactions need a replica
 // set: a standalone server is refused before anything starts (the binding's prepareTransactions).
-const { clientRequire, workloadData } = require('../../../../client/src/sdk');
+const { clientRequire, workloadData, InputError } = require('../../../../client/src/sdk');
+const { StandaloneRefused } = require('../mongodb-txn');
 
 const { Binary } = clientRequire('mongodb');
 const { tables, INDEXES, rows, AIRCRAFT } = workloadData('booking');
@@ -117,16 +118,24 @@ async function sizes(db) {
   return out;
 }
 
+// The binding's transaction preparation; a standalone server's refusal (the binding's
+// StandaloneRefused, what it needs unnamed) said as this workload's: "WORKLOAD=<workload> runs ...".
+const prepareTransactionsOf = (workload) => (target, opts) => target.prepareTransactions(opts).catch((err) => {
+  if (!(err instanceof StandaloneRefused)) throw err;
+  throw new InputError(`WORKLOAD=${workload} ${err.message}`);
+});
+
 // What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload
 // files"); a booking's key is its 16 bytes (no `key`).
 module.exports = {
-  init: (target, opts) => init(target.db, opts),
-  prepare: (target, opts) => target.prepareTransactions(opts),
+  init: (target, opts) => init(target.handle(), opts),
+  prepare: prepareTransactionsOf('booking'),
   stepsOn,
-  verify: (target) => verify(target.db),
-  seatIds: (target) => seatIds(target.db),
-  sizes: (target) => sizes(target.db),
+  verify: (target) => verify(target.handle()),
+  seatIds: (target) => seatIds(target.handle()),
+  sizes: (target) => sizes(target.handle()),
   // What each `run` session sends besides its operations (server-stats' run_session): the
   // binding's connect, and the hello of its replica-set check (prepare).
   runSession: { connections: 1, statements: 4, about: 'ping; buildInfo; hello; endSessions' },
+  prepareTransactionsOf,
 };

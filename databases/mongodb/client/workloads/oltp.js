@@ -49,9 +49,9 @@ async function count(db) {
 
 // What client/src/workloads/oltp*.js ask of this database; the session as a booking's.
 module.exports = {
-  init: (target, opts) => init(target.db, opts),
-  prepare: (target, opts) => target.prepareTransactions(opts),
+  init: (target, opts) => init(target.handle(), opts),
+  prepare: require('./booking').prepareTransactionsOf('oltp'),
   stepsOn,
-  count: (target) => count(target.db),
+  count: (target) => count(target.handle()),
   runSession: require('./booking').runSession,
 };

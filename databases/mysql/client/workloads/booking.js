@@ -125,6 +125,13 @@ async function sizes(conn, names = Object.keys(tables)) {
   return { table_bytes: Number(data), index_bytes: Number(index), total_bytes: Number(data) + Number(index) };
 }
 
+// The binding's transaction preparation with a workload's statements, which name its tables: a
+// table init did not make (1146 ER_NO_SUCH_TABLE) is said with the workload init must be run with.
+const prepareWith = (workload, sql) => (target, opts) => target.prepareTransactions(opts, sql).catch((err) => {
+  if (err.errno !== 1146) throw err;
+  throw Object.assign(new Error(`${err.message} (was init run with WORKLOAD=${workload} on this database?)`), { errno: err.errno, code: err.code });
+});
+
 // What each `run` session sends besides its operations (server-stats' run_session): the binding's
 // connect and durability check, the session's isolation level, and the prepares of these statements.
 const runSession = (sql) => ({
@@ -135,19 +142,18 @@ const runSession = (sql) => ({
 // What client/src/workloads/booking*.js ask of this database (docs/contracts.md §2a, "Workload
 // files"). A booking's key: its 16 bytes (BINARY(16)), so no `key`.
 module.exports = {
-  init: (target, opts) => init(target.conn, opts),
+  init: (target, opts) => init(target.handle(), opts),
   // the session as the binding prepares it for transactions, with these statements prepared on it
-  prepare: (target, opts) => target.prepareTransactions(opts, SQL),
+  prepare: prepareWith('booking', SQL),
   stepsOn,
-  verify: (target) => verify(target.conn),
-  seatIds: (target) => seatIds(target.conn),
-  // the binding's flush after the phase (count's settle) writes and analyzes these tables
-  sizes: (target) => {
-    target.flushTables = Object.keys(tables);
-    return sizes(target.conn);
-  },
+  verify: (target) => verify(target.handle()),
+  seatIds: (target) => seatIds(target.handle()),
+  // the binding's flush after the phase (count's readSettled) writes and analyzes the five tables:
+  // client/src/workloads/booking.workload.js `tables`
+  sizes: (target) => sizes(target.handle()),
   runSession: runSession(SQL),
   runSessionOf: runSession,
+  prepareWith,
   SQL,
   DDL,
 };

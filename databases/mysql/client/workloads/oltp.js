@@ -66,14 +66,12 @@ async function count(conn) {
 // What client/src/workloads/oltp*.js ask of this database; the session as a booking's, with these
 // statements prepared on it.
 module.exports = {
-  init: (target, opts) => init(target.conn, opts),
-  prepare: (target, opts) => target.prepareTransactions(opts, SQL),
+  init: (target, opts) => init(target.handle(), opts),
+  prepare: require('./booking').prepareWith('oltp', SQL),
   stepsOn,
-  // the binding's flush after the phase (count's settle) writes and analyzes this table
-  count: (target) => {
-    target.flushTables = [TABLE];
-    return count(target.conn);
-  },
+  // the binding's flush after the phase (count's readSettled) writes and analyzes this table:
+  // client/src/workloads/oltp.workload.js `tables`
+  count: (target) => count(target.handle()),
   runSession: require('./booking').runSessionOf(SQL),
   SQL,
   DDL,

@@ -105,13 +105,13 @@ module.exports = {
   // A booking's key as the uuid columns take it: its text, made in the workload's build (client
   // work, before the hand-off to the driver).
   key: (bytes) => uuidString(bytes),
-  init: (target, opts) => init(target.client, opts),
+  init: (target, opts) => init(target.handle(), opts),
   // The session as the binding prepares it for transactions (its commit durability, named statements).
   prepare: (target, opts) => target.prepareTransactions(opts),
   stepsOn,
-  verify: (target) => verify(target.client),
-  seatIds: (target) => seatIds(target.client),
-  sizes: (target) => sizes(target.client),
+  verify: (target) => verify(target.handle()),
+  seatIds: (target) => seatIds(target.handle()),
+  sizes: (target) => sizes(target.handle()),
   // What each `run` session sends besides its operations (server-stats' run_session): the binding's
   // connect and its session's durability; it prepares nothing (its statements are named, parsed at
   // their first use).

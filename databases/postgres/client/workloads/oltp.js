@@ -60,9 +60,9 @@ async function count(client) {
 
 // What client/src/workloads/oltp*.js ask of this database; the session as a booking's.
 module.exports = {
-  init: (target, opts) => init(target.client, opts),
+  init: (target, opts) => init(target.handle(), opts),
   prepare: (target, opts) => target.prepareTransactions(opts),
   stepsOn,
-  count: (target) => count(target.client),
+  count: (target) => count(target.handle()),
   runSession: require('./booking').runSession,
 };

@@ -1,24 +1,25 @@
 'use strict';
 // WORKLOAD=tsbs on PostgreSQL: the TSBS devops events in one of the three ingest models
-// (client/src/workloads/tsbs.js; their tables and statements: ../postgres-models.js), run through
+// (client/src/workloads/tsbs.js; their tables and statements: tsbs/models.js), run through
 // the binding's session: init (the model's table and index), prepare (the model's one statement,
 // prepared under the insert's name, so the session sends what the put step kind's does: the
 // binding's prepareInserts with the model's statement), one step per model (one round trip per
 // event), count (events held and sizes). Its query phases run the named query step kind with this
 // database's forms of the tsbs query set (../queries/tsbs.js).
-const models = require('../postgres-models');
+const models = require('./tsbs/models');
 
 const notConnected = () => Promise.reject(new Error('not connected'));
 
 // The model's table (and the index MODEL=native has from its creation: seriesIndexDdl). Returns the
 // DDL run, with what the binding says of LAYOUT where it does not apply it (its layoutNote).
 async function init(target, storage, { layout }) {
-  await target.client.query(`drop table if exists ${models.TABLE}`);
+  const client = target.handle();
+  await client.query(`drop table if exists ${models.TABLE}`);
   const sql = models.ddlOf(storage);
-  await target.client.query(sql);
+  await client.query(sql);
   const note = target.layoutNote(layout);
   const index = models.seriesIndexDdl(storage);
-  if (index) await target.client.query(index);
+  if (index) await client.query(index);
   return { created: `${sql}${note ? ` (${note})` : ''}`, indexes: index ? [index] : [] };
 }
 
@@ -30,19 +31,22 @@ function prepare(target, storage) {
   });
 }
 
-// One step per model, one round trip each: a keyed document (json: its text), a bucket upsert
-// that appends the entry to the bucket `key` (created as insertJson by its first entry), a row of
-// the time-series table.
+// One step per model, one round trip each, on the binding's session (its handle; null while it
+// reconnects): a keyed document (json: its text), a bucket upsert that appends the entry to the
+// bucket `key` (created as insertJson by its first entry), a row of the time-series table.
+const onSession = (target, values) => {
+  const client = target.handle();
+  return client ? models.execute(client, values) : notConnected();
+};
 const MODELS = {
-  event: (target, key, doc, json) => (target.client ? models.execute(target.client, models.eventValues(key, json)) : notConnected()),
-  bucket: (target, key, head, field, entry, { insertJson, entryJson }) => (target.client
-    ? models.execute(target.client, models.bucketValues(key, insertJson, entryJson)) : notConnected()),
-  native: (target, doc, series) => (target.client ? models.execute(target.client, models.seriesValues(doc, series)) : notConnected()),
+  event: (target, key, doc, json) => onSession(target, models.eventValues(key, json)),
+  bucket: (target, key, head, field, entry, { insertJson, entryJson }) => onSession(target, models.bucketValues(key, insertJson, entryJson)),
+  native: (target, doc, series) => onSession(target, models.seriesValues(doc, series)),
 };
 
 // documents = the events held (bucket: summed over the buckets' arrays); rows = table rows.
 async function count(target, storage) {
-  const { rows } = await target.client.query(models.countQuery(storage));
+  const { rows } = await target.handle().query(models.countQuery(storage));
   const r = rows[0];
   return {
     documents: Number(r.documents),

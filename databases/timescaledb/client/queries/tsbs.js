@@ -1,7 +1,7 @@
 'use strict';
 // TimescaleDB's forms of the TSBS devops query set (client/src/queries/tsbs-devops-queries.js names
 // the 13 queries, their parameters and their digests), over the hypertable of MODEL=native (a row
-// per event, a column per tag and field: timescaledb-schema.js). Each is the SQL TSBS's TimescaleDB
+// per event, a column per tag and field: ../workloads/tsbs/schema.js). Each is the SQL TSBS's TimescaleDB
 // generator writes (timescale/tsbs cmd/tsbs_generate_queries/databases/timescaledb/devops.go, with
 // --use-time-bucket, the default, and hostname in the row, --in-table-partition-tag), read for
 // its facts: time_bucket('60 seconds' | '3600 seconds', time), hostname IN (...), time >= from

@@ -11,13 +11,13 @@ const test = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('path');
 const { fromClient, CLIENT_DIR } = require('./deps');
-const schema = require('../timescaledb-schema');
+const schema = require('../workloads/tsbs/schema');
 const { forms } = require('../queries/tsbs');
 
 const set = fromClient('./src/queries/tsbs-devops-queries');
 const { queryNames, requireForms } = fromClient('./src/queries');
 const { storageOf } = fromClient('./src/workloads/tsbs');
-const { ddlOf } = require('../../../postgres/client/postgres-models');
+const { ddlOf } = require('../../../postgres/client/workloads/tsbs/models');
 const { createTarget } = fromClient('./src/targets');
 const { databaseOf } = fromClient('./src/uri');
 

@@ -1,5 +1,6 @@
 'use strict';
-// MongoDB storage of the time-series ingest models (docs/contracts.md §2, "storage models"):
+// MongoDB storage of the time-series ingest models (docs/contracts.md §2, "storage models"), a module of
+// its tsbs workload file (../tsbs.js), not of the binding:
 //   event  - collection jsonbench (LAYOUT clustered or heap), one document {_id: key, ...event};
 //   bucket - the same collection, one document per bucket {_id: key, hour, tags, events: [...]};
 //            an event is ONE update command: updateOne({_id}, {$setOnInsert: {hour, tags},
@@ -19,7 +20,7 @@ function createOptions({ model, series }, layout) {
 }
 
 // An input error (exit 2, before any phase): the bench asked for a model this server lacks.
-const { InputError } = require('../../../client/src/sdk');
+const { InputError } = require('../../../../../client/src/sdk');
 
 class ModelRefused extends InputError {}
 
@@ -51,7 +52,7 @@ async function createModelCollection(db, name, storage, layout, server) {
 // https://www.mongodb.com/docs/v8.0/core/timeseries/timeseries-index/). init reports it as an index
 // the model has (results.json `indexes`), read back with listIndexes; a server that did not make it
 // (before 6.3) gets it by createIndex, so the native model always carries the index PostgreSQL's
-// native table is given (postgres-models.js seriesIndexDdl).
+// native table is given (databases/postgres/client/workloads/tsbs/models.js seriesIndexDdl).
 async function seriesIndexes(db, name, { model, series }) {
   if (model !== 'native') return [];
   const want = { [series.metaField]: 1, [series.timeField]: 1 };

@@ -1,5 +1,6 @@
 'use strict';
-// PostgreSQL storage of the time-series ingest models (docs/contracts.md §2, "storage models"):
+// PostgreSQL storage of the time-series ingest models (docs/contracts.md §2, "storage models"), a module
+// of its tsbs workload file (../tsbs.js), not of the binding (TimescaleDB's reuses ddlOf and TABLE):
 //   event  - jsonbench(id uuid primary key, data jsonb): one row per event, data = its JSON text;
 //   bucket - the same table, one row per bucket; an event is ONE statement:
 //            INSERT (the bucket as its first event creates it) ON CONFLICT (id) DO UPDATE
@@ -10,9 +11,9 @@
 // Each model has one statement, prepared once per session (SQL PREPARE, like the insert workload's),
 // and executed as one pre-serialized Bind/Execute/Sync message on pg's own connection (the
 // submittable of pg-prepared-insert.js's kind), one round trip per event.
-const { clientRequire } = require('../../../client/src/sdk');
+const { clientRequire } = require('../../../../../client/src/sdk');
 const { serialize } = clientRequire('pg-protocol');
-const { StatementSubmittable } = require('./pg-prepared-insert');
+const { StatementSubmittable } = require('../../pg-prepared-insert');
 
 const TABLE = 'jsonbench';
 const STATEMENT = 'jsonbench_insert'; // the name the insert workload's statement has too

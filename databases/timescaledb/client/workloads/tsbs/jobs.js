@@ -18,7 +18,7 @@
 // Apache code), which reads its jobs again as it starts: a plain UPDATE does not tell a running
 // scheduler.
 
-const { Client } = require('../../../client/src/sdk').clientRequire('pg');
+const { Client } = require('../../../../../client/src/sdk').clientRequire('pg');
 
 // Databases a scheduler can run in: TimescaleDB's launcher skips templates ("trying to connect to
 // template database, exiting") and those that allow no connection.
@@ -32,11 +32,12 @@ const JOBS_SQL = `select j.job_id, j.application_name, j.proc_schema || '.' || j
 const RUNNING_SQL = "select count(*)::int as n from timescaledb_information.job_stats where job_status = 'Running'";
 const RUNNING_WAIT_MS = 30000;
 
-// A session on another database of the same server, as the binding's own (same user, address).
-async function connectTo(uri, database) {
-  const url = new URL(uri);
-  url.pathname = `/${encodeURIComponent(database)}`;
-  const c = new Client({ connectionString: url.toString(), connectionTimeoutMillis: 5000 });
+// A session on another database of the same server, as the binding's own: the address, user,
+// password and TLS its session connected with (pg's Client keeps them), another database.
+async function connectTo(client, database) {
+  const c = new Client({
+    host: client.host, port: client.port, user: client.user, password: client.password, ssl: client.ssl, database, connectionTimeoutMillis: 5000,
+  });
   await c.connect();
   return c;
 }
@@ -50,16 +51,16 @@ async function waitNotRunning(c) {
   }
 }
 
-// client: the binding's session; uri: its postgres:// URI. Returns {found, unscheduled, about}:
+// client: the binding's session (its handle). Returns {found, unscheduled, about}:
 // every job seen (database, job_id, proc, schedule_interval, scheduled as found, next_start,
 // job_status, last_run_status, total_runs), and `database job_id` of those this call unscheduled.
-async function unscheduleJobs(client, uri) {
+async function unscheduleJobs(client) {
   const found = [];
   const unscheduled = [];
   const stillRunning = [];
   const { rows: dbs } = await client.query(DATABASES_SQL);
   for (const { datname, current } of dbs) {
-    const c = current ? client : await connectTo(uri, datname);
+    const c = current ? client : await connectTo(client, datname);
     try {
       const { rows: ext } = await c.query("select 1 from pg_extension where extname = 'timescaledb'");
       if (!ext.length) continue;

@@ -1,7 +1,6 @@
 'use strict';
 // TimescaleDB's storage of the TSBS devops events (MODEL=native): PostgreSQL's native table (one row
-// per event, a text column per tag, a bigint column per field: databases/postgres/client/postgres-models.js
-// ddlOf, reused so both hold the same rows) made a hypertable on the event time, with the indexes
+// per event, a text column per tag, a bigint column per field) made a hypertable on the event time, with the indexes
 // TSBS's TimescaleDB loader creates (timescale/tsbs pkg/targets/timescaledb/creator.go, its default
 // flags with --in-table-partition-tag, which keeps hostname in the row as this model does):
 //   - partition-index (default on):  CREATE INDEX ON cpu(hostname, "time" DESC)
@@ -11,8 +10,12 @@
 // The loader creates the indexes on the empty table, then the hypertable; TimescaleDB gives every
 // chunk the parent's indexes. Native compression is an option (compressionDdl, COMPRESS), off by default.
 
-const { ddlOf, TABLE } = require('../../postgres/client/postgres-models');
-const { InputError } = require('../../../client/src/sdk');
+// The table itself is PostgreSQL's tsbs native model (databases/postgres/client/workloads/tsbs/models.js
+// ddlOf, TABLE), taken from PostgreSQL's folder on purpose rather than written again: TimescaleDB is
+// PostgreSQL with an extension, and a comparison of the two must store the same rows with the same
+// column types, so one DDL serves both (the ingest's statement and step are PostgreSQL's too: ../tsbs.js).
+const { ddlOf, TABLE } = require('../../../../postgres/client/workloads/tsbs/models');
+const { InputError } = require('../../../../../client/src/sdk');
 
 // TSBS's default --chunk-time: a chunk holds 12 h of every host's events.
 const CHUNK_INTERVAL = '12 hours';
