@@ -185,22 +185,18 @@ def validate_bench(root, bench_env, sets=(), standins=False, quiet=False):
     return r.returncode == 0
 
 
-def host_memory_mib(meminfo="/proc/meminfo"):
-    with open(meminfo, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("MemTotal:"):
-                return int(line.split()[1]) // 1024
-    return None
-
-
-def check_host_memory(bench_env, sets=(), where=None, meminfo="/proc/meminfo"):
+def check_host_memory(bench_env, sets=(), where=None):
     """DB_MEMORY_MB (a bench key: every database container's limit) x the bench's databases, which run
     side by side for the whole bench, within this host's memory, as lab/preflight.py holds .env's
     DB_MEMORY to; refused naming the file (or `where`: a sweep point) and the key."""
     values = env_values(bench_env, sets)
     mb = values.get("DB_MEMORY_MB", "")
-    total = host_memory_mib(meminfo) if mb.isdigit() else None
-    if not total:
+    if not mb.isdigit():
+        return
+    from lab import preflight  # its reading of the host's memory, the one .env's DB_MEMORY is held to
+    try:
+        total = preflight.host_memory_bytes() // 2**20
+    except RuntimeError:  # no MemTotal: nothing to hold the limit to, as before
         return
     databases = len((values.get("DATABASES") or "mongodb postgres").split())
     if int(mb) * databases > total:
