@@ -100,11 +100,9 @@ def test_the_bench_s_cache_and_memory_reach_every_database_service_as_compose_in
     into `docker compose config` itself (its interpolation of the real compose files); without them
     the compose files' defaults (or .env's values) stay."""
     def services(text):
-        folder = tmp_path / f"b{len(list(tmp_path.iterdir()))}"
-        folder.mkdir()
-        (folder / "bench.env").write_text(text)
-        req.write_run_plan(str(ROOT), str(folder), quiet=True)
-        bench = Bench(Lab(str(ROOT), Engine(str(ROOT), "p", False, ENV), None, ENV), str(folder))
+        planned, _ = bench_of(tmp_path, f"b{len(list(tmp_path.iterdir()))}", text)
+        # the same folder and plan, driven by a real Engine: `compose config` runs
+        bench = Bench(Lab(str(ROOT), Engine(str(ROOT), "p", False, ENV), None, ENV), planned.dir)
         bench.database_env()
         r = bench.engine.compose(["config", "--format", "json"], env=bench.env)
         assert r.returncode == 0, r.stderr
