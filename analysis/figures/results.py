@@ -237,6 +237,11 @@ def build(bench_dir, lab_env=None):
     }
     # a database beyond the baseline's pair (DATABASES="mongodb postgres mysql"): its ratios against the
     # baseline's denominator, "mysql/postgres"; absent for the pair alone, whose results stay as they were
+    # every host of the run with its roles and facts (hosts.json, lab/driver/host_facts.py); absent
+    # for a run that recorded none, whose results stay as they were
+    hosts = bench.hosts()
+    if hosts is not None:
+        result["hosts"] = hosts
     others = databases.others(dbs)
     if others:
         den = databases.baseline()[1]

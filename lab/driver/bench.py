@@ -220,10 +220,16 @@ class Bench:
         else:
             self.say(f"starting: {settings.get('DESCRIPTION', '')} ({settings['DATABASES']}; {settings['WORKLOAD']} workload; "
                      f"phases: {' '.join(p.id for p in self.plan.phases)})")
+        host = None
         try:
-            self.lab.write_json(os.path.join(self.dir, "host.json"), self.probe.host_facts())
+            host = self.probe.host_facts()
+            self.lab.write_json(os.path.join(self.dir, "host.json"), host)
         except Exception as e:  # noqa: BLE001  (host facts are a figure's context, not a reason to stop)
             self.say(f"host-info failed: {e}")
+        try:
+            self.lab.write_json(os.path.join(self.dir, "hosts.json"), self.lab.hosts_facts(host))
+        except Exception as e:  # noqa: BLE001  (as host.json)
+            self.say(f"the hosts' facts could not be read: {e}")
         self.say(f"fresh database volumes for: {settings['DATABASES']}")
         try:
             self.refresh_databases()

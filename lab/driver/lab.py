@@ -16,6 +16,7 @@ Interface (the experiment level, lab/driver/experiments.py and check.py, calls t
   lab.close()                 ends the probe's own container, if it runs one (every exit of `run`)
   lab.write_monitoring_targets()  the single host's cAdvisor as Prometheus's target (before the benches)
   lab.scrape_clients(names)   a phase's client containers as Prometheus's targets
+  lab.hosts() / lab.hosts_facts(host_json)   the placement {context: roles}; hosts.json's document
 """
 import importlib.util
 import json
@@ -121,6 +122,19 @@ class Lab:
         placement: one host, every role)."""
         from . import monitoring_targets
         self.context = monitoring_targets.write_single_host(self.engine)
+
+    def hosts(self):
+        """The run's placement {context: roles}: without placement keys one host, the current
+        context, with every role."""
+        from . import monitoring_targets
+        return monitoring_targets.single_host(self.context or monitoring_targets.current_context(self.environ))
+
+    def hosts_facts(self, local_facts):
+        """hosts.json (lab/driver/host_facts.py): the single host's facts are LOCAL_FACTS, host.json's."""
+        from . import host_facts
+        hosts = self.hosts()
+        (context,) = hosts
+        return host_facts.document(hosts, context, local_facts, environ=self.environ)
 
     def scrape_clients(self, names):
         """The client containers NAMES (on this host's compose network) as Prometheus's client targets."""
