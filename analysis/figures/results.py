@@ -244,6 +244,10 @@ def build(bench_dir, lab_env=None):
     hosts = bench.hosts()
     if hosts is not None:
         result["hosts"] = hosts
+    # the network between the clients' host and each database host, just before the run (canary.json)
+    canary = bench.canary()
+    if canary is not None:
+        result["network_canary"] = canary
     others = databases.others(dbs)
     if others:
         den = databases.baseline()[1]

@@ -1,6 +1,7 @@
-"""report.md's Hosts section: every host of the run with its roles and facts (results.json `hosts`,
-from hosts.json: lab/driver/host_facts.py). Only for a run that recorded them: an older run's report
-is unchanged."""
+"""report.md's Hosts and Network sections: every host of the run with its roles and facts (results.json
+`hosts`, from hosts.json: lab/driver/host_facts.py) and the network canary between the clients' host and
+each database host (results.json `network_canary`, from canary.json: lab/driver/canary.py). Each only for
+a run that recorded it: an older run's report is unchanged."""
 from ..common.labels import fmt_bytes
 
 
@@ -23,4 +24,24 @@ def report_lines(result):
                      f"{fmt_bytes(h.get('memory_bytes')) if h.get('memory_bytes') else '?'} | {cgroup} | "
                      f"{_cell(h.get('docker_server'))} |")
     reasons = [f"- {h['context']}: {h['reason']}" for h in hosts if h.get("reason")]
+    return lines + [""] + (reasons + [""] if reasons else [])
+
+
+def canary_lines(result):
+    """The network canary (results.json `network_canary`), only for a run that measured one."""
+    canary = result.get("network_canary")
+    if not canary:
+        return []
+    lines = ["## Network", "",
+             f"Measured just before the run from the clients' host {canary['client_host']} to each database host "
+             f"(lab/driver/canary.py): {canary['pings']} round trips of one byte, then a bulk transfer.", "",
+             "| database host | address | RTT min / median / max | throughput | bytes | seen from |",
+             "|---|---|---|---|---|---|"]
+    for p in canary["pairs"]:
+        rtt = p.get("rtt_s")
+        rtt_cell = (" / ".join(f"{rtt[k] * 1e3:.3f}" for k in ("min", "median", "max")) + " ms") if rtt else "?"
+        tp = p.get("throughput_bytes_per_s")
+        lines.append(f"| {_cell(p['database_host'])} | {_cell(p.get('address'))} | {rtt_cell} | "
+                     f"{(f'{tp / 1e6:.1f} MB/s') if tp else '?'} | {_cell(p.get('bytes'))} | {_cell(p.get('peer'))} |")
+    reasons = [f"- {p['database_host']}: {p['reason']}" for p in canary["pairs"] if p.get("reason")]
     return lines + [""] + (reasons + [""] if reasons else [])

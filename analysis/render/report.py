@@ -236,6 +236,7 @@ def bench_report(bench_dir):
               f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", "",
               thp.describe(host.get("transparent_hugepages")), ""]
     lines += hosts_section.report_lines(result)  # a run that recorded its hosts (hosts.json)
+    lines += hosts_section.canary_lines(result)  # a run that measured its network (canary.json)
     notes = _grouped_notes(result.get("notes") or [], [phase_id(r) for r in result["runs"]])
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]
