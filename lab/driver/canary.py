@@ -1,26 +1,30 @@
 """The network canary (issue 27): just before a run, the round-trip time and throughput between the
 clients' host and each database host, over the path the clients' traffic takes (a port the database
 host publishes on its lab address). A small server container on the database host (perl's
-IO::Socket::INET: perl-base is in every Debian or Ubuntu based image, the databases' and the stand-ins')
-and a small client container on the clients' host (node, the client image's); nothing is downloaded.
+IO::Socket::INET) and a small client container on the clients' host (bash's /dev/tcp, its
+microsecond $EPOCHREALTIME and builtins: no process started between two readings of the clock but
+`dd` once before the bulk transfer); perl-base and bash are in every Debian or Ubuntu based image (the
+databases', the client's, the stand-ins'), so nothing is downloaded.
 
 The server answers one connection at a time: `echo` returns each byte it reads (the round trips),
 `sink N` reads N bytes and answers `done <peer address>`: the address it saw the connection come
 from, which shows the traffic crossed the hosts' own network. The client sends PINGS single bytes
-one after the other, then BYTES in 64 KiB writes, timed from the first write to the answer.
+one after the other, then BYTES (dd from /dev/zero in 1 MiB writes), timed from before `dd` starts to the
+answer: the bulk time includes starting `dd` (about a millisecond), a small share of BYTES' time.
 
 Interface (a placed run calls measure() before its first phase and writes canary.json):
   measure(client_context, client_image, databases, project, environ=None, pings=PINGS, size=BYTES)
-      databases: {context: (lab address, server image)} -> canary.json's object (lab/canary.schema.json)
+      client_image: one with bash on the clients' host (the client image);
+      databases: {context: (lab address, an image with perl there)} -> canary.json (lab/canary.schema.json)
 """
-import json
 import os
 import statistics
 import subprocess
 import time
 
 PINGS = 20
-BYTES = 32 * 1024 * 1024
+MIB = 1024 * 1024
+BYTES = 64 * MIB
 PORT = 5201  # inside the server container; published on an ephemeral port of the host's lab address
 
 SERVER = r"""
@@ -43,49 +47,26 @@ while (my $c = $s->accept) {
 """ % PORT
 
 CLIENT = r"""
-const net = require("net");
-const [host, port, pings, total] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3]), Number(process.argv[4])];
-const now = () => Number(process.hrtime.bigint()) / 1e9;
-function open(cmd) {
-  return new Promise((resolve, reject) => {
-    const s = net.connect({ host, port }, () => { s.setNoDelay(true); s.write(cmd + "\n"); });
-    let got = "";
-    const onData = (d) => { got += d.toString("latin1"); if (got.includes("ready\n")) { s.off("data", onData); resolve(s); } };
-    s.on("data", onData);
-    s.on("error", reject);
-  });
-}
-async function echo() {
-  const s = await open("echo");
-  const rtts = [];
-  for (let i = 0; i < pings; i++) {
-    const t0 = now();
-    await new Promise((r) => { s.once("data", r); s.write("x"); });
-    rtts.push(now() - t0);
-  }
-  s.end();
-  return rtts;
-}
-async function sink() {
-  const s = await open("sink " + total);
-  const chunk = Buffer.alloc(65536, 120);
-  const answer = new Promise((r) => { let b = ""; s.on("data", (d) => { b += d; if (b.includes("\n")) r(b.trim()); }); });
-  const t0 = now();
-  for (let sent = 0; sent < total;) {
-    const n = Math.min(chunk.length, total - sent);
-    if (!s.write(n === chunk.length ? chunk : chunk.subarray(0, n))) await new Promise((r) => s.once("drain", r));
-    sent += n;
-  }
-  const reply = await answer;
-  const seconds = now() - t0;
-  s.end();
-  return { reply, seconds };
-}
-(async () => {
-  const rtts = await echo();
-  const { reply, seconds } = await sink();
-  console.log(JSON.stringify({ rtts, seconds, bytes: total, reply }));
-})().catch((e) => { console.error(String(e)); process.exit(1); });
+host=$1 port=$2 pings=$3 total=$4
+exec 3<>"/dev/tcp/$host/$port" || exit 1
+printf 'echo\n' >&3
+read -r line <&3
+[ "$line" = ready ] || { echo "echo: the server answered '$line'" >&2; exit 1; }
+for ((i = 0; i < pings; i++)); do
+  t0=$EPOCHREALTIME; printf x >&3; read -r -N1 c <&3; t1=$EPOCHREALTIME
+  [ "$c" = x ] || { echo "echo: the server returned '$c'" >&2; exit 1; }
+  echo "rtt $t0 $t1"
+done
+exec 3>&-
+exec 3<>"/dev/tcp/$host/$port" || exit 1
+printf 'sink %d\n' "$total" >&3
+read -r line <&3
+[ "$line" = ready ] || { echo "sink: the server answered '$line'" >&2; exit 1; }
+t0=$EPOCHREALTIME
+dd if=/dev/zero bs=1048576 count=$((total / 1048576)) status=none >&3
+read -r reply <&3
+t1=$EPOCHREALTIME
+echo "sink $t0 $t1 $reply"
 """
 
 
@@ -96,7 +77,8 @@ def _docker(context, args, environ, timeout=120):
 
 def _server(context, address, image, project, environ):
     """(container id, published host port) of a canary server on CONTEXT, its port on ADDRESS only."""
-    r = _docker(context, ["run", "-d", "--rm", "--label", f"com.docker.compose.project={project}",
+    # --pull never: the image is the host's own (images reach a host by docker load), never a registry's
+    r = _docker(context, ["run", "-d", "--rm", "--pull", "never", "--label", f"com.docker.compose.project={project}",
                           "--label", "jsonbench.canary=server", "-p", f"{address}::{PORT}",
                           "--entrypoint", "perl", image, "-e", SERVER], environ)
     if r.returncode != 0:
@@ -111,8 +93,23 @@ def _server(context, address, image, project, environ):
     return cid, int(port)
 
 
+def parse(stdout, size):
+    """The client's lines (`rtt T0 T1`, then `sink T0 T1 REPLY`, bash's $EPOCHREALTIME) as {rtts,
+    seconds, bytes, reply}; ValueError when they are not that."""
+    rtts, sink = [], None
+    for line in stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["rtt"] and len(words) == 3:
+            rtts.append(float(words[2]) - float(words[1]))
+        elif words[:1] == ["sink"] and len(words) >= 3:
+            sink = (float(words[2]) - float(words[1]), " ".join(words[3:]))
+    if not rtts or sink is None:
+        raise ValueError(f"the canary client's output is not rtt/sink lines: {stdout.strip()[-300:]!r}")
+    return {"rtts": rtts, "seconds": sink[0], "bytes": size, "reply": sink[1]}
+
+
 def result(database_host, address, out):
-    """One pair's record from the client's JSON line (OUT)."""
+    """One pair's record from the client's readings (OUT: parse())."""
     rtts = sorted(out["rtts"])
     reply = out.get("reply") or ""
     # the throughput only when the server said it read every byte
@@ -134,6 +131,8 @@ def measure(client_context, client_image, databases, project, environ=None, ping
     """canary.json: the clients' host against each database host ({context: (address, server image)}),
     one after the other (each pair measured alone). A pair that could not be measured has null figures
     and the reason; the servers are removed whatever happens."""
+    if size <= 0 or size % MIB:
+        raise ValueError(f"canary: the bulk transfer is whole MiB (dd's 1 MiB writes), got {size} bytes")
     environ = dict(os.environ if environ is None else environ)
     pairs = []
     for context in sorted(databases):
@@ -141,12 +140,13 @@ def measure(client_context, client_image, databases, project, environ=None, ping
         cid = None
         try:
             cid, port = _server(context, address, image, project, environ)
-            r = _docker(client_context, ["run", "--rm", "--label", f"com.docker.compose.project={project}",
-                                         "--label", "jsonbench.canary=client", "--entrypoint", "node", client_image,
-                                         "-e", CLIENT, address, str(port), str(pings), str(size)], environ, timeout=300)
+            r = _docker(client_context, ["run", "--rm", "--pull", "never", "--label", f"com.docker.compose.project={project}",
+                                         "--label", "jsonbench.canary=client", "--entrypoint", "bash", client_image,
+                                         "-c", CLIENT, "canary", address, str(port), str(pings), str(size)],
+                        environ, timeout=300)
             if r.returncode != 0:
                 raise RuntimeError(f"the canary client on {client_context} failed: {(r.stderr or r.stdout).strip()[-300:]}")
-            pairs.append(result(context, address, json.loads(r.stdout.strip().splitlines()[-1])))
+            pairs.append(result(context, address, parse(r.stdout, size)))
         except (RuntimeError, ValueError, IndexError, subprocess.TimeoutExpired) as e:
             pairs.append(failed(context, address, str(e)))
         finally:

@@ -296,6 +296,36 @@ def test_prometheus_scrapes_each_host_s_cadvisor_with_its_host_label(hosts, imag
                 f"label=com.docker.compose.project={CADVISOR_PROJECT}").stdout.split())
 
 
+def test_the_network_canary_measures_the_clients_host_against_the_database_host(hosts, image):
+    """issue 27's canary: a server on the database host (perl, published on its address), bash on the
+    clients' host (the small Debian image: perl-base and bash, as in the lab's images); round trips and
+    a bulk transfer that crossed the hosts' own network (the server saw the clients' host's address)."""
+    from lab.driver import canary
+    database_host, client_host = HOSTS
+    for h in HOSTS:
+        assert load_image(h, image).returncode == 0
+    t0 = time.monotonic()
+    doc = canary.measure(client_host, image, {database_host: (ADDRESS[database_host], image)},
+                         "jsonbench-e2e-hostmon-canary", pings=20, size=16 * 1024 * 1024)
+    seconds = time.monotonic() - t0
+    (pair,) = doc["pairs"]
+    assert pair["reason"] is None, pair
+    assert pair["peer"] == ADDRESS[client_host], pair  # through the namespaces, masqueraded to the host's address
+    assert 0 < pair["rtt_s"]["min"] <= pair["rtt_s"]["median"] <= pair["rtt_s"]["max"] < 1, pair
+    assert pair["rtt_s"]["samples"] == 20 and pair["bytes"] == 16 * 1024 * 1024
+    assert pair["throughput_bytes_per_s"] > 1e6, pair
+    print(f"canary {client_host} -> {database_host}: RTT min {pair['rtt_s']['min'] * 1e6:.0f} us, median "
+          f"{pair['rtt_s']['median'] * 1e6:.0f} us, max {pair['rtt_s']['max'] * 1e6:.0f} us; "
+          f"{pair['throughput_bytes_per_s'] / 1e6:.0f} MB/s; measured in {seconds:.1f} s")
+    # nothing of the canary is left on either host
+    for h in HOSTS:
+        assert not run("docker", "--context", h, "ps", "-aq", "--filter", "label=jsonbench.canary").stdout.split(), h
+    # a database host that cannot be measured: null figures with the reason
+    bad = canary.measure(client_host, image, {database_host: (ADDRESS[database_host], "jsonbench-no-such-image")},
+                         "jsonbench-e2e-hostmon-canary")
+    assert bad["pairs"][0]["rtt_s"] is None and "did not start on jsonbench-sim-1" in bad["pairs"][0]["reason"]
+
+
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
     # a container still running on the host that goes: removed with it
     r = run("docker", "--context", HOSTS[1], "run", "-d", "--entrypoint", "sleep", image, "600")
