@@ -294,6 +294,8 @@ def test_prometheus_scrapes_each_host_s_cadvisor_with_its_host_label(hosts, imag
         for h in HOSTS:
             run("docker", "--context", h, "rm", "-f", *run("docker", "--context", h, "ps", "-aq", "--filter",
                 f"label=com.docker.compose.project={CADVISOR_PROJECT}").stdout.split())
+        for h, env in started.items():  # the project's network too
+            compose_on(h, env, "down", "--remove-orphans")
 
 
 def test_the_network_canary_measures_the_clients_host_against_the_database_host(hosts, image):
