@@ -9,7 +9,7 @@ from ..collect import monitoring
 from . import (
     counts, cpu_crosscheck, fairness, hdr, identity, per_doc, profile_samples, reconcile, resources, schema,
     cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
-    status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
+    status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod, clock as clock_mod,
 )
 
 SCHEMA_VERSION = 1
@@ -43,7 +43,7 @@ def build_run(ph, notes, docs_before=0, config=None):
     notes.extend(f"{ph.id}: {n}" for n in run_notes)
     reconciliation = reconcile.of_phase(ph, check)
     status, reason, status_notes = status_mod.of_phase(ph, facts, check, reconciliation,
-                                                       cpu_crosscheck.of_phase(ph, cpu))
+                                                       cpu_crosscheck.of_phase(ph, cpu), clock_mod.skew(ph.doc()))
     run_notes += status_notes + reconcile.notes(reconciliation)
     window = identity.window(ph)
     run = {
@@ -86,6 +86,8 @@ def build_run(ph, notes, docs_before=0, config=None):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+    if clock_mod.summary(ph.doc()) is not None:  # each host's clock at the marks (a run on several hosts)
+        run["clock"] = clock_mod.summary(ph.doc())
     if who["stage"] == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
         run["query"] = queries_mod.run_query(run, ph.clients(), ph.bench)
     return run
@@ -237,6 +239,15 @@ def build(bench_dir, lab_env=None):
     }
     # a database beyond the baseline's pair (DATABASES="mongodb postgres mysql"): its ratios against the
     # baseline's denominator, "mysql/postgres"; absent for the pair alone, whose results stay as they were
+    # every host of the run with its roles and facts (hosts.json, lab/driver/host_facts.py); absent
+    # for a run that recorded none, whose results stay as they were
+    hosts = bench.hosts()
+    if hosts is not None:
+        result["hosts"] = hosts
+    # the network between the clients' host and each database host, just before the run (canary.json)
+    canary = bench.canary()
+    if canary is not None:
+        result["network_canary"] = canary
     others = databases.others(dbs)
     if others:
         den = databases.baseline()[1]

@@ -52,10 +52,11 @@ def data_notes(ph, counts, docs_before, check, txn, ops_note, cpu):
     return notes
 
 
-def of_phase(ph, facts, check, reconciliation, cpu_mismatch):
+def of_phase(ph, facts, check, reconciliation, cpu_mismatch, clock_skew=None):
     """(status, reason, notes) of a phase: the lab's verdict (its phase file's) held to count's
     nothing-lost check, a transaction workload's count, the reconciliation's verdict and the CPU
-    cross-check (cpu_mismatch: cpu_crosscheck's reason, None when they agree)."""
+    cross-check (cpu_mismatch: cpu_crosscheck's reason, None when they agree) and the hosts' clocks
+    (clock_skew: figures/clock.py's reason, None when every offset is within the threshold)."""
     phase = ph.doc() or {}
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     notes = []
@@ -75,10 +76,13 @@ def of_phase(ph, facts, check, reconciliation, cpu_mismatch):
         notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
             status, reason = "suspect", "; ".join(reconciliation["reasons"])
-    if cpu_mismatch:
-        notes.append("SUSPECT: " + cpu_mismatch)
+    # the CPU cross-check, then a host's clock off the controller's (clock_skew: figures/clock.py skew)
+    for why in (cpu_mismatch, clock_skew):
+        if not why:
+            continue
+        notes.append("SUSPECT: " + why)
         if status == "ok":
-            status, reason = "suspect", cpu_mismatch
+            status, reason = "suspect", why
         elif status == "suspect":
-            reason = f"{reason}; {cpu_mismatch}"
+            reason = f"{reason}; {why}"
     return status, reason, notes

@@ -9,7 +9,7 @@ from ..common.labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_la
 from ..bench import folder
 from ..collect import thp
 from ..figures import fairness, ingest, pooler, queries, results
-from . import answer, plots, timeline_plot
+from . import answer, hosts as hosts_section, plots, timeline_plot
 
 
 def load_result(bench_dir):
@@ -235,6 +235,8 @@ def bench_report(bench_dir):
               f"{host.get('compose') or '?'}, hardware counters: "
               f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", "",
               thp.describe(host.get("transparent_hugepages")), ""]
+    lines += hosts_section.report_lines(result)  # a run that recorded its hosts (hosts.json)
+    lines += hosts_section.canary_lines(result)  # a run that measured its network (canary.json)
     notes = _grouped_notes(result.get("notes") or [], [phase_id(r) for r in result["runs"]])
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]

@@ -105,6 +105,8 @@ class Phase:
         self.say("phase starts" + (f" (STAND-IN: {self.stand_in})" if self.stand_in else "")
                  + (f"; perf off: {self.perf_reason}" if self.perf_reason else ""))
 
+        # Prometheus's client targets (their containers' names), before the window: no docker call in it
+        self.bench.scrape_clients(self.id, self.clients)
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
@@ -200,6 +202,7 @@ class Phase:
         self.engine.remove(self.client_ids)
         self.client_ids = []
         self.lab.phase_clients = []
+        self.bench.scrape_clients(self.id, 0)  # gone: Prometheus stops asking for them
         return codes
 
     # -- after the window ---------------------------------------------------------------------------
