@@ -7,7 +7,7 @@ from ..common.fileio import read_env_file, write_json_atomic
 from ..bench import benchfiles, folder, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
-    counts, cpu_crosscheck, fairness, hdr, identity, per_doc, profile_samples, reconcile, resources, schema,
+    counts, cpu_crosscheck, fairness, hdr, identity, memory, per_doc, profile_samples, reconcile, resources, schema,
     cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
     status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
 )
@@ -42,8 +42,10 @@ def build_run(ph, notes, docs_before=0, config=None):
     run_notes = status_mod.data_notes(ph, counted, docs_before, check, txn, ops_note, cpu)
     notes.extend(f"{ph.id}: {n}" for n in run_notes)
     reconciliation = reconcile.of_phase(ph, check)
+    # the memory the bench asked for, held to what ran: the server's own cache, the cgroup's limit
+    cache, limit = memory.cache(ph, config), memory.memory_limit(ph, config)
     status, reason, status_notes = status_mod.of_phase(ph, facts, check, reconciliation,
-                                                       cpu_crosscheck.of_phase(ph, cpu))
+                                                       cpu_crosscheck.of_phase(ph, cpu), memory.mismatches(cache, limit))
     run_notes += status_notes + reconcile.notes(reconciliation)
     window = identity.window(ph)
     run = {
@@ -86,6 +88,10 @@ def build_run(ph, notes, docs_before=0, config=None):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+    # present where the run recorded the readings (runs before them have neither field)
+    for key, value in (("cache", cache), ("memory_limit", limit)):
+        if value is not None:
+            run[key] = value
     if who["stage"] == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
         run["query"] = queries_mod.run_query(run, ph.clients(), ph.bench)
     return run
