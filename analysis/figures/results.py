@@ -255,7 +255,7 @@ def build(bench_dir, lab_env=None):
     # the indexes a query set declared, as each database created them (init)
     result["indexes"] = queries_mod.indexes(bench, dbs)
     # what differs between the sides, stated from what ran (analysis/figures/fairness.py; README "Fairness")
-    result["fairness"] = fairness.statements(settings, effective)
+    result["fairness"] = fairness.statements(settings, effective) + fairness.read_rows(runs)
     return result
 
 

@@ -110,3 +110,33 @@ def test_innodb_s_documented_rounding_with_the_recorded_chunk(asked_mib, held_mi
 def test_runs_recorded_before_the_readings_get_neither_field(fixture_benches):
     res = results.build(fixture_benches["ci-standin-run"])
     assert all("cache" not in r and "memory_limit" not in r for r in res["runs"])
+
+
+def _rows(res):
+    return {r["what"]: r for r in res["fairness"]}
+
+
+def test_the_fairness_table_states_each_server_s_cache_and_each_cgroup_s_limit(tmp_path):
+    from analysis.figures import fairness
+    _, res = run_asking(tmp_path)
+    cache, limit = _rows(res)["cache as the server holds it"], _rows(res)["memory limit as the cgroup holds it"]
+    assert {db: cache[db] for db in ("mongodb", "postgres", "mysql")} == {
+        "mongodb": "not read: SecantusDB serverStatus has no wiredTiger section; asked 384 MiB (CACHE_MB=384)",
+        "postgres": "384 MiB (shared_buffers), as asked: CACHE_MB=384",
+        "mysql": "384 MiB (innodb_buffer_pool_size), as asked: CACHE_MB=384"}
+    assert cache["aligned"] is False  # the stand-in's cache is not known to be the others'
+    assert {limit[db] for db in ("mongodb", "postgres", "mysql")} == {
+        "1024 MiB (memory.limit_in_bytes, cgroup v1), as asked: DB_MEMORY_MB=1024"}
+    assert limit["aligned"] is True
+    table = "\n".join(fairness.report_lines(res))
+    assert ("| memory limit as the cgroup holds it | 1024 MiB (memory.limit_in_bytes, cgroup v1), as asked: DB_MEMORY_MB=1024 | "
+            in table)
+    _, asked_more = run_asking(tmp_path / "more", CACHE_MB="512")
+    assert _rows(asked_more)["cache as the server holds it"]["postgres"] == (
+        "384 MiB (shared_buffers); asked 512 MiB (CACHE_MB=512): NOT as asked")
+
+
+def test_runs_recorded_before_the_readings_have_no_reading_rows(fixture_benches):
+    for name in ("bench1", "ci-standin-run"):
+        whats = set(_rows(results.build(fixture_benches[name])))
+        assert not whats & {"cache as the server holds it", "memory limit as the cgroup holds it"}, name
