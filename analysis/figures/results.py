@@ -7,7 +7,7 @@ from ..common.fileio import read_env_file, write_json_atomic
 from ..bench import benchfiles, folder, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
-    counts, cpu_crosscheck, fairness, hdr, identity, per_doc, profile_samples, reconcile, resources, schema,
+    counts, cpu_crosscheck, fairness, hdr, identity, memory, per_doc, profile_samples, reconcile, resources, schema,
     cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
     status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod, clock as clock_mod,
 )
@@ -42,8 +42,11 @@ def build_run(ph, notes, docs_before=0, config=None):
     run_notes = status_mod.data_notes(ph, counted, docs_before, check, txn, ops_note, cpu)
     notes.extend(f"{ph.id}: {n}" for n in run_notes)
     reconciliation = reconcile.of_phase(ph, check)
+    # the memory the bench asked for, held to what ran: the server's own cache, the cgroup's limit
+    cache, limit = memory.cache(ph, config), memory.memory_limit(ph, config)
     status, reason, status_notes = status_mod.of_phase(ph, facts, check, reconciliation,
-                                                       cpu_crosscheck.of_phase(ph, cpu), clock_mod.skew(ph.doc()))
+                                                       cpu_crosscheck.of_phase(ph, cpu), clock_mod.skew(ph.doc()),
+                                                       memory.mismatches(cache, limit))
     run_notes += status_notes + reconcile.notes(reconciliation)
     window = identity.window(ph)
     run = {
@@ -88,6 +91,10 @@ def build_run(ph, notes, docs_before=0, config=None):
     }
     if clock_mod.summary(ph.doc()) is not None:  # each host's clock at the marks (a run on several hosts)
         run["clock"] = clock_mod.summary(ph.doc())
+    # present where the run recorded the readings (runs before them have neither field)
+    for key, value in (("cache", cache), ("memory_limit", limit)):
+        if value is not None:
+            run[key] = value
     if who["stage"] == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
         run["query"] = queries_mod.run_query(run, ph.clients(), ph.bench)
     return run
@@ -260,7 +267,7 @@ def build(bench_dir, lab_env=None):
     # the indexes a query set declared, as each database created them (init)
     result["indexes"] = queries_mod.indexes(bench, dbs)
     # what differs between the sides, stated from what ran (analysis/figures/fairness.py; README "Fairness")
-    result["fairness"] = fairness.statements(settings, effective)
+    result["fairness"] = fairness.statements(settings, effective) + fairness.read_rows(runs)
     return result
 
 

@@ -568,3 +568,32 @@ def fairness_rows(settings, run_env, setting):
          "aligned": redo is not None and wal is not None and size_bytes(redo) == size_bytes(wal),
          "note": "how much log may build up before flushing is forced (MYSQL_REDO_LOG_CAPACITY = PG_MAX_WAL_SIZE)"},
     ]
+
+
+# --- the cache (analysis/figures/memory.py asks `cache_asked` and `cache_expected`) ---------------------
+
+def cache_asked(settings, read):
+    """CACHE_MB unset: --innodb-buffer-pool-size on mysqld's command line (compose.yaml's, from .env's
+    MYSQL_BUFFER_POOL_SIZE), in bytes; None without it."""
+    value = _option(_cmd(settings), "innodb_buffer_pool_size")
+    if value is None:
+        return None
+    b = size_bytes(value)
+    return {"bytes": None if b is None else int(b),
+            "from": f"innodb_buffer_pool_size={value} on mysqld's command line (.env MYSQL_BUFFER_POOL_SIZE)"}
+
+
+def cache_expected(asked, read):
+    """InnoDB allocates the pool in whole multiples of innodb_buffer_pool_chunk_size x
+    innodb_buffer_pool_instances, rounding a size up to one (MySQL 8.4 manual, innodb-buffer-pool-resize.html:
+    "automatically adjusted to a value that is equal to or a multiple of"; a chunk larger than the pool
+    is cut to it first, which the chunk size read back already shows). Read back with the pool
+    (mysql-stats.js CACHE_VARIABLES); without them nothing is rounded."""
+    parts = (read or {}).get("parts") or {}
+    chunk, instances = parts.get("innodb_buffer_pool_chunk_size"), parts.get("innodb_buffer_pool_instances") or 1
+    if not chunk:
+        return asked, None
+    unit = int(chunk) * int(instances)
+    expected = -(-asked // unit) * unit
+    return expected, (f"InnoDB rounds the pool up to a multiple of innodb_buffer_pool_chunk_size x "
+                      f"innodb_buffer_pool_instances = {int(chunk)} x {int(instances)} B")

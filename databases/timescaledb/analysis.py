@@ -154,3 +154,8 @@ def fairness_rows(settings, run_env, setting_of):
              "mongodb": "no TimescaleDB", "postgres": "no TimescaleDB", "aligned": False,
              "note": f"the official image is {OFFICIAL}; a stand-in's edition, version, C library and PostgreSQL minor "
                      "are its own (the Apache edition has no compression: COMPRESS is refused on it)"}]
+
+
+# --- the cache (analysis/figures/memory.py): shared_buffers, as PostgreSQL's -------------------------------
+cache_asked = _pg.cache_asked
+cache_expected = _pg.cache_expected

@@ -35,6 +35,7 @@ class Phase:
         self.clients_start = None
         self.profile_why = "interrupted before the recording started"
         self.stats0 = None
+        self.memory_limit = None
         self.perf_reason = None
         self.events, self.hardware = [], False
         self.perf_stat = self.perf_record = self.watch = None
@@ -107,6 +108,7 @@ class Phase:
 
         # Prometheus's client targets (their containers' names), before the window: no docker call in it
         self.bench.scrape_clients(self.id, self.clients)
+        self.memory_limit = self.read_memory_limit()  # the container's limit as its cgroup holds it
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
@@ -287,6 +289,9 @@ class Phase:
             "idle": {"quiet": dict(self.quiet), "guard": {"start": self.start, "end": self.clients_start}},
             "settled_after": settled or None,
             "cgroup_cpu_seconds": {"start": self.cpu0, "end": cpu1},
+            # the memory limit the database container ran under, read from its own cgroup before the
+            # window (analysis holds it to DB_MEMORY: analysis/figures/memory.py)
+            "memory_limit": self.memory_limit,
             "clients": self.clients, "query": self.query, "missing_clients": missing,
             "perf": {"events": list(self.events), "hardware_counters": self.hardware, "reason": self.perf_reason or None,
                      "profile": profile},
@@ -315,6 +320,14 @@ class Phase:
         if not verdict.startswith("ok"):
             lab.run_failed = True
         self.say(f"phase {verdict}")
+
+    def read_memory_limit(self):
+        """The probe's cgroup_memory_limit of the database container; a probe that fails says why
+        (bytes null with the reason), the phase goes on."""
+        try:
+            return self.probe.cgroup_memory_limit(self.pid)
+        except Exception as e:  # noqa: BLE001
+            return {"bytes": None, "file": None, "cgroup": None, "reason": f"the probe failed: {type(e).__name__}: {e}"}
 
     def probe_cpu(self):
         """The probe container's own CPU seconds (its cgroup, read by itself); None in-process (the

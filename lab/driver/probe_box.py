@@ -204,6 +204,9 @@ class ContainerProbe(Probe):
     def cgroup_cpu_seconds(self, pid):
         return self.call("cgroup_cpu_seconds", pid)
 
+    def cgroup_memory_limit(self, pid):
+        return self.call("cgroup_memory_limit", pid)
+
     def perf_unavailable_reason(self):
         return self.call("perf_unavailable_reason")
 

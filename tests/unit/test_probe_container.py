@@ -44,7 +44,7 @@ def busy():
     img = BUSY_BASE if subprocess.run(["docker", "image", "inspect", BUSY_BASE], capture_output=True).returncode == 0 \
         else postgres_image()
     assert img, f"neither {BUSY_BASE} nor a postgres image is present (lab/standins/build.sh)"
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", img, "-c",
+    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--memory", "256m", "--entrypoint", "sh", img, "-c",
                           "while :; do :; done"], capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True, text=True,
@@ -93,6 +93,12 @@ def test_cgroup_cpu_seconds_through_the_box_lie_between_two_local_readings(box, 
     local_delta, box_delta = marks[1][0] - marks[0][0], marks[1][1] - marks[0][1]
     assert local_delta > 0.5
     assert abs(box_delta - local_delta) <= 0.1, (box_delta, local_delta)
+
+
+def test_the_memory_limit_through_the_box_is_the_local_reading_and_docker_s(box, busy):
+    pid, _ = busy
+    got = box.cgroup_memory_limit(pid)
+    assert got == LocalProbe().cgroup_memory_limit(pid) and got["bytes"] == 256 * 1024 * 1024, got
 
 
 def test_perf_stat_counts_task_clock_in_both_or_both_say_why_not(box, busy, tmp_path):

@@ -104,6 +104,27 @@ function fromTop(top, db, collections, why = 'top has no totals') {
   return { counters, unavailable };
 }
 
+// The cache as the server holds it (the independent check of CACHE_MB / .env's MONGO_CACHE_GB,
+// analysis/figures/memory.py): serverStatus's wiredTiger.cache "maximum bytes configured", the
+// cache_size mongod gave WiredTiger (from --wiredTigerCacheSizeGB). Read from the serverStatus the
+// reading sends anyway: no command of its own. A server without that field (SecantusDB 0.7.0b3: no
+// wiredTiger section, and its getCmdLineOpts names no cache either) gives null with the reason.
+const CACHE_FIELD = 'maximum bytes configured';
+
+function cacheOf(status, who = 'serverStatus') {
+  const wt = status.wiredTiger;
+  const cache = wt && wt.cache;
+  const value = cache ? cache[CACHE_FIELD] : undefined;
+  const bytes = value === undefined || value === null ? null : Number(value);
+  let reason = null;
+  if (!wt) reason = `${who} has no wiredTiger section`;
+  else if (!cache) reason = `${who} has no wiredTiger.cache section`;
+  else if (bytes === null) reason = `${who} wiredTiger.cache has no "${CACHE_FIELD}"`;
+  return {
+    bytes, setting: 'wiredTigerCacheSizeGB', source: `serverStatus wiredTiger.cache["${CACHE_FIELD}"]`, reason,
+  };
+}
+
 // server: the connect-time server info ({product, version, stand_in}); db, collections: the
 // workload's collections, whose writes `top` counts one by one (none: no `top`).
 async function readMongoStats(client, server = {}, { db, collections = [] } = {}) {
@@ -138,9 +159,10 @@ async function readMongoStats(client, server = {}, { db, collections = [] } = {}
   return {
     server: { ...serverOf(status, server), product: server.product, stand_in: Boolean(server.stand_in) },
     counters, commands, unavailable, server_time: localTime, raw, reading: collections.length ? READING_WITH_TOP : READING,
+    cache: cacheOf(status, who),
   };
 }
 
 module.exports = {
-  readMongoStats, fromStatus, fromTop, serverOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
+  readMongoStats, fromStatus, fromTop, serverOf, cacheOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
 };

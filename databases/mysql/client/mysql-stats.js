@@ -130,6 +130,29 @@ async function readTables(conn, tables) {
   return { counters, unavailable, raw: found, statements: Number(on) === 1 ? 2 : 1 };
 }
 
+// The buffer pool as the server holds it (the independent check of CACHE_MB / .env's
+// MYSQL_BUFFER_POOL_SIZE, analysis/figures/memory.py): @@innodb_buffer_pool_size is the pool InnoDB
+// allocated, which it rounds up to a multiple of innodb_buffer_pool_chunk_size x
+// innodb_buffer_pool_instances (MySQL 8.4 manual, innodb-buffer-pool-resize.html; measured on 9.7.4:
+// 300M ran as 384M, chunk 128M, 1 instance), so those two are read beside it for analysis to state
+// the rounding. Read in the reading's clock SELECT: no statement of its own (READING is unchanged).
+// MariaDB (the stand-in of earlier runs) has no innodb_buffer_pool_instances since 10.6: NULL there.
+const CACHE_VARIABLES = ['innodb_buffer_pool_size', 'innodb_buffer_pool_chunk_size', 'innodb_buffer_pool_instances'];
+const cacheSelect = (mariadb) => CACHE_VARIABLES.map((v) => (mariadb && v === 'innodb_buffer_pool_instances' ? 'NULL' : `@@${v}`)).join(', ');
+
+function cacheOf(values, mariadb) {
+  const parts = Object.fromEntries(CACHE_VARIABLES.map((v, i) => [v, values[i] === null || values[i] === undefined ? null : Number(values[i])]));
+  const bytes = parts.innodb_buffer_pool_size;
+  return {
+    bytes,
+    setting: 'innodb_buffer_pool_size',
+    source: 'SELECT @@innodb_buffer_pool_size (the pool InnoDB allocated), with @@innodb_buffer_pool_chunk_size and '
+      + '@@innodb_buffer_pool_instances, whose product it is a multiple of',
+    reason: bytes === null ? `${mariadb ? 'MariaDB' : 'MySQL'} gave no @@innodb_buffer_pool_size` : null,
+    parts,
+  };
+}
+
 // conn: a mysql2/promise connection with rowsAsArray. mariadb, version: the server's flavour and
 // VERSION(); server: the binding's serverInfo (product, stand_in, version_comment); tables: the
 // workload's own tables (readTables), [] for jsonbench's workloads.
@@ -140,7 +163,7 @@ async function readMysqlStats(conn, {
   const names = statusNames(flavour);
   const [rows] = await conn.query(statusSql(names));
   const status = Object.fromEntries(rows.map(([k, v]) => [k, v]));
-  const [[[serverTime]]] = await conn.query('SELECT UNIX_TIMESTAMP(NOW(6))');
+  const [[[serverTime, ...cacheValues]]] = await conn.query(`SELECT UNIX_TIMESTAMP(NOW(6)), ${cacheSelect(mariadb)}`);
   const counters = {};
   const unavailable = {};
   for (const [name, spec] of Object.entries(STATUS)) {
@@ -170,7 +193,8 @@ async function readMysqlStats(conn, {
     server_time: Number(serverTime),
     raw: { status, binlog_files: binlog.files, variables: binlog.variables, ...(perTable.raw ? { tables: perTable.raw } : {}) },
     reading: { ...READING, statements: 3 + binlog.statements + perTable.statements, status_names: names.length },
+    cache: cacheOf(cacheValues, mariadb),
   };
 }
 
-module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS };
+module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS, CACHE_VARIABLES };

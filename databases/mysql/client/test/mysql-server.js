@@ -32,7 +32,8 @@ function unavailable() {
 
 const docker = (...args) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-async function startMysql({ durability = 'strict' } = {}) {
+// bufferPool: --innodb-buffer-pool-size as given (InnoDB rounds it: mysql-stats.js CACHE_VARIABLES).
+async function startMysql({ durability = 'strict', bufferPool = '64M' } = {}) {
   if (!IMAGE) throw new Error(`neither ${OFFICIAL} nor ${STANDIN} is present (lab/standins/build.sh mysql builds the stand-in)`);
   const strict = durability === 'strict';
   const port = await freePort();
@@ -41,7 +42,7 @@ async function startMysql({ durability = 'strict' } = {}) {
     '-e', 'MYSQL_ALLOW_EMPTY_PASSWORD=1', '-e', 'MYSQL_DATABASE=jsonbench', IMAGE, 'mysqld',
     '--log-bin=binlog', '--binlog-format=ROW', '--binlog-row-image=FULL', '--binlog-row-value-options=PARTIAL_JSON',
     `--innodb-flush-log-at-trx-commit=${strict ? 1 : 2}`, `--sync-binlog=${strict ? 1 : 0}`,
-    '--innodb-buffer-pool-size=64M', '--innodb-redo-log-capacity=64M', '--skip-name-resolve');
+    `--innodb-buffer-pool-size=${bufferPool}`, '--innodb-redo-log-capacity=64M', '--skip-name-resolve');
   const uri = `mysql://root@127.0.0.1:${port}/jsonbench`;
   const server = {
     port, uri, id, durability, image: IMAGE, standIn: IMAGE === STANDIN,
