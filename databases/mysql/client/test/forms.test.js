@@ -127,6 +127,7 @@ test.describe(`storage forms on PostgreSQL and MySQL (${IMAGE}): the same docume
         const result = path.join(dir, `${db}-${form}.json`);
         await cli(['run'], { ...e, STAGE: 'run', CLIENT_ID: '1', RESULT: result });
         const r = JSON.parse(fs.readFileSync(result, 'utf8'));
+        assert.equal(r.form, form, `${db} ${form}: the result names the form its documents are in`);
         assert.deepEqual(Object.keys(r.operations), ['read'], `${db} ${form}: reads only`);
         assert.deepEqual([r.operations.read.ok, r.operations.read.errors], [150, 0], `${db} ${form}: ${JSON.stringify(r.error_samples)}`);
         digests.add((await countDigest(servers[db].uri, e)).digest.sha256);
