@@ -69,3 +69,19 @@ test('the client commands give the URI\'s database its form (flag or environment
   refused(() => parseOptions('run', [...run, '--shape', 'nested', '--depth', '1', '--postgres-form', 'relational'], {}),
     /^--postgres-form: POSTGRES_FORM=relational cannot store SHAPE=nested documents on postgres/);
 });
+
+test('a relational patch of a path that is not a column is a rejected step, not a throw (the runner counts it as an error)', async () => {
+  const { bindingOf } = require('../../src/databases');
+  for (const db of ['postgres', 'mysql']) {
+    const Target = bindingOf(db);
+    const t = new Target(`${db}://u:p@127.0.0.1:1/x`, { form: 'relational' });
+    t.withKey = true;
+    t.columns = ['attr1', 'attr2'];
+    t.statements = { patch: {} };
+    let p;
+    assert.doesNotThrow(() => { p = t.patch(Buffer.alloc(16), ['n1', 'attr1'], 'v'); }, db);
+    await assert.rejects(p, /patch: the relational form has columns attr1\.\.attrN|patch: the relational form has columns attr1, attr2/, db);
+  }
+  assert.throws(() => new (bindingOf('mysql'))('mysql://u:p@h/x', { form: 'jsonb' }), /MySQL has no storage form "jsonb" \(allowed: json, relational\)/);
+  assert.throws(() => new (bindingOf('postgres'))('postgres://u:p@h/x', { form: 'bson' }), /PostgreSQL has no storage form "bson" \(allowed: jsonb, json, relational\)/);
+});

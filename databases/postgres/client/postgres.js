@@ -157,7 +157,8 @@ class PostgresTarget {
   newInsertMessage(gen) {
     const keySizes = this.withKey ? [UUID_BYTES] : [];
     const relational = this.form === 'relational';
-    const { prefix } = forms.form(relational ? 'jsonb' : this.form);
+    // jsonb's binary format is a version byte before the text; json's, the text alone
+    const prefix = relational ? null : forms.form(this.form).prefix;
     const sizes = relational ? [...keySizes, ...gen.names.map(() => gen.fieldBytes)] : [...keySizes, prefix.length + gen.jsonLength];
     this.insert = new PreparedInsert({ name: STATEMENT, sizes });
     this.insertGen = gen;
@@ -198,8 +199,13 @@ class PostgresTarget {
   // path: ['n1', 'attr3'] (shape.js); value: a string.
   patch(key, path, value) {
     if (!this.withKey) return Promise.reject(new Error('patch: sequence keys cannot be updated by key (refused)'));
-    const q = this.form === 'relational' ? { ...forms.relationalPatch(path), values: [key, value] }
-      : { ...PATCH, ...(this.form === 'json' ? { name: 'jsonbench_patch_json', text: forms.FORMS.json.patchSql } : {}), values: [key, path, `"${value}"`] };
+    let q;
+    try {
+      q = this.form === 'relational' ? { ...forms.relationalPatch(path), values: [key, value] }
+        : { ...PATCH, ...(this.form === 'json' ? { name: 'jsonbench_patch_json', text: forms.FORMS.json.patchSql } : {}), values: [key, path, `"${value}"`] };
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.client.query(q).then((r) => {
       if (r.rowCount !== 1) throw new NotFoundError('patch', key);
       return 1;
@@ -223,7 +229,7 @@ class PostgresTarget {
     const relational = this.form === 'relational';
     return keysetReadBack(async (after, n) => {
       const r = await this.client.query({
-        text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, ${relational ? 't.*' : 'data::text as data'} from ${TABLE} t`
+        text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, ${relational ? 't.*' : 'data::text as data'} from ${TABLE}${relational ? ' t' : ''}`
           + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit $2`,
         values: [after, n],
         rowMode: 'array',
