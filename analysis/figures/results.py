@@ -59,6 +59,9 @@ def build_run(ph, notes, docs_before=0, config=None):
         "cpu": cpu,
         **used,
         "storage": storage,
+        # WORKLOAD=insert, ycsb: the storage form of the documents (jsonb, json, relational, bson),
+        # absent where the clients name none (runs before the forms: the database's default)
+        **({"form": counts.form(ph)} if counts.form(ph) else {}),
         # an ingest (the plan's workload `ingest`: tsbs): the model, events and host-hours ingested,
         # storage per event and per host-hour
         "ingest": ingest_mod.of_phase(ph, facts, storage["total_bytes"]),

@@ -91,6 +91,9 @@ def _runs_table(result):
         ("monitoring CPU cAdvisor + Prometheus (s; % of one core)", _monitoring_cell),
         ("metric gaps / counter resets", lambda r: f"{r['metrics_quality']['gaps']} / {r['metrics_quality']['counter_resets']}"),
     ]
+    if any(r.get("form") for r in runs):
+        # the storage form of the documents (a run of the forms: POSTGRES_FORM, MYSQL_FORM, ...)
+        fields.insert(4, ("storage form", lambda r: r.get("form") or "n/a (not named by its clients)"))
     head = [""] + [run_label(r) for r in runs]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, get in fields:

@@ -78,14 +78,17 @@ const COMMON_SPECS = {
   },
 };
 
-// and the keys choosing a database's official image among its manifest's versions (MYSQL_VERSION)
-const BENCH_SPECS = { ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs() };
+// and the keys choosing a database's official image among its manifest's versions (MYSQL_VERSION),
+// and its storage form among its manifest's forms (POSTGRES_FORM, MYSQL_FORM, ...: forms.js)
+const BENCH_SPECS = {
+  ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs(), ...require('./forms').formSpecs(),
+};
 
 const { InputError } = require('./input-error');
 
 function describeAllowed(spec) {
   switch (spec.type) {
-    case 'enum': return `one of ${spec.values.join(', ')}`;
+    case 'enum': return `one of ${spec.values.join(', ')}${spec.valuesAbout ? ` (${spec.valuesAbout})` : ''}`;
     case 'list': return `a space-separated, non-empty subset of "${spec.values.join(' ')}" without repeats`;
     case 'int': return `an integer >= ${spec.min}${spec.max !== undefined ? ` and <= ${spec.max}` : ''}`;
     case 'number': return `a number ${spec.gt !== undefined ? `> ${spec.gt}` : `>= ${spec.min}`}${spec.lt !== undefined ? ` and < ${spec.lt}` : ''}`;
@@ -277,6 +280,8 @@ function checkCombination(values, where, given) {
   // a TOPOLOGY no database of the file offers (their manifests' offers.topologies)
   checkTopologyOffered(values, where, given, BENCH_SPECS.TOPOLOGY.default);
   checkWorkloadRefused(values, where);
+  // a relational form with a nested shape (forms.js)
+  require('./forms').checkFormShape(values, where);
   if (workload.sequenceKeys && values.KEY === 'sequence') {
     const allowed = KEYS.filter((k) => k !== 'sequence').join(', ');
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=${workload.name}: ${workload.sequenceKeys}; `

@@ -39,6 +39,7 @@ PINNED = {
     "txn-grid": (["OPS=200"], ["OPS=60"], ["OPS=10"]),
     "ycsb-a": YCSB_20_6_1, "ycsb-a-nested": YCSB_20_6_1, "ycsb-a-large": YCSB_20_6_1, "ycsb-b": YCSB_20_6_1,
     "ycsb-c": YCSB_20_6_1, "ycsb-d": YCSB_20_6_1,
+    "storage-forms": YCSB_20_6_1,
     "ycsb-e": (["OPS=400"], ["OPS=120"], ["OPS=20"]), "ycsb-f": YCSB_20_6_1,
 }
 
