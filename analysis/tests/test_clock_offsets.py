@@ -4,7 +4,6 @@ that host's series shifted by its offset (analysis/collect/clock_shift.py), here
 Prometheus whose target carries the `host` label as the lab's file_sd targets do."""
 import json
 import os
-import subprocess
 import threading
 import time
 from wsgiref.simple_server import make_server
@@ -59,43 +58,16 @@ def test_the_skew_reaches_the_run_s_status_and_the_readings_its_clock(fixture_be
 def host_stack(tmp_path):
     """A real Prometheus scraping a cAdvisor-like exporter as target of host `sim-2` (the label the
     lab's targets files give every series)."""
-    prometheus, _ = real_prometheus.binaries()
     fake = FakeCadvisor()
     registry = CollectorRegistry()
     registry.register(fake)
     exporter_port = free_port()
     httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    prom_port = free_port()
-    cfg = tmp_path / "prometheus.yml"
-    cfg.write_text(f"""global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: cadvisor
-    static_configs:
-      - targets: ['127.0.0.1:{exporter_port}']
-        labels: {{host: sim-2}}
-""")
-    log = open(tmp_path / "prometheus.log", "w")
-    proc = subprocess.Popen([prometheus, f"--config.file={cfg}", f"--storage.tsdb.path={tmp_path / 'data'}",
-                             f"--web.listen-address=127.0.0.1:{prom_port}"], stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{prom_port}"
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if requests.get(f"{url}/-/ready", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert time.time() < deadline and proc.poll() is None, (tmp_path / "prometheus.log").read_text()
-            time.sleep(0.2)
-        yield fake, url
+        with real_prometheus.scraping(tmp_path, f"127.0.0.1:{exporter_port}", {"host": "sim-2"}) as url:
+            yield fake, url
     finally:
-        proc.terminate()
-        proc.wait(10)
-        log.close()
         httpd.shutdown()
         httpd.server_close()
 

@@ -4,8 +4,6 @@ import csv
 import gzip
 import json
 import os
-import socket
-import subprocess
 import threading
 import time
 from wsgiref.simple_server import WSGIRequestHandler, make_server
@@ -23,10 +21,7 @@ LABELS = ["id", "name", "image", "container_label_com_docker_compose_project",
           "container_label_com_docker_compose_service"]
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+free_port = real_prometheus.free_port
 
 
 class FakeCadvisor:
@@ -71,7 +66,6 @@ class QuietHandler(WSGIRequestHandler):
 
 @pytest.fixture
 def prom_stack(tmp_path):
-    prometheus, _ = real_prometheus.binaries()  # tests/: the version the lab runs
     fake = FakeCadvisor()
     registry = CollectorRegistry()
     registry.register(fake)
@@ -79,40 +73,10 @@ def prom_stack(tmp_path):
     httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
-    prom_port = free_port()
-    cfg = tmp_path / "prometheus.yml"
-    cfg.write_text(f"""global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: cadvisor
-    static_configs:
-      - targets: ['127.0.0.1:{exporter_port}']
-""")
-    log = open(tmp_path / "prometheus.log", "w")
-    proc = subprocess.Popen([prometheus, f"--config.file={cfg}", f"--storage.tsdb.path={tmp_path / 'data'}",
-                             f"--web.listen-address=127.0.0.1:{prom_port}"], stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{prom_port}"
     try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if requests.get(f"{url}/-/ready", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError("prometheus did not become ready: " + (tmp_path / "prometheus.log").read_text())
-            time.sleep(0.2)
-        yield fake, url
+        with real_prometheus.scraping(tmp_path, f"127.0.0.1:{exporter_port}") as url:
+            yield fake, url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
         httpd.shutdown()
         httpd.server_close()
 
