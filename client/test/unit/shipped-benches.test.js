@@ -63,7 +63,7 @@ for (const name of shipped) {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}${first}`, ...q.map((s) => `${db}${s}`)]));
       assert.ok(p.filter((x) => x.stage === 'query').every((x) => x.clients === 1 && x.ops === v.QUERY_RUNS));
     } else if (v.WORKLOAD === 'ycsb') {
-      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}-load:load`, `${db}:run`]));
     } else {
       assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
     }
@@ -94,5 +94,24 @@ test('sizes-10x100 and sizes-5x10 are bench1..bench4 on smaller documents: the f
     const rest = (k) => Object.fromEntries(Object.entries(k).filter(([n]) => !['DESCRIPTION', 'SWEEP', 'FIELDS', 'FIELD_BYTES'].includes(n)));
     assert.deepEqual(rest(own), rest(bench1), folder);
     validateBenchText(text(folder), `${folder}/bench.env`);
+  }
+});
+
+test('ycsb-c-fit/-xl and oltp-fit/-xl: the same bench on data within the cache and several times it and the container\'s memory', () => {
+  const text = (name) => fs.readFileSync(path.join(ROOT, name, 'bench.env'), 'utf8');
+  const keys = (name) => text(name).split('\n').filter((l) => /^[A-Z]/.test(l) && !/^(DESCRIPTION|RECORDS|TABLE_ROWS)=/.test(l));
+  for (const [fit, xl, size, base] of [['ycsb-c-fit', 'ycsb-c-xl', 'RECORDS', 'ycsb-c'], ['oltp-fit', 'oltp-xl', 'TABLE_ROWS', 'oltp']]) {
+    const f = validateBenchText(text(fit), `${fit}/bench.env`);
+    const x = validateBenchText(text(xl), `${xl}/bench.env`);
+    assert.deepEqual(keys(fit), keys(xl), `${fit} and ${xl} differ only in ${size}`);
+    assert.deepEqual([f.CACHE_MB, f.DB_MEMORY_MB, f.DATABASES], [256, 1024, ['mongodb', 'postgres', 'mysql']]);
+    assert.ok(x[size] >= 10 * f[size], `${xl}: ${size} ${x[size]} is many times ${fit}'s ${f[size]}`);
+    // the workload of the bench it scales (ycsb-c: MIX C, zipfian; oltp: 95/5)
+    const b = validateBenchText(text(base), `${base}/bench.env`);
+    for (const k of ['WORKLOAD', 'MIX', 'DIST', 'OLTP_MIX', 'FIELDS', 'FIELD_BYTES']) assert.deepEqual(f[k], b[k], `${fit} ${k}`);
+    // each says its cache, memory, page cache, O_DIRECT and start
+    for (const name of [fit, xl]) {
+      for (const said of ['CACHE_MB=256', 'DB_MEMORY_MB=1024', 'page cache', 'O_DIRECT', 'Start: warm']) assert.ok(text(name).includes(said), `${name}: ${said}`);
+    }
   }
 });
