@@ -31,8 +31,8 @@ KERNEL_SOURCE = "/proc/<pid>/io of the database container's processes at the win
 KERNEL_ABOUT = {
     "read_bytes": "bytes the container's processes caused to be fetched from storage (a read the page cache "
                   "serves adds nothing; InnoDB's O_DIRECT data reads add their bytes)",
-    "rchar": "bytes the container's processes' read calls returned, from the page cache or storage "
-             "(sockets and pipes included: the clients' requests too)",
+    "rchar": "bytes the container's processes' read(), pread(), readv() calls returned, from the page cache "
+             "or storage (a socket's recv() is not counted)",
 }
 KERNEL_FIELDS = tuple(KERNEL_ABOUT)
 

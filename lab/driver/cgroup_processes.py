@@ -148,7 +148,7 @@ def watch(pid, every, proc, root, poll=0.05, emit=None, running=None, nap=time.s
 # /proc/<pid>/io fields read by `io` (Linux, Documentation/filesystems/proc.rst "/proc/<pid>/io"):
 # read_bytes, the bytes this process caused to be fetched from storage (a read the page cache
 # serves adds nothing; an O_DIRECT read adds its bytes); rchar, the bytes its read()/pread()-like
-# calls returned, from the page cache or not (sockets and pipes too).
+# calls returned, from the page cache or not (a socket's recv() not: seen as 0 on SecantusDB).
 IO_FIELDS = ("read_bytes", "rchar")
 
 
