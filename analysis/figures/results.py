@@ -9,7 +9,8 @@ from ..collect import monitoring
 from . import (
     counts, cpu_crosscheck, fairness, hdr, identity, memory, per_doc, profile_samples, reconcile, resources, schema,
     cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
-    status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod, clock as clock_mod,
+    read_io as read_io_mod, status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
+    clock as clock_mod,
 )
 
 SCHEMA_VERSION = 1
@@ -76,6 +77,9 @@ def build_run(ph, notes, docs_before=0, config=None):
         "per_op": per_op,
         "wal": wal,
         **logs,
+        # read I/O per acknowledged operation: the server's own counters and the kernel's
+        # /proc/<pid>/io, each with its source (analysis/figures/read_io.py)
+        "read_io": read_io_mod.of_phase(ph, operations),
         "timeline": ops_mod.merge_timeline(ph.clients(), window["start"]),
         # WORKLOAD=booking/oltp: the transactions merged over the clients (analysis/figures/transactions.py) with
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included

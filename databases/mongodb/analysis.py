@@ -13,6 +13,14 @@ from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures
 WAL = {"counter": "wt_log_bytes_written", "source": "wiredTiger.log",
        "about": "WiredTiger's journal, serverStatus wiredTiger.log 'log bytes written'"}
 
+# runs[].read_io (analysis/figures/read_io.py): WiredTiger's reads into its cache. SecantusDB has no
+# wiredTiger section: null there with the reading's reason and the server's name.
+READ_IO = {"wt_cache_read": {
+    "counter": "wt_cache_bytes_read", "unit_counter": None, "source": "wiredTiger.cache 'bytes read into cache'",
+    "about": ("bytes WiredTiger read into its cache (misses of its cache, as the pages are in memory: "
+              "uncompressed, so larger than the compressed bytes read from the file); a read the OS page "
+              "cache may serve")}}
+
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
 # Sources, per row:

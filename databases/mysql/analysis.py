@@ -69,6 +69,20 @@ BINLOG = {"counter": "binlog_bytes", "source": "SHOW BINARY LOGS",
           "down": "binary log files were purged or the server restarted"}
 LOGS = {"binlog": ("binary log", BINLOG)}
 
+# runs[].read_io (analysis/figures/read_io.py): InnoDB's reads from its files. With
+# innodb_flush_method=O_DIRECT (MySQL 8.4 and 9.7's default on Linux where the file system allows it;
+# D.settings.json records what ran) the data files bypass the OS page cache, so these are storage reads.
+READ_IO = {
+    "buffer_pool_reads": {
+        "counter": "innodb_buffer_pool_reads", "unit_counter": "innodb_page_size_bytes",
+        "source": "Innodb_buffer_pool_reads x Innodb_page_size",
+        "about": ("pages InnoDB could not find in the buffer pool and read from its files (with O_DIRECT, "
+                  "from storage; read-ahead has its own counter, Innodb_buffer_pool_read_ahead)")},
+    "data_read": {
+        "counter": "innodb_data_read_bytes", "unit_counter": None, "source": "Innodb_data_read",
+        "about": "bytes InnoDB read from all its files (data, undo, system tablespace), read-ahead included"},
+}
+
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) --------------------------
 

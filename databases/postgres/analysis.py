@@ -15,6 +15,14 @@ WAL = {"counter": "wal_bytes", "source": "pg_current_wal_lsn",
        "about": ("advance of the WAL write position, pg_current_wal_lsn() (WAL written to the operating "
                  "system, not necessarily flushed; not the insert position)")}
 
+# runs[].read_io (analysis/figures/read_io.py): blocks PostgreSQL read because shared_buffers did not
+# hold them. Each is a read() of one block from the kernel, which the OS page cache may serve: a
+# buffer-cache miss, not necessarily a storage read (the kernel's read_bytes beside it says which).
+READ_IO = {"blks_read": {
+    "counter": "blks_read", "unit_counter": "block_size_bytes", "source": "pg_stat_database.blks_read x block_size",
+    "about": ("blocks read into shared_buffers (misses of PostgreSQL's cache, this database only), each a read "
+              "the OS page cache may serve: not necessarily storage reads")}}
+
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
 # pg_stat_database columns (PostgreSQL 17 manual, monitoring-stats; the same in 15); `sessions` from 14.

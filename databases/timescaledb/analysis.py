@@ -24,6 +24,8 @@ _pg = _postgres_hooks()
 
 # runs[].wal: pg_current_wal_lsn()'s advance between the readings that bracket the window
 WAL = _pg.WAL
+# runs[].read_io: PostgreSQL's (blks_read x block_size)
+READ_IO = _pg.READ_IO
 
 
 def counter_semantics(server):

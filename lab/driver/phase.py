@@ -40,6 +40,7 @@ class Phase:
         self.events, self.hardware = [], False
         self.perf_stat = self.perf_record = self.watch = None
         self.probe_cpu0 = None
+        self.io0 = None
 
     def say(self, msg):
         self.bench.say(f"{self.id}: {msg}")
@@ -113,6 +114,7 @@ class Phase:
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
         self.cpu0 = self.probe.cgroup_cpu_seconds(self.pid)
+        self.io0 = self.read_process_io()
         self.probe_cpu0 = self.probe_cpu()
         self.db_started_at = state.get("StartedAt")
         self.active = True
@@ -228,6 +230,7 @@ class Phase:
         signalled = lab.interrupted
         end = now()
         cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
+        io1 = self.read_process_io()
         probe_cpu1 = self.kept("the probe's own CPU reading", self.probe_cpu)
         samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
@@ -292,6 +295,8 @@ class Phase:
             # the memory limit the database container ran under, read from its own cgroup before the
             # window (analysis holds it to DB_MEMORY: analysis/figures/memory.py)
             "memory_limit": self.memory_limit,
+            # /proc/<pid>/io of the container's processes at the marks (analysis/figures/read_io.py)
+            "process_io": {"start": self.io0, "end": io1},
             "clients": self.clients, "query": self.query, "missing_clients": missing,
             "perf": {"events": list(self.events), "hardware_counters": self.hardware, "reason": self.perf_reason or None,
                      "profile": profile},
@@ -328,6 +333,14 @@ class Phase:
             return self.probe.cgroup_memory_limit(self.pid)
         except Exception as e:  # noqa: BLE001
             return {"bytes": None, "file": None, "cgroup": None, "reason": f"the probe failed: {type(e).__name__}: {e}"}
+
+    def read_process_io(self):
+        """The container's processes' I/O counters now (the probe's process_io), or {"t", "error"}
+        when the probe could not answer: the figure is then null with that reason."""
+        try:
+            return self.probe.process_io(self.pid)
+        except Exception as e:  # noqa: BLE001  (a failed reading is said, never a failed phase)
+            return {"t": now(), "error": f"the probe's process_io failed: {type(e).__name__}: {e}"}
 
     def probe_cpu(self):
         """The probe container's own CPU seconds (its cgroup, read by itself); None in-process (the

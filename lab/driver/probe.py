@@ -47,6 +47,8 @@ class Probe:
       perf_profile(out_path|None, why=None) -> dict   phase.json perf.profile {file, samples,
                                                       frequency_hz, reason}
       process_watch_start(pid) -> handle / process_watch_stop(handle) -> [sample dicts]
+      process_io(pid) -> dict                 the I/O counters of each of the container's processes
+                                              (cgroup_processes.io: /proc/<pid>/io read_bytes, rchar)
       process_summary(database, stand_in, samples) -> dict|None   phase.json cgroup_processes
       host_facts() -> dict                    host.json
       describe() -> dict                      phase.json probe: {kind, image, container_id}
@@ -97,6 +99,9 @@ class Probe:
         raise NotImplementedError
 
     def process_summary(self, database, stand_in, samples):
+        raise NotImplementedError
+
+    def process_io(self, pid):
         raise NotImplementedError
 
     def host_facts(self):
@@ -566,6 +571,12 @@ class LocalProbe(Probe):
 
     def process_summary(self, database, stand_in, samples):
         return process_summary(database, stand_in, samples)
+
+    def process_io(self, pid):
+        """The container's processes' /proc/<pid>/io at this moment (a window mark): read by the
+        probe, on the container's own host, because this host's cgroup accounts no block I/O to
+        containers (cgroup v1 blkio empty)."""
+        return cgroup_processes.io(pid, self.proc, self.cgroup_root)
 
     # --- the host ---
 

@@ -264,6 +264,9 @@ class ContainerProbe(Probe):
     def process_summary(self, database, stand_in, samples):
         return process_summary(database, stand_in, samples)
 
+    def process_io(self, pid):
+        return self.call("process_io", pid)
+
     def host_facts(self):
         """The controller's analysis host-info with the box's kernel facts laid over it (kernel,
         cores, memory, cgroup version, host name: the measured host's)."""

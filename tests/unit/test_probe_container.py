@@ -258,3 +258,19 @@ def test_a_driver_killed_outright_leaves_no_box(image):
         driver.kill()
         for cid in box_containers(project):
             subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+
+
+def test_process_io_through_the_box_reads_the_containers_processes_as_locally(box, busy):
+    """/proc/<pid>/io of the container's processes (read I/O, analysis/figures/read_io.py): the box
+    reads the same processes, with counters that only grow, as the in-process probe."""
+    pid, _ = busy
+    local = LocalProbe()
+    a = local.process_io(pid)
+    b = box.process_io(pid)
+    c = local.process_io(pid)
+    assert "error" not in b, b
+    assert [p["pid"] for p in b["processes"]] == [p["pid"] for p in a["processes"]] == [p["pid"] for p in c["processes"]]
+    for pa, pb, pc in zip(a["processes"], b["processes"], c["processes"]):
+        assert pb["start_ticks"] == pa["start_ticks"]
+        for f in ("read_bytes", "rchar"):
+            assert pa[f] <= pb[f] <= pc[f], (f, pa, pb, pc)

@@ -156,6 +156,9 @@ test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
     }
     assert.equal(s.counters.wt_log_bytes_written, null);
     assert.equal(s.unavailable.wt_log_bytes_written, 'SecantusDB serverStatus has no wiredTiger.log section');
+    // read I/O (runs[].read_io): WiredTiger's bytes read into cache, which SecantusDB has not
+    assert.equal(s.counters.wt_cache_bytes_read, null);
+    assert.equal(s.unavailable.wt_cache_bytes_read, 'SecantusDB serverStatus has no wiredTiger.cache section');
     assert.equal(s.unavailable.commands, 'SecantusDB serverStatus has no metrics.commands section');
     assert.equal(s.unavailable.tcmalloc, 'SecantusDB serverStatus has no tcmalloc section');
     for (const k of ['txn_total_started', 'txn_total_committed', 'txn_total_aborted', 'txn_current_open']) {

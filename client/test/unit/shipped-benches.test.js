@@ -115,3 +115,22 @@ test('storage-forms: every form PostgreSQL and MySQL offer, side by side as a pa
     assert.deepEqual([point.POSTGRES_FORM, point.MYSQL_FORM], [pg, my]);
   }
 });
+
+test('ycsb-c-fit/-xl and oltp-fit/-xl: the same bench on data within the cache and several times it and the container\'s memory', () => {
+  const text = (name) => fs.readFileSync(path.join(ROOT, name, 'bench.env'), 'utf8');
+  const keys = (name) => text(name).split('\n').filter((l) => /^[A-Z]/.test(l) && !/^(DESCRIPTION|RECORDS|TABLE_ROWS)=/.test(l));
+  for (const [fit, xl, size, base] of [['ycsb-c-fit', 'ycsb-c-xl', 'RECORDS', 'ycsb-c'], ['oltp-fit', 'oltp-xl', 'TABLE_ROWS', 'oltp']]) {
+    const f = validateBenchText(text(fit), `${fit}/bench.env`);
+    const x = validateBenchText(text(xl), `${xl}/bench.env`);
+    assert.deepEqual(keys(fit), keys(xl), `${fit} and ${xl} differ only in ${size}`);
+    assert.deepEqual([f.CACHE_MB, f.DB_MEMORY_MB, f.DATABASES], [256, 1024, ['mongodb', 'postgres', 'mysql']]);
+    assert.ok(x[size] >= 10 * f[size], `${xl}: ${size} ${x[size]} is many times ${fit}'s ${f[size]}`);
+    // the workload of the bench it scales (ycsb-c: MIX C, zipfian; oltp: 95/5)
+    const b = validateBenchText(text(base), `${base}/bench.env`);
+    for (const k of ['WORKLOAD', 'MIX', 'DIST', 'OLTP_MIX', 'FIELDS', 'FIELD_BYTES']) assert.deepEqual(f[k], b[k], `${fit} ${k}`);
+    // each says its cache, memory, page cache, O_DIRECT and start
+    for (const name of [fit, xl]) {
+      for (const said of ['CACHE_MB=256', 'DB_MEMORY_MB=1024', 'page cache', 'O_DIRECT', 'Start: warm']) assert.ok(text(name).includes(said), `${name}: ${said}`);
+    }
+  }
+});

@@ -51,6 +51,22 @@ function serverOf(status, server = {}) {
   return server.stand_in ? { name, version, stand_in_version: String(server.version) } : { name, version };
 }
 
+// Read I/O (analysis/figures/read_io.py with databases/mongodb/analysis.py READ_IO):
+// serverStatus.wiredTiger.cache "bytes read into cache", the bytes WiredTiger read from its files
+// into its cache (a read the OS page cache may serve; on-disk pages are compressed, so the bytes in
+// the cache are larger than the bytes read). A server without the wiredTiger section (SecantusDB) or
+// the field: null with the reason.
+const WT_CACHE_READ = 'bytes read into cache';
+function readIoCounters(status, who) {
+  const cache = status.wiredTiger && status.wiredTiger.cache;
+  const v = cache ? num(cache[WT_CACHE_READ]) : null;
+  if (v !== null) return { counters: { wt_cache_bytes_read: v }, unavailable: {} };
+  return {
+    counters: { wt_cache_bytes_read: null },
+    unavailable: { wt_cache_bytes_read: cache ? `${who} wiredTiger.cache has no '${WT_CACHE_READ}'` : `${who} has no wiredTiger.cache section` },
+  };
+}
+
 // who: how reasons name the server ("serverStatus", "SecantusDB serverStatus").
 function fromStatus(status, who = 'serverStatus') {
   const counters = {};
@@ -78,6 +94,9 @@ function fromStatus(status, who = 'serverStatus') {
     if (!txn) unavailable[key] = `${who} has no transactions section`;
     else if (txn[field] === undefined) unavailable[key] = `${who} transactions has no ${field}`;
   }
+  const readIo = readIoCounters(status, who);
+  Object.assign(counters, readIo.counters);
+  Object.assign(unavailable, readIo.unavailable);
   const commands = commandTotals(status);
   if (!Object.keys(commands).length) unavailable.commands = `${who} has no metrics.commands section`;
   return { counters, commands, unavailable };
@@ -164,5 +183,5 @@ async function readMongoStats(client, server = {}, { db, collections = [] } = {}
 }
 
 module.exports = {
-  readMongoStats, fromStatus, fromTop, serverOf, cacheOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
+  readMongoStats, fromStatus, fromTop, readIoCounters, serverOf, cacheOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
 };

@@ -57,6 +57,19 @@ const STATUS = {
   data_written_bytes: { mysql: 'Innodb_data_written', mariadb: 'Innodb_data_written' },
 };
 
+// Read I/O (analysis/figures/read_io.py with databases/mysql/analysis.py READ_IO), the same
+// SHOW GLOBAL STATUS: Innodb_buffer_pool_reads, "the number of logical reads that InnoDB could not
+// satisfy from the buffer pool, and had to read directly from disk" (pages; with
+// innodb_flush_method=O_DIRECT the data files bypass the OS page cache, so each is a storage read);
+// Innodb_data_read, "the amount of data read since the server was started (in bytes)" (every
+// InnoDB file: data, undo, doublewrite at recovery); Innodb_page_size, the page size in bytes.
+const READ_IO_STATUS = {
+  innodb_buffer_pool_reads: { mysql: 'Innodb_buffer_pool_reads', mariadb: 'Innodb_buffer_pool_reads' },
+  innodb_data_read_bytes: { mysql: 'Innodb_data_read', mariadb: 'Innodb_data_read' },
+  innodb_page_size_bytes: { mysql: 'Innodb_page_size', mariadb: 'Innodb_page_size' },
+};
+Object.assign(STATUS, READ_IO_STATUS);
+
 // Statements the reading itself sends (analysis counts them as lab work): SELECT VERSION(),
 // @@version_comment at connect, SHOW GLOBAL STATUS, the server's clock, the binary log's settings
 // (SELECT @@log_bin, ...), SHOW BINARY LOGS (when the binary log is on).
@@ -197,4 +210,4 @@ async function readMysqlStats(conn, {
   };
 }
 
-module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS, CACHE_VARIABLES };
+module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS, CACHE_VARIABLES, READ_IO_STATUS };

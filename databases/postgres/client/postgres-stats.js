@@ -22,6 +22,7 @@ const STATS_SQL = `select to_jsonb(d) as row,
        current_setting('server_version_num')::int as version_num,
        current_setting('server_version') as version,
        extract(epoch from clock_timestamp())::float8 as server_time,
+       current_setting('block_size')::int as block_size,
        (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
                                   'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
                                   'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
@@ -127,6 +128,14 @@ async function readClusterStats(client, versionNum) {
   return { counters, unavailable, raw, cache: cacheOf(r.cache_settings) };
 }
 
+// Read I/O (analysis/figures/read_io.py with databases/postgres/analysis.py READ_IO): blks_read
+// (COUNTERS above) counts the blocks a backend did not find in shared_buffers and asked the kernel
+// for: a read the OS page cache may serve, so not necessarily storage. block_size (fixed when the
+// server was built, 8192 by default) turns it into bytes.
+function readIoCounters(r) {
+  return { block_size_bytes: Number(r.block_size) };
+}
+
 async function readPostgresStats(client, tables = []) {
   const { rows } = await client.query(STATS_SQL, [tables]);
   const r = rows[0];
@@ -155,6 +164,7 @@ async function readPostgresStats(client, tables = []) {
   // autovacuum workers, which are the server's own upkeep).
   counters.other_client_backends = r.other_sessions.length;
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
+  Object.assign(counters, readIoCounters(r));
   for (const [k, v] of Object.entries(cluster.counters)) counters[`cluster_${k}`] = v;
   for (const [k, v] of Object.entries(cluster.unavailable)) unavailable[`cluster_${k}`] = v;
   return {
