@@ -8,9 +8,12 @@ import os
 import re
 import socket
 import subprocess
+import threading
 import time
+from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import requests
+from prometheus_client import CollectorRegistry, make_wsgi_app
 
 LAB_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INSTALL = os.path.join(LAB_ROOT, "host", "install-prometheus.sh")
@@ -94,3 +97,25 @@ scrape_configs:
             proc.kill()
             proc.wait()
         log.close()
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_message(self, *a):
+        pass
+
+
+@contextlib.contextmanager
+def scraping_collector(tmp_path, collector, labels=None):
+    """scraping() of an exporter this process serves on a free port of 127.0.0.1: COLLECTOR (a
+    prometheus_client collector, e.g. a fake cAdvisor the test sets values on) answers every scrape."""
+    registry = CollectorRegistry()
+    registry.register(collector)
+    port = free_port()
+    httpd = make_server("127.0.0.1", port, make_wsgi_app(registry), handler_class=QuietHandler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        with scraping(tmp_path, f"127.0.0.1:{port}", labels) as url:
+            yield url
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

@@ -4,19 +4,16 @@ that host's series shifted by its offset (analysis/collect/clock_shift.py), here
 Prometheus whose target carries the `host` label as the lab's file_sd targets do."""
 import json
 import os
-import threading
 import time
-from wsgiref.simple_server import make_server
 
 import pytest
 import requests
-from prometheus_client import CollectorRegistry, make_wsgi_app
 
 import real_prometheus  # tests/ (analysis/tests/conftest.py puts it on sys.path)
 from analysis.collect.export import export
 from analysis.figures import clock, results
 from analysis.tests.helpers import hardware_bench
-from analysis.tests.test_export import FakeCadvisor, QuietHandler, free_port, phase_folder, wait_until
+from analysis.tests.test_export import FakeCadvisor, phase_folder, wait_until
 
 
 def reading(offset, uncertainty=0.004):
@@ -59,17 +56,8 @@ def host_stack(tmp_path):
     """A real Prometheus scraping a cAdvisor-like exporter as target of host `sim-2` (the label the
     lab's targets files give every series)."""
     fake = FakeCadvisor()
-    registry = CollectorRegistry()
-    registry.register(fake)
-    exporter_port = free_port()
-    httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        with real_prometheus.scraping(tmp_path, f"127.0.0.1:{exporter_port}", {"host": "sim-2"}) as url:
-            yield fake, url
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with real_prometheus.scraping_collector(tmp_path, fake, {"host": "sim-2"}) as url:
+        yield fake, url
 
 
 def test_the_export_reads_a_host_s_series_shifted_by_its_clock_offset(host_stack, tmp_path):

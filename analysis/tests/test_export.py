@@ -6,11 +6,9 @@ import json
 import os
 import threading
 import time
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 import requests
-from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 import real_prometheus  # tests/ (analysis/tests/conftest.py puts it on sys.path)
@@ -19,9 +17,6 @@ from analysis.collect.export import export
 PROJECT = "jsonbench"
 LABELS = ["id", "name", "image", "container_label_com_docker_compose_project",
           "container_label_com_docker_compose_service"]
-
-
-free_port = real_prometheus.free_port
 
 
 class FakeCadvisor:
@@ -59,26 +54,11 @@ class FakeCadvisor:
             return list(fams.values())
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, *a):
-        pass
-
-
 @pytest.fixture
 def prom_stack(tmp_path):
     fake = FakeCadvisor()
-    registry = CollectorRegistry()
-    registry.register(fake)
-    exporter_port = free_port()
-    httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        with real_prometheus.scraping(tmp_path, f"127.0.0.1:{exporter_port}") as url:
-            yield fake, url
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with real_prometheus.scraping_collector(tmp_path, fake) as url:
+        yield fake, url
 
 
 def wait_scraped(url, metric, samples):

@@ -117,21 +117,27 @@ def cgroup_file_seconds(cid):
     return int(Path(v1[0]).read_text()) / 1e9
 
 
-@pytest.fixture
-def spinning_container():
+def running_container(*run_args):
+    """A container of the PostgreSQL image started with run_args (docker run's options, then the image's
+    place is {image}), as (id, host pid); removed by id afterwards."""
     if os.geteuid() != 0 or not shutil.which("docker"):
         pytest.skip("needs root and docker")
     image = postgres_image()
     if image is None:
         pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", image, "-c",
-                          "while :; do :; done"], capture_output=True, text=True, check=True).stdout.strip()
+    args = [image if a == "{image}" else a for a in run_args]
+    cid = subprocess.run(["docker", "run", "-d", *args], capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True,
                                  text=True, check=True).stdout.strip())
         yield cid, pid
     finally:
         subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+
+
+@pytest.fixture
+def spinning_container():
+    yield from running_container("--cpus", "0.5", "--entrypoint", "sh", "{image}", "-c", "while :; do :; done")
 
 
 def test_a_spinning_container_s_cpu_seconds_grow_and_are_its_cgroup_file_s(spinning_container):
@@ -165,19 +171,7 @@ def test_a_container_s_memory_limit_is_the_one_docker_set(limited_container):
 
 @pytest.fixture
 def limited_container():
-    if os.geteuid() != 0 or not shutil.which("docker"):
-        pytest.skip("needs root and docker")
-    image = postgres_image()
-    if image is None:
-        pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
-    cid = subprocess.run(["docker", "run", "-d", "--memory", "300m", "--memory-swap", "300m", "--entrypoint", "sleep",
-                          image, "600"], capture_output=True, text=True, check=True).stdout.strip()
-    try:
-        pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True,
-                                 text=True, check=True).stdout.strip())
-        yield cid, pid
-    finally:
-        subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+    yield from running_container("--memory", "300m", "--memory-swap", "300m", "--entrypoint", "sleep", "{image}", "600")
 
 
 def test_the_probe_s_host_facts_are_analysis_host_info_s():
