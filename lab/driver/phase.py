@@ -134,7 +134,8 @@ class Phase:
         elif record_s > 0:
             self.profile_why = None
             self.perf_record = self.probe.perf_record_start(
-                self.cgroup, decisions.perf_record_delay_s(self.expected_s, record_s), record_s,
+                self.cgroup, decisions.perf_record_delay_s(self.expected_s, record_s),
+                decisions.perf_record_seconds(self.expected_s, record_s),
                 os.path.join(self.bench.dir, f"{self.id}.perf"))
         self.wait_clients()
         if not lab.interrupted:
