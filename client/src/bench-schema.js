@@ -83,6 +83,8 @@ const COMMON_SPECS = {
 // and its storage form among its manifest's forms (POSTGRES_FORM, MYSQL_FORM, ...: forms.js)
 const BENCH_SPECS = {
   ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs(), ...require('./forms').formSpecs(),
+  // a run phase's client groups (GROUPS, GROUP_CLIENTS, ...: groups.js)
+  ...require('./groups').groupSpecs(),
 };
 
 const { InputError } = require('./input-error');
@@ -297,8 +299,9 @@ function checkCombination(values, where, given) {
   }
   checkMemory(values, where);
   if (workload.querySet) values.QUERIES = checkQueries(values, where);
-  // the workload's own rules (its file's check)
+  // the workload's own rules (its file's check), and each client group's MIX by the same rules
   if (workload.check) workload.check(values, where);
+  require('./groups').checkGroups(values, where, workload);
 }
 
 // The keys a "does not apply" message quotes beside WORKLOAD (the workload file's contextKeys), as

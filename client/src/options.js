@@ -18,6 +18,7 @@ const CLIENT_SPECS = {
     patternAbout: '1 to 64 characters from A-Z a-z 0-9 _ . -', about: 'client id (seeds documents, labels output)',
   },
   RESULT: { type: 'text', about: 'result JSON file' },
+  GROUP: { type: 'text', pattern: /^[a-z][a-z0-9-]{0,31}$/, patternAbout: 'a group name of GROUPS', about: 'the client group this client belongs to (GROUPS: its result says it)' },
   METRICS_PORT: { type: 'int', min: 1, max: 65535, about: 'Prometheus endpoint port' },
   BENCH: { type: 'text', default: 'adhoc', about: 'bench label for results and metrics' },
   RECONNECT_TIMEOUT_S: { type: 'number', gt: 0, default: '60', about: 'give up after this long without a connection' },
@@ -53,7 +54,7 @@ const COMMANDS = {
   // The storage form (<NAME>_FORM, forms.js): init makes the table of the URI's database's form
   // (relational: one column per field, FIELDS x FIELD_BYTES), run writes and reads it, count reads it back.
   init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS', 'FIELDS', 'FIELD_BYTES', 'SHAPE', ...formKeys()],
-  run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
+  run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT', 'GROUP',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED'), ...formKeys()],
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).

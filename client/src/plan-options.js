@@ -6,12 +6,14 @@
 // What the plan gives, as the environment gave it before (the same words, so every command parses
 // and acts exactly as it did): settings.environment (every bench key), then the phase's environment
 // (STAGE, QUERY), then the client's own: CLIENT_ID, RESULT (<plan's folder>/clients/<phase>-client-<I>.json),
-// BENCH (the plan's `bench`) and METRICS_LINGER_S (the phase's `metrics_linger_s`).
+// BENCH (the plan's `bench`) and METRICS_LINGER_S (the phase's `metrics_linger_s`); in a phase of
+// client groups, its group's GROUP, MIX, RATE and OPS.
 // What only the container knows stays in its environment (CONTAINER_KEYS): the URI (a password never
 // written into a file), where the data set is mounted, the lab's wait limits, count's outcomes file.
 const fs = require('fs');
 const path = require('path');
 const { InputError } = require('./bench-schema');
+const { groupOfClient } = require('./groups');
 
 const CONTAINER_KEYS = ['URI', 'DATASET', 'METRICS_PORT', 'RECONNECT_TIMEOUT_S', 'READY_TIMEOUT_S', 'TXN_OUTCOMES'];
 const PLAN_FLAGS = ['--plan', '--phase', '--client'];
@@ -69,6 +71,9 @@ function planEnvironment({ plan: file, phase: id, client }, env = process.env) {
       }
       out.CLIENT_ID = String(n);
       out.RESULT = path.join(path.dirname(file), 'clients', `${id}-client-${n}.json`);
+      // a client of a group (GROUPS, groups.js) runs its group's MIX, RATE and OPS, and says its group
+      const group = groupOfClient(phase.groups, n);
+      if (group) Object.assign(out, { GROUP: group.name, MIX: group.mix, RATE: String(group.rate), OPS: String(group.ops) });
     }
   } else if (client !== undefined) {
     throw new InputError('--client needs --phase ID (the phase the client belongs to)');

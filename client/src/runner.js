@@ -309,6 +309,8 @@ class Runner {
       ...(o.form && require('./workloads/registry').workload(o.workload || 'insert').documents ? { form: o.form } : {}),
       seed: o.seed,
       client_id: o.clientId,
+      // the client group it ran in (GROUPS, client/src/groups.js); absent outside groups
+      ...(o.group ? { group: o.group } : {}),
       ...this.describe,
       // what only the end of the run knows (tsbs: host-hours ingested)
       ...(this.workload.resultFields ? this.workload.resultFields() : {}),

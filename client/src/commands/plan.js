@@ -18,6 +18,7 @@ const {
 } = require('../bench-schema');
 const { expected, phaseId, UNPACED_S_PER_QUERY } = require('../workloads/plan-helpers');
 const { checked } = require('../check-schema');
+const { groupsOf } = require('../groups');
 const { fileAndSets, benchText } = require('../bench-file');
 
 // Executions of the one query type the smoke check runs: enough for the database's CPU to count.
@@ -35,8 +36,9 @@ const line = (p) => ({ ...p, query: '-' });
 function phases(v, benchDir = '.') {
   const workload = workloadOf(v);
   const out = [];
+  const groups = groupsOf(v);
   for (const database of v.DATABASES) {
-    out.push(...workload.phases(v, database, benchDir).map(line));
+    out.push(...workload.phases(v, database, benchDir).map(line).map((p) => (groups && p.stage === 'run' ? grouped(p, groups) : p)));
     for (const query of workload.querySet ? v.QUERIES : []) {
       out.push({
         phase: phaseId(database, 'query', query), database, stage: 'query', ops: v.QUERY_RUNS, rate: v.QUERY_RATE,
@@ -45,6 +47,16 @@ function phases(v, benchDir = '.') {
     }
   }
   return out;
+}
+
+// A run phase of client groups (groups.js): its clients run each group's OPS at its RATE, so the phase
+// is as long as its longest group (expected_s, the lab's wait); ops and rate are that group's.
+function grouped(p, groups) {
+  const longest = groups.reduce((a, g) => (expected(g.ops, g.rate) > expected(a.ops, a.rate) ? g : a));
+  return {
+    ...p, ops: longest.ops, rate: longest.rate, expected_s: expected(longest.ops, longest.rate),
+    groups: groups.map((g) => ({ ...g, mix: formatMix(g.mix) })),
+  };
 }
 
 // The smoke check's overrides for SECONDS of load per database: ["KEY=VALUE", ...].
@@ -140,6 +152,7 @@ function planDocument(v, file, sets = []) {
     phases: phases(v, path.dirname(file)).map((p) => ({
       id: p.phase, database: p.database, stage: p.stage, ops: p.ops, rate: p.rate, expected_s: p.expected_s,
       clients: p.clients, query: p.query === '-' ? null : p.query,
+      ...(p.groups ? { groups: p.groups } : {}),
       environment: { STAGE: p.stage, ...(p.query === '-' ? {} : { QUERY: p.query }) },
       metrics_linger_s: metricsLingerS(p.stage),
     })),
@@ -171,7 +184,7 @@ function plan(args) {
     return 0;
   }
   for (const p of phases(v, path.dirname(file))) {
-    console.log(Object.entries(p).map(([k, x]) => `${k}=${x}`).join(' '));
+    console.log(Object.entries(p).filter(([k]) => k !== 'groups').map(([k, x]) => `${k}=${x}`).join(' '));
   }
   return 0;
 }
