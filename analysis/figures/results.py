@@ -8,7 +8,7 @@ from ..bench import benchfiles, folder, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
     counts, cpu_crosscheck, fairness, hdr, identity, memory, per_doc, profile_samples, reconcile, resources, schema,
-    cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
+    cpu as cpu_mod, groups as groups_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
     read_io as read_io_mod, status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
     clock as clock_mod,
 )
@@ -96,6 +96,9 @@ def build_run(ph, notes, docs_before=0, config=None):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+    groups = groups_mod.of_phase(ph.clients())
+    if groups is not None:  # a run of client groups (GROUPS): each stream's own figures
+        run["groups"] = groups
     if clock_mod.summary(ph.doc()) is not None:  # each host's clock at the marks (a run on several hosts)
         run["clock"] = clock_mod.summary(ph.doc())
     # present where the run recorded the readings (runs before them have neither field)

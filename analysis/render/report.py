@@ -9,7 +9,7 @@ from ..common.labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_la
 from ..bench import folder
 from ..collect import thp
 from ..figures import fairness, ingest, pooler, queries, results
-from . import answer, hosts as hosts_section, plots, read_io_report, timeline_plot
+from . import answer, groups_report, hosts as hosts_section, plots, read_io_report, timeline_plot
 
 
 def load_result(bench_dir):
@@ -212,6 +212,7 @@ def bench_report(bench_dir):
     lines += ingest.report_lines(result) + answer.per_operation_tables(result)
     lines += queries.report_lines(result)
     lines += pooler.report_lines(result)  # POOL=pgbouncer: the pooler beside the server
+    lines += groups_report.report_lines(result)  # GROUPS: each stream on its own
     if timelines:
         lines += ["## Per second", "", "Operations per second and p99 latency per second, per operation type, "
                   "merged over the clients: dips and spikes are stalls (checkpoints, vacuum, cache eviction).", ""]

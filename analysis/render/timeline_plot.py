@@ -26,7 +26,21 @@ def timeline(result, runs, path, what="run phase"):
         if not seconds:
             continue
         start = tl.get("start") or (r.get("window") or {}).get("start") or seconds[0]["t"]
+        # a run of client groups (GROUPS): each stream's operations per second on its own line, so a
+        # stall of one shows beside the others (the p99 panel stays per operation type)
+        for k, g in enumerate(r.get("groups") or []):
+            pts = [(s["t"] - start, s["ok"]) for s in g.get("seconds") or []]
+            if pts:
+                ax_rate.plot([t for t, _ in pts], [v for _, v in pts], color=COLORS.get(r["database"], "#888"),
+                             linestyle=STYLES[k % len(STYLES)], marker=".", markersize=3,
+                             label=f"{short_label(r)} group {g['name']}")
         for op in ops:
+            if r.get("groups"):  # the rate panel has the groups' lines; the p99 panel the operations'
+                pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
+                p99 = [(t, c["p99_ms"]) for t, c in pts if c.get("p99_ms") is not None]
+                ax_p99.plot([t for t, _ in p99], [v for _, v in p99], color=COLORS.get(r["database"], "#888"),
+                            linestyle=STYLES[ops.index(op) % len(STYLES)], label=f"{short_label(r)} {op}")
+                continue
             pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
             if not pts:
                 continue
@@ -40,7 +54,8 @@ def timeline(result, runs, path, what="run phase"):
                 ax_rate.scatter([t for t, _ in errs], [v for _, v in errs], marker="x",
                                 color=style["color"], label=f"{short_label(r)} {op} errors/s")
     ax_rate.set_ylabel("operations/s (ok)")
-    ax_rate.set_title("throughput per second, per operation type", fontsize=10)
+    ax_rate.set_title("throughput per second, per " + ("client group" if any(r.get("groups") for r in runs) else "operation type"),
+                      fontsize=10)
     ax_p99.set_ylabel("p99 latency (ms)")
     ax_p99.set_yscale("log")  # a stall's spike and the steady state on one axis
     plain = FuncFormatter(lambda v, _: f"{v:g}")
