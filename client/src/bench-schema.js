@@ -310,7 +310,8 @@ function checkMixOps(workload, values, where) {
   if (!workload.mixOps || !values.MIX || values.STAGE === 'load') return;
   const foreign = Object.keys(values.MIX).filter((op) => !workload.mixOps.includes(op));
   if (!foreign.length) return;
-  throw new InputError(`${where('MIX')}: MIX=${formatMix(values.MIX)} names ${foreign.join(', ')}, which WORKLOAD=${workload.name} does not offer (MIX's default, A, is YCSB's); `
+  const isDefault = formatMix(values.MIX) === formatMix(MIX_PRESETS.A) ? ' (A, MIX\'s default, is YCSB\'s)' : '';
+  throw new InputError(`${where('MIX')}: MIX=${formatMix(values.MIX)} names ${foreign.join(', ')}, which WORKLOAD=${workload.name} does not offer${isDefault}; `
     + `allowed with ${workload.name}: op=weight,... with op in ${workload.mixOps.join(', ')}`);
 }
 

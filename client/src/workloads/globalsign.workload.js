@@ -46,12 +46,14 @@ module.exports = {
   },
   check(values, where) {
     const { RANGE_MIN: lo, RANGE_MAX: hi, AGE_MAX: top } = values;
+    // the line of whichever of the keys the file sets (where() of a key left at its default is the file alone)
+    const at = (...keys) => keys.map(where).find((w) => /:\d+$/.test(w)) || where(keys[0]);
     if (!(hi - lo >= 2)) {
-      throw new InputError(`${where('RANGE_MAX')}: RANGE_MIN=${lo} RANGE_MAX=${hi} leave no integer age strictly between them `
+      throw new InputError(`${at('RANGE_MAX', 'RANGE_MIN')}: RANGE_MIN=${lo} RANGE_MAX=${hi} leave no integer age strictly between them `
         + `(the band is RANGE_MIN < age < RANGE_MAX); allowed: RANGE_MAX >= RANGE_MIN + 2, e.g. RANGE_MIN=45 RANGE_MAX=75`);
     }
     if (lo >= top) {
-      throw new InputError(`${where('RANGE_MIN')}: RANGE_MIN=${lo} is not below AGE_MAX=${top}: no person's age (0..AGE_MAX) is in the band; `
+      throw new InputError(`${at('AGE_MAX', 'RANGE_MIN')}: RANGE_MIN=${lo} is not below AGE_MAX=${top}: no person's age (0..AGE_MAX) is in the band; `
         + `allowed: RANGE_MIN < AGE_MAX`);
     }
   },
