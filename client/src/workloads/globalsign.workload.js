@@ -67,15 +67,19 @@ module.exports = {
   // the operations (stepsOn), the sizes, every person read back (readBack) and the index proof (proof).
   databaseNeeds: ['init', 'prepare', 'stepsOn', 'sizes', 'readBack', 'proof'],
   initData: (target, opts) => own(target).init(target, opts),
-  // No `tables`: the reconciliation of a phase that is not a transaction workload's reads server-wide
-  // counters, and a per-table reading would add its own statements and reads to the window's bracket.
-  // count flushes the globalsign table itself (MySQL: FLUSH ... FOR EXPORT, ANALYZE for its sizes).
+  // its table: settle vacuums (PostgreSQL) or analyzes (MySQL) it, count's flush writes it
+  tables: () => [require('./globalsign-data').TABLE],
+  // but server-stats reads no per-table counters of it: a phase that is not a transaction workload's
+  // is reconciled with server-wide counters, and a per-table reading would only add its own
+  // statements and reads to the window's bracket (registry.js statsTables)
+  statsTables: () => [],
   // count: the sizes, DIGEST=documents' digest of every person read back, and the index proof: the
   // plan of the range statement as the run sends it, explained after 6 executions on one session
-  async count({ target, server, opts, print }) {
-    const { personsDigest, TABLE } = require('./globalsign-data');
-    const { readSettled } = require('../commands/count');
-    const sizes = await readSettled(target, () => own(target).sizes(target), [TABLE]);
+  async count({
+    target, server, opts, readSettled, print,
+  }) {
+    const { personsDigest } = require('./globalsign-data');
+    const sizes = await readSettled(target, () => own(target).sizes(target));
     let digest = {};
     if (opts.digest === 'documents') {
       const rows = [];

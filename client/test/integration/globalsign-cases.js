@@ -8,6 +8,7 @@
 // - an update run changes exactly the balances of the ids it chose (the last value of each), nothing else;
 // - the range statement returns exactly the ids whose generated age lies in the band;
 // - an insert run adds exactly the client's next people;
+// - settle takes the workload's table; server-stats reads no per-table counters of it;
 // - the index proof (count's index_proof, checked against count.schema.json) says the plan uses the
 //   partial index, and says it does not once the index is dropped.
 const test = require('node:test');
@@ -94,6 +95,11 @@ function globalsignCases(db) {
       assert.equal(count.documents, RECORDS);
       assert.equal(count.digest.documents, RECORDS);
       assert.equal(count.digest.sha256, personsDigest(expected(ids)).sha256, 'the people read back are the generator\'s, ids 0..RECORDS-1');
+      // the settle between the load and the run (vacuum / analyze of the workload's table) succeeds, and
+      // a server-stats reading of the workload reads no per-table counters (its statsTables: none)
+      await cli(['settle'], baseEnv(server.uri));
+      const stats = JSON.parse((await cli(['server-stats'], baseEnv(server.uri))).stdout.trim().split('\n').pop());
+      assert.deepEqual(Object.keys(stats.counters || {}).filter((k) => k.includes('globalsign')), []);
       const proof = count.index_proof;
       assert.equal(proof.index, INDEX);
       assert.equal(proof.used, true, JSON.stringify(proof));
