@@ -99,6 +99,14 @@ def build_run(ph, notes, docs_before=0, config=None):
     groups = groups_mod.of_phase(ph.clients())
     if groups is not None:  # a run of client groups (GROUPS): each stream's own figures
         run["groups"] = groups
+    # WORKLOAD=globalsign: count's index proof (the plan of the run's range statement as sent), present
+    # only where count printed one; a plan without the band's index is said in the run's notes
+    proof = (ph.count() or {}).get("index_proof")
+    if proof is not None:
+        run["index_proof"] = proof
+        if proof.get("used") is not True:
+            run["notes"].append(index_proof_note(proof))
+            notes.append(f"{ph.id}: {index_proof_note(proof)}")
     if clock_mod.summary(ph.doc()) is not None:  # each host's clock at the marks (a run on several hosts)
         run["clock"] = clock_mod.summary(ph.doc())
     # present where the run recorded the readings (runs before them have neither field)
@@ -108,6 +116,15 @@ def build_run(ph, notes, docs_before=0, config=None):
     if who["stage"] == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
         run["query"] = queries_mod.run_query(run, ph.clients(), ph.bench)
     return run
+
+
+def index_proof_note(proof):
+    """The note of an index proof whose plan does not use the index (used false), or that has no plan
+    to read (used null)."""
+    if proof.get("used") is None:
+        return f"index proof: no plan read for {proof.get('index')} ({proof.get('reason') or 'no reason given'})"
+    return (f"index proof: the plan of the range statement does not use {proof.get('index')} "
+            f"(plan: {' > '.join(proof.get('plan_nodes') or []) or 'not given'})")
 
 
 def _ratio(a, b):

@@ -9,7 +9,7 @@ from ..common.labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_la
 from ..bench import folder
 from ..collect import thp
 from ..figures import fairness, ingest, pooler, queries, results
-from . import answer, groups_report, hosts as hosts_section, plots, read_io_report, timeline_plot
+from . import answer, groups_report, hosts as hosts_section, plots, read_io_report, study_report, timeline_plot
 
 
 def load_result(bench_dir):
@@ -209,6 +209,7 @@ def bench_report(bench_dir):
         lines.append("> **Incomplete run:** " + "; ".join(result.get("incomplete") or []) + "\n")
     lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", ""]
     lines += answer.answer_lines(result) + read_io_report.report_lines(result)
+    lines += study_report.report_lines(result)  # a study's own figures beside the lab's (WORKLOAD=globalsign)
     lines += ingest.report_lines(result) + answer.per_operation_tables(result)
     lines += queries.report_lines(result)
     lines += pooler.report_lines(result)  # POOL=pgbouncer: the pooler beside the server

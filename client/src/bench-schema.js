@@ -20,7 +20,8 @@ const workloads = require('./workloads/registry');
 const WORKLOADS = workloads.names();
 const STAGES = ['load', 'run', 'query'];
 const TOPOLOGIES = ['standalone', 'replset'];
-const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw'];
+// Every workload's operations together; each workload's file says its own (mixOps: checkMixOps).
+const MIX_OPS = ['read', 'update', 'insert', 'scan', 'rmw', 'range'];
 // YCSB's core workloads (D, read latest, is MIX read=95,insert=5 with DIST=latest).
 const MIX_PRESETS = {
   A: { read: 50, update: 50 },
@@ -299,9 +300,22 @@ function checkCombination(values, where, given) {
   }
   checkMemory(values, where);
   if (workload.querySet) values.QUERIES = checkQueries(values, where);
+  checkMixOps(workload, values, where);
   // the workload's own rules (its file's check), and each client group's MIX by the same rules
   if (workload.check) workload.check(values, where);
   require('./groups').checkGroups(values, where, workload);
+}
+
+// A MIX naming an operation its workload does not offer (its file's mixOps: ycsb's are not
+// globalsign's), refused naming both; the default MIX (A, YCSB's) is ycsb's, so another workload's
+// bench file sets MIX. A client's load stage (values.STAGE) runs no MIX.
+function checkMixOps(workload, values, where) {
+  if (!workload.mixOps || !values.MIX || values.STAGE === 'load') return;
+  const foreign = Object.keys(values.MIX).filter((op) => !workload.mixOps.includes(op));
+  if (!foreign.length) return;
+  const isDefault = formatMix(values.MIX) === formatMix(MIX_PRESETS.A) ? ' (A, MIX\'s default, is YCSB\'s)' : '';
+  throw new InputError(`${where('MIX')}: MIX=${formatMix(values.MIX)} names ${foreign.join(', ')}, which WORKLOAD=${workload.name} does not offer${isDefault}; `
+    + `allowed with ${workload.name}: op=weight,... with op in ${workload.mixOps.join(', ')}`);
 }
 
 // The keys a "does not apply" message quotes beside WORKLOAD (the workload file's contextKeys), as

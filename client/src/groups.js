@@ -83,7 +83,15 @@ function groupsOf(values, where = (k) => k) {
 // The workload's own rules for each group's MIX, as for a lone MIX (its file's check).
 function checkGroups(values, where, workload) {
   const groups = groupsOf(values, where);
-  if (!groups || !workload.check) return;
+  if (!groups) return;
+  for (const g of groups) {
+    const foreign = Object.keys(g.mix).filter((op) => workload.mixOps && !workload.mixOps.includes(op));
+    if (foreign.length) {
+      throw new InputError(`${where('GROUP_MIXES')}: GROUP_MIXES (group ${g.name}) names ${foreign.join(', ')}, which WORKLOAD=${workload.name} does not offer; `
+        + `allowed with ${workload.name}: op=weight,... with op in ${workload.mixOps.join(', ')}`);
+    }
+  }
+  if (!workload.check) return;
   for (const g of groups) workload.check({ ...values, MIX: g.mix, RATE: g.rate, OPS: g.ops }, (k) => (k === 'MIX' ? `${where('GROUP_MIXES')} (group ${g.name})` : where(k)));
 }
 

@@ -38,11 +38,15 @@ const SPECS = { ...BENCH_SPECS, ...CLIENT_SPECS };
 
 // The transaction workloads' keys (workloads/booking.workload.js, oltp.workload.js).
 const TRANSACTION_KEYS = ['FLIGHTS', 'DAY_RANGE', 'BOOKING_SLEEP_MS', 'ISOLATION', 'RETRY', 'MAX_ATTEMPTS', 'SESSIONS', 'TABLE_ROWS', 'OLTP_MIX', 'POOL', 'POOL_MODE'];
+// WORKLOAD=globalsign's people and band (workloads/globalsign.workload.js): init makes the partial
+// index over the band, run generates and selects, count explains the range statement.
+const GLOBALSIGN_BAND = ['RANGE_MIN', 'RANGE_MAX'];
+const GLOBALSIGN_KEYS = ['PAD_BYTES', 'AGE_MAX', ...GLOBALSIGN_BAND];
 // What each workload reads besides the insert keys (the rest of bench.env is ignored by `run`:
 // the lab passes every key to every client, and bench.env validation checks what applies).
 const WORKLOAD_KEYS = ['WORKLOAD', 'STAGE', 'CLIENTS', 'RECORDS', 'LOAD_RATE', 'OPS', 'MIX', 'DIST', 'THETA',
   'HOT_SET_FRACTION', 'HOT_OPS_FRACTION', 'SCAN_MAX', 'SHAPE', 'DEPTH', 'FANOUT',
-  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START', ...TRANSACTION_KEYS];
+  'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START', ...TRANSACTION_KEYS, ...GLOBALSIGN_KEYS];
 // What a query set needs to know of the data set (its dataOf) and of the query phase.
 const QUERY_DATA_KEYS = ['WORKLOAD', 'SEED', 'CLIENTS', 'EVENTS', 'REPOS', 'ACTORS', 'SKEW', 'DATASET',
   'MODEL', 'HOSTS', 'INTERVAL_S', 'SPAN_S', 'START'];
@@ -53,7 +57,7 @@ const COMMANDS = {
   // the indexes its query set declares (the set's indexes(dataOf(...))).
   // The storage form (<NAME>_FORM, forms.js): init makes the table of the URI's database's form
   // (relational: one column per field, FIELDS x FIELD_BYTES), run writes and reads it, count reads it back.
-  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS', 'FIELDS', 'FIELD_BYTES', 'SHAPE', ...formKeys()],
+  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS', 'FIELDS', 'FIELD_BYTES', 'SHAPE', ...GLOBALSIGN_BAND, ...formKeys()],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT', 'GROUP',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
     ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED'), ...formKeys()],
@@ -65,7 +69,8 @@ const COMMANDS = {
   // WORKLOAD=booking: also the nothing-lost check (TXN_OUTCOMES: the bookings the clients committed).
   // DIGEST=documents: also every document read back and digested (document-digest.js; KEY: how keys compare).
   // COMPRESS (tsbs): the database's native compression, applied after the ingest window (count.js).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'TXN_OUTCOMES', 'KEY', 'DIGEST', ...formKeys()],
+  // WORKLOAD=globalsign: also the index proof, the plan of its range statement over the band.
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'TXN_OUTCOMES', 'KEY', 'DIGEST', ...GLOBALSIGN_BAND, ...formKeys()],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
@@ -131,6 +136,8 @@ function checkRun(out) {
     WORKLOAD: out.workload, KEY: out.key, KEY_FORMAT: out.keyFormat, FIELDS: out.fields, FIELD_BYTES: out.fieldBytes,
     SHAPE: out.shape, DEPTH: out.depth, FANOUT: out.fanout, MIX: out.mix, SCAN_MAX: out.scanMax, DIST: out.dist, DOCS: out.docs ?? null,
     QUERIES: 'none', DATASET: out.dataset ?? null, // a client runs one QUERY, not the bench's QUERIES
+    AGE_MAX: out.ageMax, RANGE_MIN: out.rangeMin, RANGE_MAX: out.rangeMax, // globalsign's band
+    STAGE: out.stage, // a load stage runs no MIX
   };
   checkCombination(values, (name) => flagOf(name), () => false);
   // a relational form with a nested shape, for the URI's database (a bench file's DATABASES is checked above)

@@ -225,6 +225,8 @@ def reconcile(checks, w, start, end, seconds, sem, r):
                 "tables through the handler: these counters cannot tell that from foreign work" if lab_queries else None)
     errors = w["errors"]
     reads, rmw, scans = n(ops, "read"), n(ops, "rmw"), n(ops, "scan")
+    # globalsign's range select: one prepared SELECT, one index dive, then the band's rows by next
+    ranges = n(ops, "range")
     updates = n(ops, "update") + rmw
     session_statements = w["client_sessions"] * w["statements_per_session"]
     source = f"({sem['label']})"
@@ -237,12 +239,12 @@ def reconcile(checks, w, start, end, seconds, sem, r):
     check(checks, "inserts", w["docs_ok"], delta(start, end, "com_insert"), n(ops, "insert", "errors"),
           f"Com_insert {source}: one per acknowledged document (a prepared INSERT's execution counts here too, "
           "measured on MariaDB 10.11; tolerance: failed inserts)", low_too=True)
-    selects = reads + rmw + scans + lab_queries
+    selects = reads + rmw + scans + ranges + lab_queries
     check(checks, "selects",
           selects + session_statements + START_READING_SELECTS_AFTER_STATUS + END_READING_SELECTS_BEFORE_STATUS,
           delta(start, end, "com_select"),
-          n(ops, "read", "errors") + n(ops, "rmw", "errors") + n(ops, "scan", "errors") + queries["errors"],
-          f"Com_select {source}: one per read, scan, read-modify-write and query execution, each client session's set-up SELECTs "
+          n(ops, "read", "errors") + n(ops, "rmw", "errors") + n(ops, "scan", "errors") + n(ops, "range", "errors") + queries["errors"],
+          f"Com_select {source}: one per read, scan, {'range, ' if ranges else ''}read-modify-write and query execution, each client session's set-up SELECTs "
           f"({w['statements_per_session']}), the readings' SELECTs between the status reads "
           f"({START_READING_SELECTS_AFTER_STATUS} + {END_READING_SELECTS_BEFORE_STATUS}) (tolerance: failed reads and queries)",
           low_too=True)
@@ -278,17 +280,19 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           "already there changes no row and is not counted)" if updates else
           f"Handler_update {source}: the lab changes no row", querying or unmeasured.get("rows_changed"))
     # a keyed read, the update's row lookup, a scan's first index dive: one read by key each
-    keyed = reads + 2 * rmw + n(ops, "update") + scans
+    keyed = reads + 2 * rmw + n(ops, "update") + scans + ranges
     opening, opening_why = _table_open(sem, w)
     check(checks, "keyed_reads", keyed + status_names,
           None if querying or "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
           opening["keyed_reads"] + errors,
-          f"Handler_read_key {source}: one per read, update and scan, two per read-modify-write"
+          f"Handler_read_key {source}: one per read, update{', scan and range' if ranges else ' and scan'}, two per read-modify-write"
           + (f", one per name a reading's SHOW GLOBAL STATUS asks ({status_names})" if sem["status_rows_counted"] else "")
           + f" (tolerance: the reads of opening the table when the phase is the first to open it after init "
           f"({opening['keyed_reads']}{opening_why['keyed_reads']}), failed operations)",
           querying or unmeasured.get("keyed_reads"), low_too=bool(keyed + status_names))
-    scan_why = (f"the phase's {scans} scans read a number of rows the clients do not report" if scans else querying)
+    scan_why = (f"the phase's {scans} scans read a number of rows the clients do not report" if scans and not ranges else
+                f"the phase's {ranges} range selects{f' and {scans} scans' if scans else ''} read a number of rows the clients "
+                "do not report" if ranges else querying)
     check(checks, "rows_read_next", 0,
           None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"),
           opening["rows_read_next"],

@@ -29,6 +29,7 @@ PINNED = {
     "bench1": DOCS_20_6_1, "bench2": DOCS_20_6_1, "bench3": DOCS_20_6_1, "bench4": DOCS_20_6_1,
     "doc-size": DOCS_20_6_1, "sizes-10x100": DOCS_20_6_1, "sizes-5x10": DOCS_20_6_1,
     "events-olap": (EVENTS, EVENTS, EVENTS),
+    "globalsign": YCSB_20_6_1, "globalsign-1mb": (["OPS=40"], ["OPS=12"], ["OPS=2"]),
     "oltp": (["OPS=2000"], ["OPS=600"], ["OPS=100"]),
     "oltp-fit": (["OPS=2000"], ["OPS=600"], ["OPS=100"]), "oltp-xl": (["OPS=2000"], ["OPS=600"], ["OPS=100"]),
     "tsbs-ingest": (["SPAN_S=400"], ["SPAN_S=120"], ["SPAN_S=20"]),

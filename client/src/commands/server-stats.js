@@ -12,7 +12,9 @@ async function serverStats(opts) {
   // the workload's own tables (booking's five, oltp's sbtest): their write counters are read one by
   // one, so reconciliation can hold each to what the lab wrote there
   const w = opts.workload ? workload(opts.workload) : null;
-  const tables = w && w.tables ? w.tables() : [];
+  // (a workload whose phases are reconciled by server-wide counters says which, if any: statsTables)
+  let tables = w && w.tables ? w.tables() : [];
+  if (w && w.statsTables) tables = w.statsTables();
   const { target, server } = await connectTarget(opts);
   try {
     const stats = await target.serverStats(server, tables);

@@ -21,6 +21,7 @@
 //   count({target, server, opts, readSettled, print})  its own `count` (its sizes read through readSettled)
 //   tables()               its own tables: server-stats reads their counters one by one, settle vacuums them,
 //                          count's flush (readSettled) writes them (the binding's flush(tables): MySQL's by table)
+//   statsTables()          the tables server-stats reads one by one, when not tables() (globalsign: none)
 //   databaseNeeds          what a database's file of it (databases/<db>/client/workloads/<name>.js, whose
 //                          presence is the offer) exports beyond the binding's step kinds (absent: nothing)
 //   analysis               the facts analysis reads from plan.json (plan.schema.json `workload`)

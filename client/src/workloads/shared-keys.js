@@ -29,6 +29,10 @@ const RATE = {
 };
 const LOAD_RATE = { type: 'number', min: 0, default: '0', about: 'docs/s per client in the load stage (0 = back-to-back on one connection)' };
 const OPS = { type: 'int', min: 1, default: '1000', about: 'operations (booking, oltp: transactions) per client in the run stage' };
+// A load stage then a run of operations MIX chooses (ycsb; globalsign): the operations a workload
+// offers are its file's `mixOps` (bench-schema.js refuses the others, naming them).
+const MIX = { type: 'mix', default: 'A', about: 'run-stage operation mix (ycsb: its core workloads A-F or read/update/insert/scan/rmw; globalsign: insert/update/range)' };
+const RECORDS = { type: 'int', min: 1, default: '1000', about: 'records loaded before the run (all clients together)' };
 
 // The transaction workloads (booking, oltp): each operation one transaction.
 const ISOLATION = {
@@ -83,7 +87,7 @@ const TRANSACTION_KEYS = { ISOLATION, RETRY, SESSIONS, MAX_ATTEMPTS, POOL, POOL_
 const QUERY_KEYS = { QUERIES, QUERY_RUNS, QUERY_RATE, WORK_MEM };
 
 module.exports = {
-  FIELDS, FIELD_BYTES, DIGEST, SHAPE, DEPTH, FANOUT, RATE, LOAD_RATE, OPS,
+  FIELDS, FIELD_BYTES, DIGEST, SHAPE, DEPTH, FANOUT, RATE, LOAD_RATE, OPS, MIX, RECORDS,
   ISOLATION, RETRY, SESSIONS, MAX_ATTEMPTS, POOL, POOL_MODE, POOL_SIZE, QUERIES, QUERY_RUNS, QUERY_RATE, WORK_MEM,
   DOCUMENT_KEYS, TRANSACTION_KEYS, QUERY_KEYS,
 };

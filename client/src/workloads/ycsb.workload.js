@@ -15,10 +15,12 @@ module.exports = {
   documents: true,
   sequenceKeys: 'reads and updates need keys the client can regenerate, and sequence keys are made by the database',
   contextKeys: ['DIST', 'MIX', 'SHAPE'],
+  // the operations MIX may name with this workload
+  mixOps: ['read', 'update', 'insert', 'scan', 'rmw'],
   keys: {
     ...shared.DOCUMENT_KEYS,
-    MIX: { type: 'mix', default: 'A', about: 'ycsb run-stage operation mix' },
-    RECORDS: { type: 'int', min: 1, default: '1000', about: 'records loaded before the run (all clients together)' },
+    MIX: shared.MIX,
+    RECORDS: shared.RECORDS,
     LOAD_RATE: shared.LOAD_RATE,
     OPS: shared.OPS,
     DIST: { type: 'enum', values: DISTS, default: 'zipfian', about: 'key choice' },

@@ -141,6 +141,23 @@ async function workloadFileSteps(db, target, server, uri) {
       await own.prepare(t, { ...txn, workload: 'oltp' });
       await own.count(t);
     },
+    globalsign: async (own, t) => {
+      const { person } = require('../../src/workloads/globalsign-data');
+      const opts = {
+        ...txn, layout: 'clustered', rangeMin: 45, rangeMax: 75,
+      };
+      await own.init(t, opts);
+      await own.prepare(t, opts);
+      const steps = own.stepsOn(t, opts);
+      for (let p = 0; p < 3; p++) await steps.insert(own.encode(person(1, p, { padBytes: 8, ageMax: 99 })));
+      await steps.update(1, 0.5);
+      await steps.range();
+      await own.sizes(t);
+      let n = 0;
+      for await (const doc of own.readBack(t)) n += doc ? 1 : 0;
+      assert.equal(n, 3, `${db} globalsign read back`);
+      assert.equal(typeof (await own.proof(t, { min: 45, max: 75 })).used, 'boolean', `${db} globalsign index proof`);
+    },
     tsbs: async (own, first, record) => {
       const out = {};
       for (const model of Object.keys(own.models)) {

@@ -193,7 +193,7 @@ test('a workload a database has no file of is refused by validation, naming the 
   const tsbs = 'DESCRIPTION=t\nWORKLOAD=tsbs\nKEY=uuidv7\nLAYOUT=clustered\nCLIENTS=1\nRATE=5\nDATABASES=mysql\n';
   assert.throws(() => validateBenchText(tsbs, 'b/bench.env'), (err) => err instanceof InputError
     && err.message.startsWith('b/bench.env:7: WORKLOAD=tsbs does not run on mysql: TSBS has no MySQL target')
-    && err.message.endsWith('(databases/mysql/client/workloads/ has no tsbs.js; mysql offers WORKLOAD=booking, events, insert, oltp, ycsb); '
+    && err.message.endsWith('(databases/mysql/client/workloads/ has no tsbs.js; mysql offers WORKLOAD=booking, events, globalsign, insert, oltp, ycsb); '
       + 'allowed with WORKLOAD=tsbs: DATABASES of mongodb, postgres, timescaledb'));
   // the commands refuse it the same way with --uri (before connecting)
   assert.throws(() => databaseWorkload('timescaledb', 'booking'), (err) => err instanceof InputError

@@ -41,3 +41,8 @@ test('groups: refusals name the key and what is allowed', () => {
   assert.throws(() => validateBenchText(BASE.replace('WORKLOAD=ycsb', 'WORKLOAD=insert\nDOCS=10').replace('OPS=100\n', '') + 'GROUPS="a b"\n', 'b/bench.env'),
     /GROUPS applies only with a workload whose run operations are chosen by MIX/);
 });
+
+test('groups: a group\'s MIX names only its workload\'s operations', () => {
+  assert.throws(() => parse('GROUPS="a b"\nGROUP_CLIENTS="2 2"\nGROUP_MIXES="read=100 range=100"\n'),
+    /GROUP_MIXES \(group b\) names range, which WORKLOAD=ycsb does not offer; allowed with ycsb: op=weight,... with op in read, update, insert, scan, rmw/);
+});

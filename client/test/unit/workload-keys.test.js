@@ -51,8 +51,8 @@ test('ycsb: defaults as the design table; presets A B C E F; explicit mixes', ()
 
 const BAD = [
   [INSERT_ENV, 'WORKLOAD=mixed\n', /f:9: WORKLOAD: invalid value "mixed"; allowed: one of insert, ycsb/],
-  [INSERT_ENV, 'MIX=A\n', /f:9: MIX applies only with WORKLOAD=ycsb; this file has WORKLOAD=insert .*remove MIX/],
-  [INSERT_ENV, 'RECORDS=5\n', /f:9: RECORDS applies only with WORKLOAD=ycsb/],
+  [INSERT_ENV, 'MIX=A\n', /f:9: MIX applies only with WORKLOAD=ycsb or globalsign; this file has WORKLOAD=insert .*remove MIX/],
+  [INSERT_ENV, 'RECORDS=5\n', /f:9: RECORDS applies only with WORKLOAD=ycsb or globalsign/],
   [INSERT_ENV, 'DEPTH=2\n', /f:9: DEPTH applies only with SHAPE=nested/],
   [YCSB_ENV, 'DOCS=5\n', /f:9: DOCS applies only with WORKLOAD=insert \(ycsb uses OPS and RECORDS/],
   [YCSB_ENV, 'MIX=G\n', /f:9: MIX: invalid value "G"; allowed: one of A, B, C, E, F .* with op in read, update, insert, scan, rmw/],

@@ -37,7 +37,7 @@ module.exports = {
 test('the shipped workloads are the files of client/src/workloads/, in their order, and WORKLOAD allows exactly them', () => {
   const files = fs.readdirSync(path.join(SRC, 'workloads')).filter((f) => f.endsWith('.workload.js')).map((f) => f.replace('.workload.js', ''));
   assert.deepEqual([...files].sort(), [...WORKLOADS].sort());
-  assert.deepEqual(WORKLOADS, ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp']);
+  assert.deepEqual(WORKLOADS, ['insert', 'ycsb', 'tsbs', 'events', 'booking', 'oltp', 'globalsign']);
   assert.deepEqual(BENCH_SPECS.WORKLOAD.values, WORKLOADS);
   // every key a workload declares is a bench key, applying exactly where its workloads are
   for (const name of WORKLOADS) {
@@ -47,7 +47,7 @@ test('the shipped workloads are the files of client/src/workloads/, in their ord
     }
   }
   // a key several workloads read is one spec, applying to each of them
-  assert.equal(BENCH_SPECS.OPS.appliesAbout, 'WORKLOAD=ycsb, booking or oltp');
+  assert.equal(BENCH_SPECS.OPS.appliesAbout, 'WORKLOAD=ycsb, booking, oltp or globalsign');
   assert.equal(BENCH_SPECS.QUERIES.appliesAbout, 'WORKLOAD=tsbs or events');
   assert.equal(BENCH_SPECS.THETA.appliesAbout, 'WORKLOAD=ycsb with DIST=zipfian or latest');
   assert.equal(BENCH_SPECS.POOL_MODE.appliesAbout, 'POOL=pgbouncer');
@@ -113,7 +113,7 @@ test('a new workload is its file and a file per database offering it: in a copy 
   // database, the workload and what the database offers
   let r = cli(['validate-bench', bench]);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /bench\.env:8: WORKLOAD=demo does not run on postgres: \(databases\/postgres\/client\/workloads\/ has no demo\.js; postgres offers WORKLOAD=booking, events, insert, oltp, tsbs, ycsb\); no database of the lab offers WORKLOAD=demo/);
+  assert.match(r.stderr, /bench\.env:8: WORKLOAD=demo does not run on postgres: \(databases\/postgres\/client\/workloads\/ has no demo\.js; postgres offers WORKLOAD=booking, events, globalsign, insert, oltp, tsbs, ycsb\); no database of the lab offers WORKLOAD=demo/);
   // PostgreSQL's file of it: offered there (and nowhere else)
   fs.writeFileSync(path.join(root, 'databases', 'postgres', 'client', 'workloads', 'demo.js'), "'use strict';\nmodule.exports = {};\n");
   r = cli(['plan', bench]);

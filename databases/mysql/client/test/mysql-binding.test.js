@@ -158,7 +158,7 @@ test.describe(`MySQL (${IMAGE}): identity, tables, stored documents, refusals`, 
 
   // tsbs is refused on MySQL as a workload (no databases/mysql/client/workloads/tsbs.js), before its
   // query set is looked at: the refusal names the folder, the reason its manifest gives and what it offers.
-  const TSBS_REFUSED = /WORKLOAD=tsbs does not run on mysql: TSBS has no MySQL target .*\(databases\/mysql\/client\/workloads\/ has no tsbs\.js; mysql offers WORKLOAD=booking, events, insert, oltp, ycsb\); allowed with WORKLOAD=tsbs: DATABASES of mongodb, postgres, timescaledb/;
+  const TSBS_REFUSED = /WORKLOAD=tsbs does not run on mysql: TSBS has no MySQL target .*\(databases\/mysql\/client\/workloads\/ has no tsbs\.js; mysql offers WORKLOAD=booking, events, globalsign, insert, oltp, ycsb\); allowed with WORKLOAD=tsbs: DATABASES of mongodb, postgres, timescaledb/;
 
   test('a workload MySQL does not offer is refused before anything starts, naming its folder and what it offers', async () => {
     // Port 1: nothing listens there; the refusal comes before any connection.
