@@ -35,11 +35,13 @@ def timeline(result, runs, path, what="run phase"):
                              linestyle=STYLES[k % len(STYLES)], marker=".", markersize=3,
                              label=f"{short_label(r)} group {g['name']}")
         for op in ops:
-            if r.get("groups"):  # the rate panel has the groups' lines; the p99 panel the operations'
+            if r.get("groups"):  # the rate panel has the groups' lines; the p99 panel the operations',
+                # each drawn as the first group that runs it, so one stream looks alike in both panels
+                k = next((i for i, g in enumerate(r["groups"]) if op in (g.get("operations") or {})), ops.index(op))
                 pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
                 p99 = [(t, c["p99_ms"]) for t, c in pts if c.get("p99_ms") is not None]
                 ax_p99.plot([t for t, _ in p99], [v for _, v in p99], color=COLORS.get(r["database"], "#888"),
-                            linestyle=STYLES[ops.index(op) % len(STYLES)], label=f"{short_label(r)} {op}")
+                            linestyle=STYLES[k % len(STYLES)], label=f"{short_label(r)} {op}")
                 continue
             pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
             if not pts:

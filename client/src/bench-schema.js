@@ -310,7 +310,8 @@ function checkCombination(values, where, given) {
 // globalsign's), refused naming both; the default MIX (A, YCSB's) is ycsb's, so another workload's
 // bench file sets MIX. A client's load stage (values.STAGE) runs no MIX.
 function checkMixOps(workload, values, where) {
-  if (!workload.mixOps || !values.MIX || values.STAGE === 'load') return;
+  // with GROUPS the run's clients take their groups' MIX (GROUP_MIXES, checked in groups.js), not MIX
+  if (!workload.mixOps || !values.MIX || values.STAGE === 'load' || values.GROUPS) return;
   const foreign = Object.keys(values.MIX).filter((op) => !workload.mixOps.includes(op));
   if (!foreign.length) return;
   const isDefault = formatMix(values.MIX) === formatMix(MIX_PRESETS.A) ? ' (A, MIX\'s default, is YCSB\'s)' : '';

@@ -30,7 +30,16 @@ INSERT = f'DESCRIPTION="three databases, insert"\nFIELD_BYTES=1000\nRATE=200\nDO
 YCSB = (f'DESCRIPTION="three databases, YCSB-A"\nFIELD_BYTES=100\nRATE=100\nWORKLOAD=ycsb\nMIX=A\n'
         f'RECORDS={RECORDS}\nOPS={OPS}\n' + COMMON)
 
-three = bench_fixture(("bench-e2e-three-insert", INSERT), ("bench-e2e-three-ycsb", YCSB), log="runme-three.log")
+# GlobalSign's mixed workers (issue 28): three client groups at once, one client each at its own rate
+GS_OPS, GS_RATES = 100, {"inserts": 20, "updates": 25, "selects": 20}
+GLOBALSIGN = (f'DESCRIPTION="three databases, GlobalSign streams"\nWORKLOAD=globalsign\nRECORDS={RECORDS}\nAGE_MAX=99\n'
+              f'RANGE_MIN=45\nRANGE_MAX=75\nPAD_BYTES=64\nOPS={GS_OPS}\nRATE=20\n'
+              'GROUPS="inserts updates selects"\nGROUP_MIXES="insert=100 update=100 range=100"\n'
+              f'GROUP_CLIENTS="1 1 1"\nGROUP_RATES="{" ".join(str(r) for r in GS_RATES.values())}"\n'
+              + COMMON.replace(f"CLIENTS={CLIENTS}", "CLIENTS=3"))
+
+three = bench_fixture(("bench-e2e-three-insert", INSERT), ("bench-e2e-three-ycsb", YCSB),
+                      ("bench-e2e-three-globalsign", GLOBALSIGN), log="runme-three.log")
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +54,13 @@ def ycsb(three):
     benches, proc = three
     assert proc.returncode == 0, proc.stdout[-4000:]
     return benches["bench-e2e-three-ycsb"]
+
+
+@pytest.fixture(scope="module")
+def globalsign(three):
+    benches, proc = three
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    return benches["bench-e2e-three-globalsign"]
 
 
 def by_phase(results):
@@ -218,3 +234,36 @@ def test_grafana_lists_the_three_databases_from_prometheus(insert):
     r = requests.get(f"http://{BIND_ADDRESS}:{PORTS['PROMETHEUS_PORT']}/api/v1/label/database/values",
                      params={"match[]": "jsonbench_client_target_rate", "start": start, "end": end}, timeout=10)
     assert r.json()["status"] == "success" and sorted(r.json()["data"]) == sorted(DBS), r.text
+
+
+def test_globalsign_three_streams_at_their_rates_with_the_partial_index_on_each(globalsign):
+    """GlobalSign's mixed workers: the inserts, updates and range selects as three client groups at once
+    on each database, each group only its operation at its rate; the range statement's plan uses the
+    band's index on each (MySQL: its generated column's); the same people on all three after the load
+    and after the run (one client per stream: the same updates in the same order)."""
+    bench, results = globalsign
+    assert results["complete"], results["incomplete"]
+    assert [r["phase"] for r in results["runs"]] == [p for db in DBS for p in (f"{db}-load", db)]
+    for r in results["runs"]:
+        assert r["status"] == "ok", (r["phase"], r["reason"])
+        assert r["docs_in_db"] == r["docs_expected"], r["phase"]
+        if r["stage"] == "load":
+            assert "groups" not in r
+            continue
+        groups = {g["name"]: g for g in r["groups"]}
+        assert list(groups) == list(GS_RATES)
+        for (name, rate), op in zip(GS_RATES.items(), ("insert", "update", "range")):
+            g = groups[name]
+            assert g["clients"] == 1 and g["asked_rate"] == rate, (r["phase"], g)
+            assert list(g["operations"]) == [op] and g["ok"] == GS_OPS and g["errors"] == 0, (r["phase"], name, g)
+            assert g["operations"][op]["latency_ms"]["p99"] is not None
+            assert sum(s["ok"] for s in g["seconds"]) == GS_OPS
+        assert r["docs_in_db"] == RECORDS + GS_OPS  # the loaded people and the inserts group's
+        proof = r["index_proof"]
+        assert proof["used"] is True and proof["index"] == "globalsign_age_band", (r["phase"], proof)
+    for c in results["documents_compared"]:
+        assert c["equal"] is True and len(set(c["digests"].values())) == 1, c
+    assert {c["stage"] for c in results["documents_compared"]} == {"load", "run"}
+    text = (bench / "report.md").read_text()
+    assert "## Client groups" in text and "## The study's figures beside the lab's (GlobalSign, seed 001)" in text
+    assert (bench / "plots" / "timeline.png").stat().st_size > 10_000
