@@ -68,7 +68,9 @@ test('the run: MIX\'s proportions, inserts continue each client\'s own ids past 
 test('the shipped benches: globalsign (~320 B people, three operations) and globalsign-1mb (1 MiB of padding, inserts)', () => {
   const read = (name) => validateBenchText(fs.readFileSync(path.join(ROOT, name, 'bench.env'), 'utf8'), `${name}/bench.env`);
   const a = read('globalsign');
-  assert.deepEqual([a.WORKLOAD, a.MIX, a.PAD_BYTES, a.RANGE_MIN, a.RANGE_MAX, a.DATABASES], ['globalsign', { insert: 1, update: 1, range: 1 }, 0, 45, 75, ['mongodb', 'postgres', 'mysql']]);
+  assert.deepEqual([a.WORKLOAD, a.PAD_BYTES, a.RANGE_MIN, a.RANGE_MAX, a.DATABASES], ['globalsign', 0, 45, 75, ['mongodb', 'postgres', 'mysql']]);
+  // the study's three streams: three client groups, one operation each
+  assert.deepEqual([a.GROUPS, a.GROUP_CLIENTS, a.GROUP_MIXES], ['inserts updates selects', '1 1 1', 'insert=100 update=100 range=100']);
   const b = read('globalsign-1mb');
   assert.deepEqual([b.MIX, b.PAD_BYTES], [{ insert: 100 }, 1048576]);
 });

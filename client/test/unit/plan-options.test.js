@@ -41,6 +41,9 @@ function oldEnvironment(doc, phase, i, bench) {
   Object.assign(env, { STAGE: phase.stage, CLIENT_ID: String(i), RESULT: `/results/${phase.id}-client-${i}.json`,
     METRICS_PORT: '9464', METRICS_LINGER_S: phase.stage === 'query' ? '8' : '3', BENCH: bench, URI: URIS[phase.database] });
   if (phase.query) env.QUERY = phase.query;
+  // a client of a group (GROUPS) got its group's MIX, RATE and OPS, and its group's name
+  const group = (phase.groups || []).find((g) => i >= g.clients[0] && i <= g.clients[1]);
+  if (group) Object.assign(env, { GROUP: group.name, MIX: group.mix, RATE: String(group.rate), OPS: String(group.ops) });
   return env;
 }
 
