@@ -271,6 +271,17 @@ def check_validate(root, src, overrides, standins):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def check_placement(root, bench_dir, sets=()):
+    """The bench's placement keys (bench.env, the --set overrides, the environment, the lab's .env:
+    lab/driver/placement.py): each context known, its engine answering, the measured hosts' cgroups
+    alike; refused naming the file, key and context. Nothing is asked of Docker when nothing is placed."""
+    from . import placement
+    try:
+        placement.validate_bench(os.path.join(bench_dir, "bench.env"), sets, os.environ, os.path.join(root, ".env"))
+    except placement.PlacementError as e:
+        raise BadInput(str(e))
+
+
 def resolve(request, root):
     """The bench folders and the sweep (from --sweep, or the one bench's own SWEEP); fills request.dirs,
     request.declared and request.sweep."""
@@ -310,6 +321,9 @@ def validate(request, root, standins):
     for d in request.dirs:
         if request.only_check or request.sweep.key:
             check_validate(root, d, request.overrides, standins)
+            check_placement(root, d, request.overrides)
         else:
+            # before plan.json is written: a refused placement leaves the folder as it was
+            check_placement(root, d, request.overrides)
             write_run_plan(root, d, request.overrides, standins)
     return request
