@@ -213,10 +213,10 @@ function parseEnvText(text, file) {
 }
 
 // The placement keys (DATABASE_HOST, DATABASE_HOST_<db>, CLIENT_HOST, MONITORING_HOST: which Docker
-// context each role runs on) are the driver's, read and checked by lab/driver/placement.py before
+// context each role runs on; LAB_ADDRESSES: each host's address on the lab network) are the driver's, read and checked by lab/driver/placement.py before
 // anything starts; the clients act on none of them, so they are no bench key and no plan value (the
 // plan's `given` keeps them as written).
-const PLACEMENT_KEY = /^(DATABASE_HOST(_[a-z][a-z0-9]*)?|CLIENT_HOST|MONITORING_HOST)$/;
+const PLACEMENT_KEY = /^(DATABASE_HOST(_[a-z][a-z0-9]*)?|CLIENT_HOST|MONITORING_HOST|LAB_ADDRESSES)$/;
 
 // Checks a bench.env text; returns the parsed values (defaults filled in)
 // or throws InputError naming the file, the key, the value and what is allowed.

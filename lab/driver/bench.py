@@ -6,7 +6,9 @@ import json
 import os
 import sys
 
-from . import hooks
+from . import hooks, images
+from .files import BenchFiles
+from . import placement as placing
 from .phase import run_phase
 from .plan import Plan
 from .engine import BENCH_MOUNT, client_args
@@ -25,18 +27,36 @@ def _manifest_fields(manifests, databases_root, key, names=None):
 def remove_databases(lab, env=None, volumes=True):
     """Every database container of the project, whichever databases ran, and their volumes (kept with
     volumes=False: the data stays readable until the next bench or `./runme.sh down`); a pooler goes
-    with them; the monitoring stays."""
+    with them; the monitoring stays. On every engine the run used (a placed bench's hosts too)."""
     manifests, root = _manifests(lab.root), os.path.join(lab.root, "databases")
-    env = env or lab.engine.environ
-    # never without names: `compose rm --stop` alone would stop the monitoring too
-    lab.engine.compose(["rm", "--stop", "--force", *(["--volumes"] if volumes else []),
-                        *_manifest_fields(manifests, root, "service")], env=env)
-    poolers = [s for _, _, s in manifests.poolers(None, root)]
-    if poolers:
-        lab.engine.compose(["rm", "--stop", "--force", *poolers], env=env)
-    if volumes:
-        for volume in _manifest_fields(manifests, root, "volume"):
-            lab.engine.remove_volume(f"{lab.engine.project}_{volume}")
+    for engine in list(lab.engines.values()):
+        e = env or engine.environ
+        # never without names: `compose rm --stop` alone would stop the monitoring too
+        engine.compose(["rm", "--stop", "--force", *(["--volumes"] if volumes else []),
+                        *_manifest_fields(manifests, root, "service")], env=e)
+        poolers = [s for _, _, s in manifests.poolers(None, root)]
+        if poolers:
+            engine.compose(["rm", "--stop", "--force", *poolers], env=e)
+        if volumes:
+            for volume in _manifest_fields(manifests, root, "volume"):
+                engine.remove_volume(f"{engine.project}_{volume}")
+
+
+class _OnHost:
+    """The bench as a pooler's hooks see it: compose and its containers on the engine of the pooler's
+    database (a pooler goes with its database), everything else the bench's."""
+
+    def __init__(self, bench, engine):
+        self._bench, self.engine = bench, engine
+
+    def __getattr__(self, name):
+        return getattr(self._bench, name)
+
+    def compose(self, args, capture=True):
+        return self.engine.compose(args, env=self._bench.env_on(self.engine), capture=capture)
+
+    def container_of(self, service):
+        return self.engine.container_of(service, env=self._bench.env_on(self.engine))
 
 
 class Bench:
@@ -65,6 +85,18 @@ class Bench:
             db: service for db, name, service in self.manifests.poolers(self.databases, self.databases_root) if name == pool}
         self.pool_name = pool
         self._hooks = {}        # (db, pool or None) -> its hook module, loaded once per bench
+        # Where each role runs (lab/driver/placement.py, checked before the run started): an Engine per
+        # Docker context, the same compose files on each; unplaced, every one is lab.engine.
+        self.placement = placing.of_plan(self.plan, self.engine.environ, os.path.join(lab.root, ".env"))
+        self.client_engine = lab.engine_on(self.placement.client)
+        self.service_engine = {}  # compose service -> the Engine it runs on (a pooler: its database's)
+        for db in self.databases:
+            engine = self.db_engine(db)
+            self.service_engine[self.manifests.field(self.manifests.load(db, self.databases_root), "service")] = engine
+            if db in self.pooled:
+                self.service_engine[self.pooled[db]] = engine
+        self.images = []        # a placed bench's image loads: {image, id, context, seconds, loaded}
+        self.files = None       # clients on another host: the bench's files there (lab/driver/files.py)
 
     def database_hooks(self, db):
         """databases/<db>/lab.py, loaded once for the bench (a phase asks for a uri several times)."""
@@ -85,11 +117,39 @@ class Bench:
     def compose(self, args, capture=True):
         return self.engine.compose(args, env=self.env, capture=capture)
 
+    def db_engine(self, db):
+        """The Engine DB (and its pooler) runs on."""
+        return self.lab.engine_on(self.placement.database(db))
+
+    def probe_for(self, db):
+        """The probe that reads DB's host (lab.probe_on: a probe container there when it is placed)."""
+        return self.lab.probe_on(self.placement.database(db))
+
+    def engine_of(self, service):
+        return self.service_engine.get(service, self.engine)
+
+    def env_on(self, engine):
+        """The compose variables on ENGINE: the bench's, with the published ports bound to that host's
+        address on the lab network when LAB_ADDRESSES names one (placement.py)."""
+        address = self.placement.addresses.get(engine.context) if engine.context else None
+        return {**self.env, "BIND_ADDRESS": address} if address else self.env
+
     def container_of(self, service):
-        return self.engine.container_of(service, env=self.env)
+        engine = self.engine_of(service)
+        return engine.container_of(service, env=self.env_on(engine))
+
+    def database_address(self, db):
+        """Where DB's clients dial it: None on one engine (its service name on the lab network), else
+        "ADDRESS:PORT", its host's lab address and the port its service publishes there."""
+        if not self.placement.dialled_across(db):
+            return None
+        engine = self.db_engine(db)
+        service = self.manifests.field(self.manifests.load(db, self.databases_root), "service")
+        return f"{self.placement.addresses[engine.context]}:{images.published_port(engine, self.env_on(engine), service)}"
 
     def database_uri(self, db):
-        return self.database_hooks(db).uri(self.env)
+        address = self.database_address(db)
+        return self.database_hooks(db).uri(self.env, address) if address else self.database_hooks(db).uri(self.env)
 
     def client_uri(self, db):
         """The URI a phase's clients dial: the pool's for a pooled database, else the database's own."""
@@ -106,7 +166,9 @@ class Bench:
         (returned as .stdout), "inherit", or a path appended to; STDERR: None (the terminal) or a path."""
         env = self._client_env(uri or self.database_uri(db))
         if plan:
-            args = client_args(self.dir, "ro", self.settings.get("DATASET"), txn_outcomes, self.env)
+            if txn_outcomes and self.files:
+                self.files.push({"txn-outcomes.json": txn_outcomes})
+            args = client_args(self.dir, "ro", self.settings.get("DATASET"), txn_outcomes, self.env, self.files_volume())
             flags = ["--plan", f"{BENCH_MOUNT}/plan.json"] + (["--phase", self.phase_id] if self.phase_id else [])
         else:
             args = ["-e", "URI", "-e", "BENCH"] + (["-e", "READY_TIMEOUT_S"] if self.env.get("READY_TIMEOUT_S") else [])
@@ -114,21 +176,42 @@ class Bench:
         for key, value in (extra_env or {}).items():
             args += ["-e", f"{key}={value}"]
         words = ["run", "--rm", "--no-deps", "-T", *args, "client", command, *flags]
-        return self.engine.compose_to(words, env, stdout, stderr)
+        return self.client_engine.compose_to(words, env, stdout, stderr)
 
     def client_start(self, db, i, phase_id):
         """One detached client container of a phase; its id ('' when the start failed). The client
         reads its phase (operations, rate, stage, query), settings and result file from plan.json."""
         env = self._client_env(self.client_uri(db))
-        args = client_args(self.dir, "rw", self.settings.get("DATASET"), None, self.env)
+        args = client_args(self.dir, "rw", self.settings.get("DATASET"), None, self.env, self.files_volume())
         words = ["run", "-d", "--no-deps", "--use-aliases", "--name", f"{self.engine.project}-client-{phase_id}-{i}",
                  "--user", f"{os.getuid()}:{os.getgid()}", *args, "client", "run",
                  "--plan", f"{BENCH_MOUNT}/plan.json", "--phase", phase_id, "--client", str(i)]
-        r = self.engine.compose(words, env=env)
+        r = self.client_engine.compose(words, env=env)
         if r.returncode != 0:
             sys.stderr.write(r.stderr)
             return ""
         return r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+
+    def files_volume(self):
+        return self.files.volume if self.files else None
+
+    def send_files(self):
+        """Clients on another host than the controller: plan.json and the DATASET file into a volume
+        there (lab/driver/files.py), where their results are written and fetched back from."""
+        image = images.service_images(self.engine, self.env, ["client"])["client"]
+        self.files = BenchFiles(self.client_engine, image, self.name)
+        self.files.create()
+        files = {"plan.json": os.path.join(self.dir, "plan.json")}
+        ds = self.settings.get("DATASET")
+        if ds:
+            path = ds if os.path.isabs(ds) else os.path.join(self.dir, ds)
+            files[f"dataset/{os.path.basename(path)}"] = path
+        self.files.push(files)
+
+    def fetch_results(self):
+        """The clients' result files into the bench folder (clients on another host); nothing else."""
+        if self.files:
+            self.files.pull_clients(self.dir)
 
     # -- the databases ----------------------------------------------------------------------------
     def _services(self, key, names=None):
@@ -143,8 +226,14 @@ class Bench:
         docs/contracts.md §3), each image's OS read, then the bench's pooler. Raises on a failure."""
         self.database_env()
         self.remove_databases()
-        if self.compose(["up", "-d", *self._services("service", self.databases)], capture=False).returncode != 0:
-            raise RuntimeError(f"the databases could not be started: {' '.join(self.databases)}")
+        self.load_images()
+        if self.placement.client:
+            self.send_files()
+        for engine, dbs in self.databases_by_engine():
+            services = self._services("service", dbs)
+            if engine.compose(["up", "-d", *services], env=self.env_on(engine), capture=False).returncode != 0:
+                raise RuntimeError(f"the databases could not be started: {' '.join(dbs)}"
+                                   + (f" (on context {engine.context})" if engine.context else ""))
         for db in self.databases:
             # an interrupt during `up` may leave a database that never starts: not waited for
             if self.lab.interrupted:
@@ -154,8 +243,47 @@ class Bench:
         for db, service in self.pooled.items():
             module = self.pool_hooks(db)
             self.env.update(module.compose_env(self.env))
-            self.pool_ready[db] = module.start(self, service)
+            self.pool_ready[db] = module.start(_OnHost(self, self.db_engine(db)), service)
             self.read_image_os(service)
+
+    def databases_by_engine(self):
+        """[(Engine, [db, ...])] in the order of DATABASES' first database on each engine."""
+        out = {}
+        for db in self.databases:
+            out.setdefault(self.placement.database(db), []).append(db)
+        return [(self.lab.engine_on(ctx), dbs) for ctx, dbs in out.items()]
+
+    def load_images(self):
+        """A placed bench: the images of each host's services (its databases and poolers, the clients)
+        loaded onto it from the controller's engine, once (lab/driver/images.py); each load kept for
+        placement.json. Unplaced: nothing."""
+        if not self.placement.placed:
+            return
+        wanted = {}
+        for db in self.databases:
+            ctx = self.placement.database(db)
+            wanted.setdefault(ctx, []).append(self.manifests.field(self.manifests.load(db, self.databases_root), "service"))
+            if db in self.pooled:
+                wanted[ctx].append(self.pooled[db])
+        wanted.setdefault(self.placement.client, []).append("client")
+        for ctx, services in wanted.items():
+            if not ctx:
+                continue  # the controller's engine built or holds them
+            named = images.service_images(self.engine, self.env, services)
+            if any(self.placement.database(db) == ctx for db in self.databases):
+                named["probe"] = self.lab.probe_image()  # the readings of the databases' host (probe_for)
+            for service, image in named.items():
+                if any(i["context"] == ctx and i["image"] == image for i in self.images):
+                    continue
+                done = images.load(self.lab.root, ctx, image, self.engine.environ)
+                self.say(f"{image} on {ctx}: {'loaded in ' + str(done['seconds']) + ' s' if done['loaded'] else 'there already'}")
+                self.images.append({**done, "service": service})
+        self.lab.write_json(os.path.join(self.dir, "placement.json"), self.placement_record())
+
+    def placement_record(self):
+        """placement.json (lab/placement.schema.json): each role's context, the keys as given, and
+        each placed host's images as loaded (their ids on that host)."""
+        return {**self.placement.record(), "images": self.images}
 
     def database_env(self):
         """The compose variables the bench decides for its databases' services: DB_MEMORY from the
@@ -183,7 +311,7 @@ class Bench:
         """The operating system and C library of the service's image (lab/image-os.py), read once
         after it started, outside every window, in a throwaway container of its own."""
         cid = self.container_of(service)
-        image = self.engine.inspect(cid, "{{.Image}}") if cid else None
+        image = self.engine_of(service).inspect(cid, "{{.Image}}") if cid else None
         facts = self.lab.image_os(image) if image else None
         self.image_os[service] = facts or {
             "image": image or None, "os": None, "libc": None,
@@ -231,8 +359,12 @@ class Bench:
                 raise RuntimeError(f"{db}: settle failed")
         # The plan's order: per database its load phase (if the workload has one), then its run
         # phase, on the same volume.
-        for phase in self.plan.phases:
-            if self.lab.interrupted:
-                break
-            run_phase(self, phase)
+        try:
+            for phase in self.plan.phases:
+                if self.lab.interrupted:
+                    break
+                run_phase(self, phase)
+        finally:
+            if self.files:  # every result is in the bench folder by now (each phase fetched them)
+                self.files.remove()
         self.lab.bench_finished(self)

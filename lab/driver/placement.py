@@ -6,6 +6,10 @@ placement keys, read and checked before anything starts.
                          DATABASE_HOST_postgres
   CLIENT_HOST            the context of the phases' clients (and the one-shot client commands)
   MONITORING_HOST        the context of Prometheus and Grafana
+  LAB_ADDRESSES          "CONTEXT=ADDRESS ...": each host's address on the lab network, where its
+                         published ports bind (compose's BIND_ADDRESS on that host) and where clients on
+                         another host dial its databases; needed for a database whose clients run on
+                         another host; a wildcard (0.0.0.0, ::) is refused: clients dial one address
 
 Each may be given in the bench's bench.env, a `--set` of the run, the caller's environment or the
 lab's .env, the first of these that has it winning (.env is the lab's default, as runme.sh's
@@ -28,7 +32,7 @@ from typing import Dict
 ROLE_KEYS = ("DATABASE_HOST", "CLIENT_HOST", "MONITORING_HOST")
 DB_KEY_PREFIX = "DATABASE_HOST_"
 # Every placement key's form; the client's bench-schema.js (PLACEMENT_KEY) leaves these to the driver.
-KEY_PATTERN = re.compile(r"^(DATABASE_HOST(_[a-z][a-z0-9]*)?|CLIENT_HOST|MONITORING_HOST)$")
+KEY_PATTERN = re.compile(r"^(DATABASE_HOST(_[a-z][a-z0-9]*)?|CLIENT_HOST|MONITORING_HOST|LAB_ADDRESSES)$")
 # A Docker context's name as `docker context create` accepts it.
 CONTEXT_PATTERN = re.compile(r"^[a-zA-Z0-9][a-zA-Z0-9_.+-]*$")
 # How long an engine may take to answer `docker info` before it counts as unreachable: a reachable
@@ -61,25 +65,33 @@ class Placement:
     databases: Dict[str, str] = field(default_factory=dict)   # db -> context
     client: str = ""
     monitoring: str = ""
+    addresses: Dict[str, str] = field(default_factory=dict)   # context -> its lab-network address
     settings: Dict[str, Setting] = field(default_factory=dict)  # key -> the setting that decided it
 
     @property
     def placed(self):
-        """True when any role is placed on a context (False: today's single host)."""
-        return bool(self.settings)
+        """True when any role is placed on a context (False: today's single host; LAB_ADDRESSES alone
+        places nothing)."""
+        return any(k != "LAB_ADDRESSES" for k in self.settings)
 
     def database(self, db):
         return self.databases.get(db, "")
 
     def contexts(self):
-        """Every context named, in a stable order."""
-        return sorted({s.context for s in self.settings.values()})
+        """Every context a role is placed on, in a stable order."""
+        return sorted({s.context for k, s in self.settings.items() if k != "LAB_ADDRESSES"})
+
+    def dialled_across(self, db):
+        """True when DB's clients run on another host than DB: they dial its host's lab address and
+        published port instead of its service name on one engine's network."""
+        return self.database(db) != self.client
 
     def record(self):
         """The placement as the bench's records hold it: each role's context (null: the controller's
         engine) and the keys as given, with where each came from."""
         return {"databases": {db: ctx or None for db, ctx in self.databases.items()},
                 "clients": self.client or None, "monitoring": self.monitoring or None,
+                "addresses": dict(sorted(self.addresses.items())),
                 "keys": {k: {"context": s.context, "source": s.source} for k, s in sorted(self.settings.items())}}
 
 
@@ -122,6 +134,9 @@ def of_settings(settings, databases):
     default for the benches that run it) and a context name Docker would not accept."""
     p = Placement(settings=dict(settings))
     for key, s in settings.items():
+        if key == "LAB_ADDRESSES":
+            p.addresses = addresses_of(s)
+            continue
         if not CONTEXT_PATTERN.match(s.context):
             raise PlacementError(f"{s.where()}: not a Docker context name; allowed: a context of `docker context ls` "
                                  "(letters, digits, _ . + -)")
@@ -138,7 +153,41 @@ def of_settings(settings, databases):
         p.databases[db] = one.context if one else ""
     p.client = settings["CLIENT_HOST"].context if "CLIENT_HOST" in settings else ""
     p.monitoring = settings["MONITORING_HOST"].context if "MONITORING_HOST" in settings else ""
+    for db in databases:
+        if not p.dialled_across(db):
+            continue
+        ctx = p.database(db)
+        where = p.settings.get(DB_KEY_PREFIX + db) or p.settings.get("DATABASE_HOST") or p.settings["CLIENT_HOST"]
+        if not ctx:
+            raise PlacementError(f"{where.where()}: {db} stays on the controller's engine while its clients run on "
+                                 f"{p.client}; allowed: the database placed too (DATABASE_HOST or {DB_KEY_PREFIX}{db}: the "
+                                 "controller's published address is not known to the lab)")
+        if ctx not in p.addresses:
+            raise PlacementError(f"{where.where()}: {db}'s clients run on another host ({p.client or 'the controller'}), "
+                                 f"so they dial {ctx}'s address on the lab network: LAB_ADDRESSES has none for {ctx} "
+                                 f"(e.g. LAB_ADDRESSES=\"{ctx}=10.0.0.2\"; simulated host K: 10.199.K.2)")
     return p
+
+
+def addresses_of(s):
+    """LAB_ADDRESSES's words CONTEXT=ADDRESS -> {context: address}, each an IP address that is no wildcard."""
+    import ipaddress
+    out = {}
+    for word in s.context.split():
+        ctx, eq, addr = word.partition("=")
+        try:
+            ip = ipaddress.ip_address(addr)
+        except ValueError:
+            ip = None
+        if not eq or not CONTEXT_PATTERN.match(ctx) or ip is None:
+            raise PlacementError(f"{s.source}: LAB_ADDRESSES: {word!r}; allowed: space-separated CONTEXT=ADDRESS, "
+                                 "ADDRESS an IP address (e.g. \"db1=10.0.0.2 clients1=10.0.0.3\")")
+        if ip.is_unspecified:
+            raise PlacementError(f"{s.source}: LAB_ADDRESSES: {word!r}: a wildcard publishes the databases on every "
+                                 "network of the host and is no address a client can dial; allowed: the host's one "
+                                 "address on the lab network")
+        out[ctx] = addr
+    return out
 
 
 def of_bench(bench_env, sets=(), environ=None, env_file=None, databases=None):
@@ -204,7 +253,7 @@ def check_engines(p, environ=None, timeout_s=TIMEOUT_S, facts=engine_facts):
         return {}
     found = {}
     for key, s in sorted(p.settings.items()):
-        if s.context in found:
+        if key == "LAB_ADDRESSES" or s.context in found:
             continue
         try:
             found[s.context] = facts(s.context, environ, timeout_s)

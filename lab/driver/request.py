@@ -276,10 +276,17 @@ def check_placement(root, bench_dir, sets=()):
     lab/driver/placement.py): each context known, its engine answering, the measured hosts' cgroups
     alike; refused naming the file, key and context. Nothing is asked of Docker when nothing is placed."""
     from . import placement
+    bench_env = os.path.join(bench_dir, "bench.env")
     try:
-        placement.validate_bench(os.path.join(bench_dir, "bench.env"), sets, os.environ, os.path.join(root, ".env"))
+        p = placement.validate_bench(bench_env, sets, os.environ, os.path.join(root, ".env"))
     except placement.PlacementError as e:
         raise BadInput(str(e))
+    pool = env_values(bench_env, sets).get("POOL") or "none"
+    for db in p.databases:
+        if pool != "none" and p.dialled_across(db) and os.path.isfile(os.path.join(root, "databases", db, pool, "pool.py")):
+            raise BadInput(f"{bench_env}: POOL={pool} with {db}'s clients on another host than {db}: the pool publishes "
+                           f"no port a client on another host could dial (not built yet); allowed: POOL=none, or "
+                           f"CLIENT_HOST the same as {db}'s host")
 
 
 def resolve(request, root):

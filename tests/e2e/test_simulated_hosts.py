@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import LAB_ROOT
+from conftest import LAB_ROOT, PROJECT, remove_project, runme, tiny_bench, write_bench
 
 sys.path.insert(0, str(LAB_ROOT / "tests" / "unit"))
 from lab_images import postgres_image, present  # noqa: E402
@@ -180,6 +180,90 @@ def test_a_host_opens_no_connection_beyond_the_simulated_hosts(hosts, image):
         assert client.returncode != 0 and "main peer=" not in client.stdout, (client.stdout, client.stderr)
     finally:
         run("docker", "rm", "-f", server)
+
+
+# A tiny insert bench placed across the two hosts (issue 27, docs/hosts.md): the databases on host 1,
+# the clients on host 2, dialling host 1's address and published ports; the same bench on the single
+# host beside it, in the same run, for the file lists.
+PLACED = (f"DATABASES=\"postgres mongodb\"\nDATABASE_HOST={HOSTS[0]}\nCLIENT_HOST={HOSTS[1]}\n"
+          f"LAB_ADDRESSES=\"{HOSTS[0]}={ADDRESS[HOSTS[0]]} {HOSTS[1]}={ADDRESS[HOSTS[1]]}\"\n")
+
+
+def project_traces(context):
+    """The test project's volumes and networks on CONTEXT's engine."""
+    return {kind: sorted(run("docker", "--context", context, kind, "ls", "-q", "--filter",
+                             f"label=com.docker.compose.project={PROJECT}").stdout.split())
+            for kind in ("volume", "network")}
+
+
+@pytest.fixture(scope="module")
+def placed_run(hosts, tmp_path_factory):
+    workdir = tmp_path_factory.mktemp("placed")
+    remove_project()
+    placed = write_bench(workdir, "bench-placed", tiny_bench(20, 0, extra=PLACED))
+    single = write_bench(workdir, "bench-single", tiny_bench(20, 0, extra="DATABASES=\"postgres mongodb\"\n"))
+    t0 = time.monotonic()
+    proc = runme(workdir, str(placed), str(single), log="placed.log")
+    seconds = time.monotonic() - t0
+    traces = {h: project_traces(h) for h in HOSTS}
+    try:
+        yield placed, single, proc, seconds, traces
+    finally:
+        remove_project()
+
+
+def files_of(d):
+    return sorted(str(p.relative_to(d)) for p in d.rglob("*") if p.is_file())
+
+
+def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
+    placed, single, proc, seconds, traces = placed_run
+    print(f"the placed bench and the single-host one: {seconds:.1f} s")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    results = json.loads((placed / "results.json").read_text())
+    for r in results["runs"]:
+        assert r["status"] == "ok", (r["database"], r["status"], r.get("reason"))
+        # every acknowledged document is in the database on host 1
+        assert r["docs_in_db"] == r["docs_ok"] == 40, (r["database"], r["docs_in_db"], r["docs_ok"])
+        phase = json.loads((placed / f"{r['database']}.phase.json").read_text())
+        # the database ran on host 1's engine: its cgroup is below host 1's cgroup parent
+        assert phase["cgroup"].startswith(f"{HOSTS[0]}/"), phase["cgroup"]
+        # its cgroup CPU at the marks was read on its host; cAdvisor's figures of a container on a
+        # simulated host are null with the reason (this machine's cAdvisor watches its own engine),
+        # never another container's
+        assert r["cpu"]["cgroup_cpu_s"] and r["cpu"]["cgroup_cpu_s"] > 0, r["cpu"]
+        # ... by a probe container on host 1 (lab/driver/probe_box.py through its context), each call timed
+        assert phase["probe"]["kind"] == "container" and phase["probe"]["context"] == HOSTS[0], phase["probe"]
+        assert run("docker", "--context", HOSTS[0], "image", "inspect", phase["probe"]["image"]).returncode == 0
+        assert [c for c in phase["probe"]["calls"] if c["method"] == "cgroup_cpu_seconds"], phase["probe"]["calls"]
+        assert phase["cgroup_cpu_seconds"]["end"] > phase["cgroup_cpu_seconds"]["start"], phase["cgroup_cpu_seconds"]
+        assert r["cpu"]["user_s"] is None and r["cpu"]["system_s"] is None, r["cpu"]
+    assert f"0 containers of service 'postgres' export container_cpu_usage_seconds_total" in \
+        (placed / "report.md").read_text()
+
+    # the clients ran on host 2: the project's network is there (compose run made it), and their
+    # results came back only through the bench-files volume there (lab/driver/files.py), which is
+    # gone with its box once the bench ended (the second bench removed every database volume)
+    assert traces[HOSTS[1]]["network"] and traces[HOSTS[0]]["network"], traces
+    assert traces[HOSTS[1]]["volume"] == traces[HOSTS[0]]["volume"] == [], traces
+    assert run("docker", "--context", HOSTS[1], "ps", "-aq", "--filter", "label=jsonbench.role=bench-files").stdout == ""
+
+    # the images loaded onto each host are the controller's, recorded with their ids there
+    import jsonschema
+    record = json.loads((placed / "placement.json").read_text())
+    jsonschema.validate(record, json.loads((LAB_ROOT / "lab" / "placement.schema.json").read_text()))
+    assert record["databases"] == {"postgres": HOSTS[0], "mongodb": HOSTS[0]} and record["clients"] == HOSTS[1]
+    assert {(i["context"], i["service"]) for i in record["images"]} == {
+        (HOSTS[0], "postgres"), (HOSTS[0], "mongodb"), (HOSTS[0], "probe"), (HOSTS[1], "client")}, record["images"]
+    for i in record["images"]:
+        here = run("docker", "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
+        there = run("docker", "--context", i["context"], "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
+        assert i["id"] == here == there, (i, here, there)
+        print(f"image {i['image']} onto {i['context']}: {i['seconds']} s ({'loaded' if i['loaded'] else 'there already'})")
+
+    # every file a phase produces reached the controller's bench folder, as on one host
+    assert files_of(placed) == sorted(files_of(single) + ["placement.json"]), (files_of(placed), files_of(single))
+    assert json.loads((single / "results.json").read_text())["runs"][0]["status"] == "ok"
 
 
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):

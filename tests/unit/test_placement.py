@@ -40,7 +40,7 @@ def test_no_placement_is_the_single_host_and_asks_docker_nothing(tmp_path):
 def test_sources_in_order_set_bench_environment_env_file(tmp_path):
     env_file = tmp_path / "lab.env"
     env_file.write_text("DATABASE_HOST=from-env-file\nCLIENT_HOST=c-env-file\nMONITORING_HOST=m-env-file\n"
-                        "DATABASE_HOST_mysql=not-run-here\n")
+                        "DATABASE_HOST_mysql=not-run-here\nLAB_ADDRESSES=\"from-bench=10.0.0.2 pg-bench=10.0.0.3\"\n")
     f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=from-bench\n"
                         "DATABASE_HOST_postgres=pg-bench\nCLIENT_HOST=c-bench\n")
     p = placement.of_bench(f, ["CLIENT_HOST=c-set"], environ={"MONITORING_HOST": "m-environment"},
@@ -53,6 +53,8 @@ def test_sources_in_order_set_bench_environment_env_file(tmp_path):
     # .env's DATABASE_HOST_mysql is a lab-wide default for benches that run mysql: not this bench's
     assert "DATABASE_HOST_mysql" not in p.settings
     assert p.record()["databases"] == {"mongodb": "from-bench", "postgres": "pg-bench"}
+    assert p.addresses == {"from-bench": "10.0.0.2", "pg-bench": "10.0.0.3"}
+    assert p.settings["LAB_ADDRESSES"].source == str(env_file)
     # an empty --set leaves the role on the controller's engine
     p = placement.of_bench(f, ["CLIENT_HOST=", "DATABASE_HOST_postgres="], environ={}, env_file=str(env_file))
     assert p.client == "" and p.databases == {"mongodb": "from-bench", "postgres": "from-bench"}
@@ -67,10 +69,31 @@ def test_a_database_host_for_a_database_not_run_is_refused_from_the_bench(tmp_pa
         placement.of_bench(f, ["DATABASE_HOST=no/such"], environ={})
 
 
+def test_clients_on_another_host_dial_the_database_host_lab_address(tmp_path):
+    f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=db1\nDATABASE_HOST_mongodb=cl1\n"
+                        "CLIENT_HOST=cl1\n")
+    with pytest.raises(PlacementError, match=f"{f}: DATABASE_HOST=db1: postgres's clients run on another host \\(cl1\\), "
+                                             "so they dial db1's address on the lab network: LAB_ADDRESSES has none for db1"):
+        placement.of_bench(f, environ={})
+    # mongodb is on the clients' host: dialled by its service name there, no address needed
+    p = placement.of_bench(f, ["LAB_ADDRESSES=db1=10.199.1.2"], environ={})
+    assert p.addresses == {"db1": "10.199.1.2"} and p.dialled_across("postgres") and not p.dialled_across("mongodb")
+    for bad, why in (("db1=0.0.0.0", "a wildcard"), ("db1=::", "a wildcard"), ("db1", "allowed: space-separated"),
+                     ("db1=db1.example", "allowed: space-separated")):
+        with pytest.raises(PlacementError, match=f"--set: LAB_ADDRESSES: '{bad}'[:;] .*{why}"):
+            placement.of_bench(f, [f"LAB_ADDRESSES={bad}"], environ={})
+    # a database left on the controller while its clients are elsewhere: its address is not known
+    with pytest.raises(PlacementError, match="postgres stays on the controller's engine while its clients run on cl1"):
+        placement.of_bench(f, ["DATABASE_HOST="], environ={})
+    # LAB_ADDRESSES alone places nothing
+    assert not placement.of_bench(bench(tmp_path, name="b2"), environ={"LAB_ADDRESSES": "db1=10.0.0.2"}).placed
+
+
 def test_hosts_whose_cgroups_differ_are_refused_naming_both(tmp_path):
     # Two engines with different cgroup layouts cannot run on this machine (one kernel, one layout):
     # the readings are given here; the reading itself is tested against real engines below.
-    f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=postgres\nDATABASE_HOST=db1\nCLIENT_HOST=cl1\nMONITORING_HOST=mon\n")
+    f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=postgres\nDATABASE_HOST=db1\nCLIENT_HOST=cl1\nMONITORING_HOST=mon\n"
+                        "LAB_ADDRESSES=db1=10.0.0.2\n")
     p = placement.of_bench(f, environ={})
     layouts = {"db1": ("1", "cgroupfs"), "cl1": ("2", "systemd"), "mon": ("2", "systemd"), "": ("1", "cgroupfs")}
     with pytest.raises(PlacementError) as e:
@@ -129,7 +152,8 @@ def contexts(tmp_path):
 
 @needs_docker
 def test_real_contexts_known_reachable_unknown_refused_and_silent(tmp_path, contexts):
-    f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=jb-reach\n")
+    f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=jb-reach\n"
+                        "LAB_ADDRESSES=\"jb-reach=10.0.0.2 jb-gone=10.0.0.3\"\n")
     p = placement.validate_bench(f, environ=contexts)
     here = subprocess.run(["docker", "info", "--format", "{{.CgroupVersion}} {{.CgroupDriver}}"],
                           capture_output=True, text=True).stdout.split()
@@ -159,7 +183,8 @@ def test_validate_refuses_a_placed_bench_before_writing_its_plan(tmp_path, conte
     d = tmp_path / "bench-placed"
     d.mkdir()
     (d / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nFIELDS=2\nFIELD_BYTES=10\nCLIENTS=1\n"
-                                 "RATE=10\nDOCS=10\nQUIET_S=0\nDATABASES=postgres\nDATABASE_HOST=jb-nope\n")
+                                 "RATE=10\nDOCS=10\nQUIET_S=0\nDATABASES=postgres\nDATABASE_HOST=jb-nope\n"
+                                 "LAB_ADDRESSES=\"jb-nope=10.0.0.2 jb-reach=10.0.0.2\"\n")
     env = {**contexts, "PYTHONPATH": str(LAB_ROOT)}
     r = subprocess.run(["python3", "-m", "lab.driver", "validate", "--no-branch", str(d)], cwd=tmp_path, env=env,
                        capture_output=True, text=True)
@@ -172,3 +197,23 @@ def test_validate_refuses_a_placed_bench_before_writing_its_plan(tmp_path, conte
                        capture_output=True, text=True)
     assert r.returncode == 0, (r.stdout, r.stderr)
     assert sorted(os.listdir(d)) == ["bench.env", "plan.json"]
+
+
+@needs_docker
+def test_an_engine_per_context_speaks_to_that_context(tmp_path, contexts):
+    """lab/driver/engine.py: Engine.on(CONTEXT) runs docker and docker compose through that context,
+    the controller's Engine is itself for "", and Lab keeps one Engine per context."""
+    from lab.driver.engine import Engine
+    from lab.driver.lab import Lab
+    main = Engine(str(LAB_ROOT), "jsonbench-test-placement", False, contexts)
+    assert main.on("") is main and main.docker == ["docker"]
+    reach = main.on("jb-reach")
+    assert reach.compose_args()[:4] == ["docker", "--context", "jb-reach", "compose"]
+    image = subprocess.run(["docker", "image", "ls", "--format", "{{.Repository}}:{{.Tag}}"], capture_output=True,
+                           text=True).stdout.split()[0]
+    here = subprocess.run(["docker", "image", "inspect", "-f", "{{.Id}}", image], capture_output=True, text=True).stdout.strip()
+    assert reach.image_id(image) == here == main.image_id(image)
+    assert main.on("jb-gone").image_id(image) is None  # through the context: nobody listens there
+    lab = Lab(str(LAB_ROOT), main, None, contexts)
+    assert lab.engine_on("jb-reach") is lab.engine_on("jb-reach") and lab.engine_on("") is main
+    assert sorted(lab.engines) == ["", "jb-reach"]
