@@ -5,7 +5,7 @@ placement keys, read and checked before anything starts.
   DATABASE_HOST_<db>     the context of one database of DATABASES (over DATABASE_HOST), e.g.
                          DATABASE_HOST_postgres
   CLIENT_HOST            the context of the phases' clients (and the one-shot client commands)
-  MONITORING_HOST        the context of Prometheus and Grafana
+  MONITORING_HOST        the context of Prometheus and Grafana (refused by request.py until built)
   LAB_ADDRESSES          "CONTEXT=ADDRESS ...": each host's address on the lab network, where its
                          published ports bind (compose's BIND_ADDRESS on that host) and where clients on
                          another host dial its databases; needed for a database whose clients run on

@@ -217,3 +217,20 @@ def test_an_engine_per_context_speaks_to_that_context(tmp_path, contexts):
     lab = Lab(str(LAB_ROOT), main, None, contexts)
     assert lab.engine_on("jb-reach") is lab.engine_on("jb-reach") and lab.engine_on("") is main
     assert sorted(lab.engines) == ["", "jb-reach"]
+
+
+@needs_docker
+def test_monitoring_on_its_own_host_is_refused_until_it_is_built(tmp_path, contexts):
+    """MONITORING_HOST is read and checked like the others, but the monitoring stays on the controller
+    (cAdvisor per host and file_sd targets come first): a value that would do nothing is refused."""
+    d = tmp_path / "bench-mon"
+    d.mkdir()
+    (d / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nFIELDS=2\nFIELD_BYTES=10\nCLIENTS=1\n"
+                                 "RATE=10\nDOCS=10\nQUIET_S=0\nDATABASES=postgres\n")
+    env = {**contexts, "PYTHONPATH": str(LAB_ROOT)}
+    r = subprocess.run(["python3", "-m", "lab.driver", "validate", "--set", "MONITORING_HOST=jb-reach", str(d)],
+                       cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "runme.sh: --set: MONITORING_HOST=jb-reach: Prometheus and cAdvisor run on the controller's engine only" \
+        in r.stderr, r.stderr
+    assert sorted(os.listdir(d)) == ["bench.env"]
