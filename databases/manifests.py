@@ -118,6 +118,10 @@ def load(name, root=ROOT):
     if versions and versions["default"] not in versions["images"]:
         raise ManifestError(f"{path}: key 'versions.default' is {versions['default']!r} (allowed: "
                             f"{', '.join(versions['images'])}, the keys of versions.images)")
+    forms = doc["offers"].get("forms")
+    if forms and forms["default"] not in forms["offered"]:
+        raise ManifestError(f"{path}: key 'offers.forms.default' is {forms['default']!r} (allowed: "
+                            f"{', '.join(forms['offered'])}, the keys of offers.forms.offered)")
     for pooler in doc["offers"].get("poolers", {}):
         # a pooler is a folder of the database's: its service and its hooks (docs/contracts.md §2a)
         hooks = os.path.join(root, name, pooler, "pool.py")

@@ -43,16 +43,14 @@ PROJECT=$(project_name)
 
 # The lab's compose plus the baseline pair (derived from the lab's own resolved services).
 lab_compose() { docker compose --project-directory "$LAB_ROOT" $(compose_files) --env-file "$LAB_ROOT/.env" "$@"; }
-# The variant's Prometheus scrapes the variant's cAdvisor.
+# The variant's Prometheus scrapes the variant's cAdvisor and the same clients as the lab's (the lab's
+# own reads them from the targets the driver writes: lab/driver/monitoring_targets.py).
 VARIANT_YML=$WORK/prometheus.variant.yml
-sed -E 's/\bcadvisor:8080\b/cadvisor-variant:8080/' "${VARIANT_PROMETHEUS_YML:-$LAB_ROOT/prometheus/prometheus.yml}" >"$VARIANT_YML"
+"$VENV/bin/python" "$LAB_ROOT/lab/monitoring-cost/variant_targets.py" "${VARIANT_PROMETHEUS_YML:-$LAB_ROOT/prometheus/prometheus.yml}" \
+  "$PROJECT" "$DB" "$N_CLIENTS" >"$VARIANT_YML" || exit 2
 chmod a+r "$VARIANT_YML"  # Prometheus runs as nobody
 VARIANT=0
 [ -z "${VARIANT_CADVISOR_FLAGS:-}${VARIANT_CADVISOR_ENV:-}${VARIANT_PROMETHEUS_FLAGS:-}${VARIANT_PROMETHEUS_ENV:-}${VARIANT_PROMETHEUS_YML:-}" ] || VARIANT=1
-if [ "$VARIANT" = 1 ] && ! grep -q 'cadvisor-variant:8080' "$VARIANT_YML"; then
-  echo "bench-monitoring-cost.sh: ${VARIANT_PROMETHEUS_YML:-prometheus/prometheus.yml} has no target cadvisor:8080 to point at cadvisor-variant" >&2
-  exit 2
-fi
 lab_compose config --format json |
   python3 "$LAB_ROOT/lab/monitoring-cost/baseline_services.py" "$LAB_ROOT/lab/monitoring-cost/prometheus.baseline.yml" \
     "$VARIANT_YML" >"$BASE_OVERRIDE"

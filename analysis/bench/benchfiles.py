@@ -74,6 +74,19 @@ def settings_json(bench_dir, database):
     return file_schemas.check(read_json(path), "lab/settings.schema.json", path) if os.path.exists(path) else None
 
 
+def hosts_json(bench_dir):
+    """hosts.json, every host of the run and its facts (lab/hosts.schema.json), or None when the lab
+    wrote none (a run before issue 27's host facts)."""
+    path = os.path.join(bench_dir, "hosts.json")
+    return file_schemas.check(read_json(path), "lab/hosts.schema.json", path) if os.path.exists(path) else None
+
+
+def canary_json(bench_dir):
+    """canary.json, the network canary of a run on several hosts (lab/canary.schema.json), or None."""
+    path = os.path.join(bench_dir, "canary.json")
+    return file_schemas.check(read_json(path), "lab/canary.schema.json", path) if os.path.exists(path) else None
+
+
 def server_stats_json(bench_dir, phase_id):
     """D.server-stats.json, the readings at the window's edges (client/src/server-stats.schema.json),
     or None when the lab wrote none."""

@@ -77,6 +77,14 @@ class Bench:
     def host(self):
         return self._once("host.json", lambda: benchfiles.optional_json(self.file("host.json")))
 
+    def hosts(self):
+        """hosts.json's hosts (lab/hosts.schema.json), None when the run recorded none."""
+        return self._once("hosts.json", lambda: (benchfiles.hosts_json(self.path) or {}).get("hosts"))
+
+    def canary(self):
+        """canary.json (lab/canary.schema.json), None when the run measured none."""
+        return self._once("canary.json", lambda: benchfiles.canary_json(self.path))
+
     def settings(self, database):
         """D.settings.json (lab/settings.schema.json), None when the lab wrote none."""
         return self._once(("settings", database), lambda: benchfiles.settings_json(self.path, database))

@@ -9,6 +9,7 @@ from ..common.errors import AnalysisError
 from ..common.fileio import write_gzip_atomic, write_json_atomic
 from ..bench import folder
 from . import disk_devices
+from .clock_shift import ShiftedPrometheus, offsets as clock_offsets
 from .idle import export_cpu_usage
 from .monitoring import monitoring_cpu
 from .prom import Prometheus
@@ -126,6 +127,10 @@ def export(bench_dir, database, prometheus_url, project=None, interval=1.0, phas
         services[pooler] = "pooler"
 
     prom = Prometheus(prometheus_url)
+    # a host whose clock is off the controller's: its series read on the controller's clock (issue 27)
+    offsets = clock_offsets(phase)
+    if offsets:
+        prom = ShiftedPrometheus(prom, offsets, start, end)
     lookback = BASELINE_LOOKBACK_INTERVALS * interval
     out_services = {s: {"role": r, "containers": [], "counters": {}, "gauges": {}} for s, r in services.items()}
     gaps = {}

@@ -63,6 +63,14 @@ def docker_versions():
     return out
 
 
+def cgroup_driver():
+    """The engine's cgroup driver (cgroupfs, systemd), as `docker info` says it, or None."""
+    if not shutil.which("docker"):
+        return None
+    p, _ = _run(["docker", "info", "--format", "{{.CgroupDriver}}"])
+    return (p.stdout.strip() or None) if p is not None and p.returncode == 0 else None
+
+
 def hardware_counters():
     """Whether `perf stat -e instructions true` counts (VMs often have no PMU)."""
     if not shutil.which("perf"):
@@ -89,6 +97,7 @@ def gather():
         "cores": os.cpu_count(),
         "memory_bytes": memory_bytes(),
         "cgroup_version": cgroup_version(),
+        "cgroup_driver": cgroup_driver(),
         **docker_versions(),
         "hardware_counters": hardware_counters(),
         "transparent_hugepages": thp.gather(),

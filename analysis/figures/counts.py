@@ -20,6 +20,14 @@ def of_clients(ph, key):
     return total(c.get(key) for _, c in ph.clients())
 
 
+def form(ph):
+    """The storage form the phase's documents went into (its clients' `form`: the database's
+    <NAME>_FORM, client/src/forms.js), None when the clients name none (runs before the forms, other
+    workloads) or differ."""
+    forms = {c.get("form") for _, c in ph.clients()}
+    return forms.pop() if len(forms) == 1 else None
+
+
 def docs_in_db(ph):
     """The documents (rows, events) the database holds after the phase, None without a count."""
     count = ph.count()

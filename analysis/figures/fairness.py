@@ -96,6 +96,70 @@ def _further(settings, run_env, rows):
     return extra
 
 
+# --- what the servers and the kernel held (runs[] `cache`, `memory_limit`: analysis/figures/memory.py) ---------
+# Rows of readings, not of settings: each database's cell is what its server (or its container's
+# cgroup) reported in this bench's phases. Added only when some run recorded the reading: a run
+# recorded before it would get a row of "not recorded" cells that says nothing of its own.
+READ_ROWS = (
+    ("cache", "cache as the server holds it",
+     "read by each server itself at the window's edges (server-stats `cache`: shared_buffers x block_size, "
+     "@@innodb_buffer_pool_size, WiredTiger's maximum bytes configured); asked: CACHE_MB, else each database's "
+     ".env setting; a server holding another size fails its phase (runs[].cache)"),
+    ("memory_limit", "memory limit as the cgroup holds it",
+     "read from each database container's own cgroup before the window (memory.limit_in_bytes on cgroup v1, "
+     "memory.max on v2); asked: DB_MEMORY_MB, else .env's DB_MEMORY; another limit fails its phase "
+     "(runs[].memory_limit)"),
+)
+MIB = 1 << 20
+
+
+def _size(b):
+    return f"{b // MIB} MiB" if b % MIB == 0 else f"{b} B"
+
+
+def _read_cell(key, c):
+    """One phase's cell of a reading row."""
+    if c is None:
+        return "not recorded"
+    where = c["setting"] if key == "cache" else f"{c['file']}, cgroup {c['cgroup']}"
+    asked = f"{_size(c['asked_bytes'])} ({c['asked_from']})" if c["asked_bytes"] is not None else "nothing known"
+    if c["read_bytes"] is None:
+        why = (c["reason"] or "").removeprefix("not checked: ")
+        return f"not read: {why}; asked {asked}" if c["agrees"] is None else f"none; asked {asked}: NOT as asked"
+    cell = f"{_size(c['read_bytes'])} ({where})"
+    if c["agrees"] is True:
+        return cell + f", as asked: {c['asked_from']}" + (f" ({c['rounding']})" if c["rounding"] and c["expected_bytes"] != c["asked_bytes"] else "")
+    if c["agrees"] is False:
+        return cell + f"; asked {asked}: NOT as asked"
+    return cell + f"; not checked: {c['reason']}"
+
+
+def read_rows(runs):
+    """The reading rows ({what, <db>: cell, ..., aligned, note}) of the databases that ran, a cell per
+    database (its phases' cells, each named when they differ); a database of the baseline's pair that
+    did not run: "not run in this bench". [] when no run recorded either reading."""
+    dbs = list(dict.fromkeys(r["database"] for r in runs))
+    rows = []
+    for key, what, note in READ_ROWS:
+        if not any(key in r for r in runs):
+            continue
+        row = {"what": what}
+        values = []
+        for db in list(databases.baseline()) + databases.others(dbs):
+            phases = [r for r in runs if r["database"] == db]
+            if not phases:
+                row[db] = "not run in this bench"
+                continue
+            cells = {r["phase"]: _read_cell(key, r.get(key)) for r in phases}
+            distinct = list(dict.fromkeys(cells.values()))
+            row[db] = distinct[0] if len(distinct) == 1 else "; ".join(f"{ph}: {c}" for ph, c in cells.items())
+            values += [(r.get(key) or {}).get("read_bytes") for r in phases]
+        # aligned: every database that ran held the same size, each one read
+        row.update(aligned=None not in values and len(set(values)) == 1, note=note)
+        rows.append(row)
+    return rows
+
+
 def report_lines(result):
     """report.md's fairness statements (empty without them)."""
     rows = result.get("fairness") or []

@@ -78,9 +78,13 @@ def lab_work(clients, stats, booking_check=None):
     txn = _txn_work(clients, booking_check)
     buckets_created = sum(int((c.get("tsbs") or {}).get("host_hours") or 0) for c in clients
                           if (c.get("tsbs") or {}).get("model") == "bucket")
+    # the storage form and FIELDS of generated documents (a database's table's width follows them:
+    # databases/mysql/analysis.py), as the clients report them (absent before the forms: the default)
+    forms = {(c.get("form"), c.get("fields")) for c in clients if c.get("form")}
     return {
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
         **({"buckets_created": buckets_created} if buckets_created else {}),
+        **({"form": {"form": next(iter(forms))[0], "fields": next(iter(forms))[1]}} if len(forms) == 1 else {}),
         # WORKLOAD=booking/oltp: {workload, committed, attempts, aborted, aborted_on_errors, in_doubt,
         # commit_retries, writes (booking), booked (booking, from count)}
         **({"txn": txn} if txn else {}),

@@ -7,9 +7,10 @@ from ..common.fileio import read_env_file, write_json_atomic
 from ..bench import benchfiles, folder, phases, plan as plan_mod
 from ..collect import monitoring
 from . import (
-    counts, cpu_crosscheck, fairness, hdr, identity, per_doc, profile_samples, reconcile, resources, schema,
+    counts, cpu_crosscheck, fairness, hdr, identity, memory, per_doc, profile_samples, reconcile, resources, schema,
     cpu as cpu_mod, ingest as ingest_mod, operations as ops_mod, pooler as pooler_mod, queries as queries_mod,
-    status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
+    read_io as read_io_mod, status as status_mod, storage as storage_mod, transactions as txn_mod, wal as wal_mod,
+    clock as clock_mod,
 )
 
 SCHEMA_VERSION = 1
@@ -42,8 +43,11 @@ def build_run(ph, notes, docs_before=0, config=None):
     run_notes = status_mod.data_notes(ph, counted, docs_before, check, txn, ops_note, cpu)
     notes.extend(f"{ph.id}: {n}" for n in run_notes)
     reconciliation = reconcile.of_phase(ph, check)
+    # the memory the bench asked for, held to what ran: the server's own cache, the cgroup's limit
+    cache, limit = memory.cache(ph, config), memory.memory_limit(ph, config)
     status, reason, status_notes = status_mod.of_phase(ph, facts, check, reconciliation,
-                                                       cpu_crosscheck.of_phase(ph, cpu))
+                                                       cpu_crosscheck.of_phase(ph, cpu), clock_mod.skew(ph.doc()),
+                                                       memory.mismatches(cache, limit))
     run_notes += status_notes + reconcile.notes(reconciliation)
     window = identity.window(ph)
     run = {
@@ -56,6 +60,9 @@ def build_run(ph, notes, docs_before=0, config=None):
         "cpu": cpu,
         **used,
         "storage": storage,
+        # WORKLOAD=insert, ycsb: the storage form of the documents (jsonb, json, relational, bson),
+        # absent where the clients name none (runs before the forms: the database's default)
+        **({"form": counts.form(ph)} if counts.form(ph) else {}),
         # an ingest (the plan's workload `ingest`: tsbs): the model, events and host-hours ingested,
         # storage per event and per host-hour
         "ingest": ingest_mod.of_phase(ph, facts, storage["total_bytes"]),
@@ -70,6 +77,9 @@ def build_run(ph, notes, docs_before=0, config=None):
         "per_op": per_op,
         "wal": wal,
         **logs,
+        # read I/O per acknowledged operation: the server's own counters and the kernel's
+        # /proc/<pid>/io, each with its source (analysis/figures/read_io.py)
+        "read_io": read_io_mod.of_phase(ph, operations),
         "timeline": ops_mod.merge_timeline(ph.clients(), window["start"]),
         # WORKLOAD=booking/oltp: the transactions merged over the clients (analysis/figures/transactions.py) with
         # the phase's CPU per committed transaction; booking: count's nothing-lost check, rows included
@@ -86,6 +96,12 @@ def build_run(ph, notes, docs_before=0, config=None):
         "reconciliation": reconciliation,
         "notes": run_notes,
     }
+    if clock_mod.summary(ph.doc()) is not None:  # each host's clock at the marks (a run on several hosts)
+        run["clock"] = clock_mod.summary(ph.doc())
+    # present where the run recorded the readings (runs before them have neither field)
+    for key, value in (("cache", cache), ("memory_limit", limit)):
+        if value is not None:
+            run[key] = value
     if who["stage"] == "query":  # the query, its answers' digest and its cost per query (analysis/figures/queries.py)
         run["query"] = queries_mod.run_query(run, ph.clients(), ph.bench)
     return run
@@ -237,6 +253,15 @@ def build(bench_dir, lab_env=None):
     }
     # a database beyond the baseline's pair (DATABASES="mongodb postgres mysql"): its ratios against the
     # baseline's denominator, "mysql/postgres"; absent for the pair alone, whose results stay as they were
+    # every host of the run with its roles and facts (hosts.json, lab/driver/host_facts.py); absent
+    # for a run that recorded none, whose results stay as they were
+    hosts = bench.hosts()
+    if hosts is not None:
+        result["hosts"] = hosts
+    # the network between the clients' host and each database host, just before the run (canary.json)
+    canary = bench.canary()
+    if canary is not None:
+        result["network_canary"] = canary
     others = databases.others(dbs)
     if others:
         den = databases.baseline()[1]
@@ -249,7 +274,7 @@ def build(bench_dir, lab_env=None):
     # the indexes a query set declared, as each database created them (init)
     result["indexes"] = queries_mod.indexes(bench, dbs)
     # what differs between the sides, stated from what ran (analysis/figures/fairness.py; README "Fairness")
-    result["fairness"] = fairness.statements(settings, effective)
+    result["fairness"] = fairness.statements(settings, effective) + fairness.read_rows(runs)
     return result
 
 

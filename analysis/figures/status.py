@@ -52,10 +52,13 @@ def data_notes(ph, counts, docs_before, check, txn, ops_note, cpu):
     return notes
 
 
-def of_phase(ph, facts, check, reconciliation, cpu_mismatch):
+def of_phase(ph, facts, check, reconciliation, cpu_mismatch, clock_skew=None, memory_mismatches=()):
     """(status, reason, notes) of a phase: the lab's verdict (its phase file's) held to count's
-    nothing-lost check, a transaction workload's count, the reconciliation's verdict and the CPU
-    cross-check (cpu_mismatch: cpu_crosscheck's reason, None when they agree)."""
+    nothing-lost check, a transaction workload's count, the reconciliation's verdict, the CPU
+    cross-check (cpu_mismatch: cpu_crosscheck's reason, None when they agree), the hosts' clocks
+    (clock_skew: figures/clock.py's reason, None when every offset is within the threshold) and the
+    memory the bench asked for (memory_mismatches: figures/memory.py's reasons, the server's cache or
+    the container's limit not as asked)."""
     phase = ph.doc() or {}
     status, reason = phase.get("status", "missing"), phase.get("reason") or None
     notes = []
@@ -71,14 +74,23 @@ def of_phase(ph, facts, check, reconciliation, cpu_mismatch):
         status, reason = "failed", (f"no count after the phase ({ph.id}.count.json missing): the transactions' "
                                     "correctness check (what the database holds: nothing lost) did not run")
         notes.append(reason)
+    if memory_mismatches:
+        # the phase ran with other memory than the bench asked for: its figures are not the bench's
+        wrong = "not the memory asked for: " + "; ".join(memory_mismatches)
+        notes.append(wrong)
+        if status in ("ok", "suspect"):
+            status, reason = "failed", wrong
     if reconciliation["verdict"] == "suspect":
         notes.append("SUSPECT: work in the window the lab did not ask for: " + "; ".join(reconciliation["reasons"]))
         if status == "ok":  # failed/interrupted keep their meaning; suspect is an ok phase with foreign work
             status, reason = "suspect", "; ".join(reconciliation["reasons"])
-    if cpu_mismatch:
-        notes.append("SUSPECT: " + cpu_mismatch)
+    # the CPU cross-check, then a host's clock off the controller's (clock_skew: figures/clock.py skew)
+    for why in (cpu_mismatch, clock_skew):
+        if not why:
+            continue
+        notes.append("SUSPECT: " + why)
         if status == "ok":
-            status, reason = "suspect", cpu_mismatch
+            status, reason = "suspect", why
         elif status == "suspect":
-            reason = f"{reason}; {cpu_mismatch}"
+            reason = f"{reason}; {why}"
     return status, reason, notes

@@ -9,7 +9,7 @@ from ..common.labels import PER_DOC, fmt, fmt_bytes, fmt_ratio, phase_id, run_la
 from ..bench import folder
 from ..collect import thp
 from ..figures import fairness, ingest, pooler, queries, results
-from . import answer, plots, timeline_plot
+from . import answer, hosts as hosts_section, plots, read_io_report, timeline_plot
 
 
 def load_result(bench_dir):
@@ -91,6 +91,9 @@ def _runs_table(result):
         ("monitoring CPU cAdvisor + Prometheus (s; % of one core)", _monitoring_cell),
         ("metric gaps / counter resets", lambda r: f"{r['metrics_quality']['gaps']} / {r['metrics_quality']['counter_resets']}"),
     ]
+    if any(r.get("form") for r in runs):
+        # the storage form of the documents (a run of the forms: POSTGRES_FORM, MYSQL_FORM, ...)
+        fields.insert(4, ("storage form", lambda r: r.get("form") or "n/a (not named by its clients)"))
     head = [""] + [run_label(r) for r in runs]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, get in fields:
@@ -205,7 +208,8 @@ def bench_report(bench_dir):
     if not result.get("complete", True):
         lines.append("> **Incomplete run:** " + "; ".join(result.get("incomplete") or []) + "\n")
     lines += [f"Generated from the files in this folder (results.json of {result.get('generated_at', '?')}).", ""]
-    lines += answer.answer_lines(result) + ingest.report_lines(result) + answer.per_operation_tables(result)
+    lines += answer.answer_lines(result) + read_io_report.report_lines(result)
+    lines += ingest.report_lines(result) + answer.per_operation_tables(result)
     lines += queries.report_lines(result)
     lines += pooler.report_lines(result)  # POOL=pgbouncer: the pooler beside the server
     if timelines:
@@ -235,6 +239,8 @@ def bench_report(bench_dir):
               f"{host.get('compose') or '?'}, hardware counters: "
               f"{'yes' if hw.get('available') else 'no' + (' (' + hw['reason'] + ')' if hw.get('reason') else '')}", "",
               thp.describe(host.get("transparent_hugepages")), ""]
+    lines += hosts_section.report_lines(result)  # a run that recorded its hosts (hosts.json)
+    lines += hosts_section.canary_lines(result)  # a run that measured its network (canary.json)
     notes = _grouped_notes(result.get("notes") or [], [phase_id(r) for r in result["runs"]])
     if notes:
         lines += ["## Notes", ""] + [f"- {n}" for n in notes] + [""]

@@ -4,15 +4,11 @@ import csv
 import gzip
 import json
 import os
-import socket
-import subprocess
 import threading
 import time
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 import requests
-from prometheus_client import CollectorRegistry, make_wsgi_app
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
 import real_prometheus  # tests/ (analysis/tests/conftest.py puts it on sys.path)
@@ -21,12 +17,6 @@ from analysis.collect.export import export
 PROJECT = "jsonbench"
 LABELS = ["id", "name", "image", "container_label_com_docker_compose_project",
           "container_label_com_docker_compose_service"]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class FakeCadvisor:
@@ -64,57 +54,11 @@ class FakeCadvisor:
             return list(fams.values())
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, *a):
-        pass
-
-
 @pytest.fixture
 def prom_stack(tmp_path):
-    prometheus, _ = real_prometheus.binaries()  # tests/: the version the lab runs
     fake = FakeCadvisor()
-    registry = CollectorRegistry()
-    registry.register(fake)
-    exporter_port = free_port()
-    httpd = make_server("127.0.0.1", exporter_port, make_wsgi_app(registry), handler_class=QuietHandler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    prom_port = free_port()
-    cfg = tmp_path / "prometheus.yml"
-    cfg.write_text(f"""global:
-  scrape_interval: 1s
-  scrape_timeout: 900ms
-scrape_configs:
-  - job_name: cadvisor
-    static_configs:
-      - targets: ['127.0.0.1:{exporter_port}']
-""")
-    log = open(tmp_path / "prometheus.log", "w")
-    proc = subprocess.Popen([prometheus, f"--config.file={cfg}", f"--storage.tsdb.path={tmp_path / 'data'}",
-                             f"--web.listen-address=127.0.0.1:{prom_port}"], stdout=log, stderr=log)
-    url = f"http://127.0.0.1:{prom_port}"
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                if requests.get(f"{url}/-/ready", timeout=1).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if time.time() > deadline or proc.poll() is not None:
-                raise RuntimeError("prometheus did not become ready: " + (tmp_path / "prometheus.log").read_text())
-            time.sleep(0.2)
+    with real_prometheus.scraping_collector(tmp_path, fake) as url:
         yield fake, url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def wait_scraped(url, metric, samples):

@@ -12,6 +12,10 @@ taken with `node client server-stats` / `run` exactly as the lab runs them (fixt
   - mysql97-events-olap-a-clean / -olap-lookup-clean: query phases of the events set (10 executions
     each, one client) after a 3000-event load and `settle`; -olap-a-foreign: the same with a foreign
     connection's `SELECT COUNT(*) FROM jsonbench` between the readings;
+  - mysql97-relational-load: the mysql-load phase of a real lab run of storage-forms/ at its point
+    MYSQL_FORM=relational (a table of id and 10 VARCHAR(100) columns: the first phase to open it after
+    `init`), RECORDS=3000, CLIENTS=2 on the stand-ins; its clients' `form`, which the client writes
+    since that run, added;
   - mysql97-lab-bench1: the mysql phase of a real lab run, `./runme.sh` of bench1's settings with
     `DATABASES="mongodb postgres mysql"`, CLIENTS=2, DOCS=400, RATE=50, QUIET_S=5 on the stand-ins
     (its readings, client results and D.settings.json);
@@ -260,6 +264,27 @@ def test_the_labs_own_mysql_phase_reconciles_exactly_and_gives_bench1s_redo_and_
     # 10 x 1000-character documents (10,112 B of JSON text): about their size once in each log
     assert round(redo / docs) == 13557 and round(binlog / docs) == 10457
     assert binlog == files(stats, "end") - files(stats, "start")
+
+
+def test_opening_a_relational_table_reads_the_dictionary_per_column_and_is_allowed_for_its_width():
+    """MYSQL_FORM=relational: the first phase after init opens a table of 11 columns, whose data
+    dictionary reads (one Handler_read_key and two Handler_read_next per column, measured at 2, 5, 11
+    and 31 columns) exceed the two-column table's allowance: allowed for the table's width, which the
+    clients' form and FIELDS give; without them (a json table's allowance) the same readings are suspect."""
+    stats, clients = case("mysql97-relational-load")
+    assert {(c["form"], c["fields"]) for c in clients} == {("relational", 10)}
+    r = reconcile.reconcile("mysql", stats, clients)
+    assert r["verdict"] == "ok", r["checks"]
+    keyed, nxt = r["checks"]["keyed_reads"], r["checks"]["rows_read_next"]
+    assert (keyed["expected"], keyed["observed"], keyed["tolerance"]) == (29, 50, 21)
+    assert (nxt["expected"], nxt["observed"], nxt["tolerance"]) == (0, 27, 27)
+    assert "12 for the two-column table, 1 per further column: 21 for 11 columns" in keyed["about"]
+    assert r["lab_work"]["form"] == {"form": "relational", "fields": 10}
+    # the same readings judged as a two-column (json) table's: the dictionary reads look foreign
+    as_json = [{k: v for k, v in c.items() if k != "form"} for c in clients]
+    r = reconcile.reconcile("mysql", stats, as_json)
+    assert r["verdict"] == "suspect"
+    assert (r["checks"]["keyed_reads"]["tolerance"], r["checks"]["rows_read_next"]["tolerance"]) == (12, 9)
 
 
 def test_earlier_runs_on_mariadb_still_reconcile_as_before():

@@ -96,3 +96,27 @@ def test_instructions_say_they_are_user_mode_only(fixture_benches):
     assert all(r["cpu"]["instructions_scope"].startswith("user mode only (instructions:u)") for r in runs)
     assert "user mode" in figures.name("per_doc.instructions") and "user mode" in figures.name("per_op.instructions")
     assert dict((f, h) for f, h, _ in labels.PER_DOC)["instructions"] == "instructions (user mode)"
+
+
+def test_the_storage_form_the_clients_name_is_in_results_and_the_runs_table(fixture_benches, tmp_path):
+    """A run of the storage forms (POSTGRES_FORM, ...): each client result names the form its documents
+    went into; results.json runs[].form and report.md's Runs table say it. Runs before the forms name
+    none: no field, no row (their outputs unchanged)."""
+    import glob
+    import json
+    b = fixture_benches["bench1"]
+    before = results.write(b)
+    assert all("form" not in r for r in before["runs"])
+    report.run([b], str(tmp_path))
+    assert "| storage form |" not in open(os.path.join(b, "report.md")).read()
+    for path in glob.glob(os.path.join(b, "clients", "*.json")):
+        with open(path) as f:
+            doc = json.load(f)
+        doc["form"] = "relational" if os.path.basename(path).startswith("postgres") else "bson"
+        with open(path, "w") as f:
+            json.dump(doc, f)
+    res = results.write(b)
+    assert {r["database"]: r["form"] for r in res["runs"]} == {"mongodb": "bson", "postgres": "relational"}
+    report.run([b], str(tmp_path))
+    row = next(line for line in open(os.path.join(b, "report.md")).read().splitlines() if line.startswith("| storage form |"))
+    assert row == "| storage form | bson | relational |"

@@ -58,8 +58,9 @@ const COMMON_SPECS = {
   // shared_buffers, the WiredTiger cache, the InnoDB buffer pool), and one container memory limit.
   // Unset, .env's per-host sizing holds (PG_SHARED_BUFFERS, MONGO_CACHE_GB, MYSQL_BUFFER_POOL_SIZE, DB_MEMORY).
   CACHE_MB: {
-    type: 'int', min: 256, about: 'each database\'s cache in MiB, a multiple of 128 (InnoDB sizes its buffer pool in 128 MiB chunks; '
-      + 'WiredTiger takes 256 MiB at least); unset: .env\'s per-host sizing',
+    type: 'int', min: 1, about: 'each database\'s cache in MiB, within every one of DATABASES\' own rule (databases/<db>/database.json '
+      + '`cache`: WiredTiger takes 256 MiB at least; InnoDB\'s buffer pool and PostgreSQL\'s shared_buffers any whole MiB from 5 and 16); '
+      + 'unset: .env\'s per-host sizing',
   },
   DB_MEMORY_MB: {
     type: 'int', min: 512, about: 'each database container\'s memory limit in MiB (swap none: memswap the same), what the '
@@ -78,14 +79,17 @@ const COMMON_SPECS = {
   },
 };
 
-// and the keys choosing a database's official image among its manifest's versions (MYSQL_VERSION)
-const BENCH_SPECS = { ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs() };
+// and the keys choosing a database's official image among its manifest's versions (MYSQL_VERSION),
+// and its storage form among its manifest's forms (POSTGRES_FORM, MYSQL_FORM, ...: forms.js)
+const BENCH_SPECS = {
+  ...COMMON_SPECS, ...workloads.keySpecs(), ...require('./databases').versionSpecs(), ...require('./forms').formSpecs(),
+};
 
 const { InputError } = require('./input-error');
 
 function describeAllowed(spec) {
   switch (spec.type) {
-    case 'enum': return `one of ${spec.values.join(', ')}`;
+    case 'enum': return `one of ${spec.values.join(', ')}${spec.valuesAbout ? ` (${spec.valuesAbout})` : ''}`;
     case 'list': return `a space-separated, non-empty subset of "${spec.values.join(' ')}" without repeats`;
     case 'int': return `an integer >= ${spec.min}${spec.max !== undefined ? ` and <= ${spec.max}` : ''}`;
     case 'number': return `a number ${spec.gt !== undefined ? `> ${spec.gt}` : `>= ${spec.min}`}${spec.lt !== undefined ? ` and < ${spec.lt}` : ''}`;
@@ -283,6 +287,8 @@ function checkCombination(values, where, given) {
   // a TOPOLOGY no database of the file offers (their manifests' offers.topologies)
   checkTopologyOffered(values, where, given, BENCH_SPECS.TOPOLOGY.default);
   checkWorkloadRefused(values, where);
+  // a relational form with a nested shape (forms.js)
+  require('./forms').checkFormShape(values, where);
   if (workload.sequenceKeys && values.KEY === 'sequence') {
     const allowed = KEYS.filter((k) => k !== 'sequence').join(', ');
     throw new InputError(`${where('KEY')}: KEY=sequence cannot be used with WORKLOAD=${workload.name}: ${workload.sequenceKeys}; `
@@ -308,17 +314,12 @@ function contextOf(workload, values) {
     .map((k) => ` ${k}=${k === 'MIX' ? formatMix(values[k]) : values[k]}`).join('');
 }
 
-// The cache in 128 MiB steps (InnoDB rounds its buffer pool to whole chunks: another size would not
-// be the same on every database), and within the container's memory with room for the server's
-// processes and connections besides the cache (256 MiB: less and the kernel's OOM killer ends the run).
-const CACHE_STEP_MB = 128;
+// The cache as every database of DATABASES takes it exactly (each folder's rule: client/src/cache-rules.js),
+// and within the container's memory with room for the server's processes and connections besides the
+// cache (256 MiB: less and the kernel's OOM killer ends the run).
 const MEMORY_BESIDE_CACHE_MB = 256;
 function checkMemory(values, where) {
-  if (values.CACHE_MB != null && values.CACHE_MB % CACHE_STEP_MB !== 0) {
-    const lo = Math.max(256, values.CACHE_MB - (values.CACHE_MB % CACHE_STEP_MB));
-    throw new InputError(`${where('CACHE_MB')}: CACHE_MB=${values.CACHE_MB} is not a multiple of ${CACHE_STEP_MB} `
-      + `(InnoDB's buffer pool chunk); allowed: 256, 384, 512, ... (e.g. ${lo} or ${lo + CACHE_STEP_MB})`);
-  }
+  require('./cache-rules').checkCache(values, where);
   if (values.CACHE_MB != null && values.DB_MEMORY_MB != null && values.DB_MEMORY_MB < values.CACHE_MB + MEMORY_BESIDE_CACHE_MB) {
     throw new InputError(`${where('DB_MEMORY_MB')}: DB_MEMORY_MB=${values.DB_MEMORY_MB} leaves less than ${MEMORY_BESIDE_CACHE_MB} MiB beside `
       + `CACHE_MB=${values.CACHE_MB} for the server's processes; allowed: DB_MEMORY_MB >= ${values.CACHE_MB + MEMORY_BESIDE_CACHE_MB}`);

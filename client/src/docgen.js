@@ -126,6 +126,19 @@ class DocumentGenerator {
     return buf;
   }
 
+  // The FIELDS values of document `index` as Buffers (views of the generator's scratch, valid until
+  // its next document), attr1 first: a relational form's columns (flat documents only: a nested
+  // shape's values are the same characters, but its fields are not a row's columns).
+  fieldBuffers(index) {
+    this.chars(index);
+    return this.fieldViews;
+  }
+
+  // The same values as strings (MySQL's relational parameters).
+  fieldStrings(index) {
+    return this.fieldBuffers(index).map((b) => b.latin1Slice(0, b.length));
+  }
+
   // JSON text of document `index`, as a string (same bytes as jsonInto).
   json(index) {
     if (!this.jsonScratch) this.jsonScratch = this.jsonBuffer(0);

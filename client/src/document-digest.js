@@ -47,13 +47,15 @@ async function documentsDigest(target, key) {
 
 // The read-back of a SQL binding: pages of PAGE_ROWS rows in key order, each after the last key of
 // the one before (keyset pagination: no OFFSET rescans, one round trip a page). fetchPage(after, n):
-// rows [id, keyHex | null, document text], `after` null for the first page.
+// rows [id, keyHex | null, document text], `after` null for the first page; document(text): the
+// document of a row's third column (default: the JSON text parsed; a relational form's binding
+// passes its row's document as is).
 const PAGE_ROWS = 1000;
-async function* keysetReadBack(fetchPage) {
+async function* keysetReadBack(fetchPage, document = JSON.parse) {
   let after = null;
   for (;;) {
     const rows = await fetchPage(after, PAGE_ROWS);
-    for (const [, hex, text] of rows) yield [hex, JSON.parse(text)];
+    for (const [, hex, text] of rows) yield [hex, document(text)];
     if (rows.length < PAGE_ROWS) return;
     after = rows[rows.length - 1][0];
   }

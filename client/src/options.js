@@ -7,6 +7,9 @@ const {
 } = require('./bench-schema');
 const { databaseOf } = require('./uri');
 const { commands: databaseCommands } = require('./databases');
+const {
+  formKeys, formKey, formOf, checkFormShape,
+} = require('./forms');
 
 const CLIENT_SPECS = {
   URI: { type: 'text', required: true, about: 'database URI' },
@@ -47,10 +50,12 @@ const QUERY_KEYS = ['QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'];
 const COMMANDS = {
   // init creates the table/collection of the workload (tsbs: of its MODEL, targets/*-models.js) and
   // the indexes its query set declares (the set's indexes(dataOf(...))).
-  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS'],
+  // The storage form (<NAME>_FORM, forms.js): init makes the table of the URI's database's form
+  // (relational: one column per field, FIELDS x FIELD_BYTES), run writes and reads it, count reads it back.
+  init: ['URI', 'KEY', 'LAYOUT', ...QUERY_DATA_KEYS, 'FLIGHTS', 'TABLE_ROWS', 'FIELDS', 'FIELD_BYTES', 'SHAPE', ...formKeys()],
   run: ['URI', 'KEY', 'LAYOUT', 'FIELDS', 'FIELD_BYTES', 'RATE', 'DOCS', 'SEED', 'CLIENT_ID', 'RESULT',
     'METRICS_PORT', 'DURABILITY', 'KEY_FORMAT', 'BENCH', 'RECONNECT_TIMEOUT_S', 'METRICS_LINGER_S', ...WORKLOAD_KEYS,
-    ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED')],
+    ...[...QUERY_DATA_KEYS, ...QUERY_KEYS].filter((k) => !WORKLOAD_KEYS.includes(k) && k !== 'SEED'), ...formKeys()],
   // One execution (k = 0) of QUERY with the database's plan (EXPLAIN ANALYZE / explain executionStats).
   explain: ['URI', 'KEY', ...QUERY_DATA_KEYS, 'QUERY', 'QUERY_RUNS', 'QUERY_RATE', 'WORK_MEM'],
   // After a load phase and before a query phase: VACUUM (ANALYZE) + CHECKPOINT / {fsync: 1}.
@@ -59,7 +64,7 @@ const COMMANDS = {
   // WORKLOAD=booking: also the nothing-lost check (TXN_OUTCOMES: the bookings the clients committed).
   // DIGEST=documents: also every document read back and digested (document-digest.js; KEY: how keys compare).
   // COMPRESS (tsbs): the database's native compression, applied after the ingest window (count.js).
-  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'TXN_OUTCOMES', 'KEY', 'DIGEST'],
+  count: ['URI', 'WORKLOAD', 'MODEL', 'COMPRESS', 'TXN_OUTCOMES', 'KEY', 'DIGEST', ...formKeys()],
   // WORKLOAD: what each `run` session of the workload sends besides its operations (run_session).
   'server-stats': ['URI', 'WORKLOAD'],
   'wait-ready': ['URI', 'READY_TIMEOUT_S'],
@@ -109,6 +114,11 @@ function parseOptions(command, argv, env = process.env) {
     out[camelOf(name)] = parseValue(spec, source.value, source.where);
     if (name === 'URI') out.database = databaseOf(out.uri, source.where);
   }
+  // the URI's database's storage form (its <NAME>_FORM, else its manifest's default), for the binding
+  if (out.database && names.some((n) => formKeys().includes(n))) {
+    const given = Object.fromEntries(formKeys().map((k) => [k, out[camelOf(k)]]));
+    out.form = formOf(given, out.database);
+  }
   if (command === 'run') checkRun(out);
   return out;
 }
@@ -122,6 +132,8 @@ function checkRun(out) {
     QUERIES: 'none', DATASET: out.dataset ?? null, // a client runs one QUERY, not the bench's QUERIES
   };
   checkCombination(values, (name) => flagOf(name), () => false);
+  // a relational form with a nested shape, for the URI's database (a bench file's DATABASES is checked above)
+  if (out.database && out.form) checkFormShape({ ...values, DATABASES: [out.database], [formKey(out.database)]: out.form }, (name) => flagOf(name));
   if (out.stage === 'query' && !out.query) {
     throw new InputError('--stage query needs --query (QUERY); allowed: a query name of the workload\'s set (client/src/queries/)');
   }

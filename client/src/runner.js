@@ -305,6 +305,8 @@ class Runner {
       durability: o.durability,
       fields: o.fields,
       field_bytes: o.fieldBytes,
+      // the storage form of the generated documents (<NAME>_FORM, forms.js); other workloads keep their own tables
+      ...(o.form && require('./workloads/registry').workload(o.workload || 'insert').documents ? { form: o.form } : {}),
       seed: o.seed,
       client_id: o.clientId,
       ...this.describe,

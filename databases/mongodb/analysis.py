@@ -13,6 +13,14 @@ from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures
 WAL = {"counter": "wt_log_bytes_written", "source": "wiredTiger.log",
        "about": "WiredTiger's journal, serverStatus wiredTiger.log 'log bytes written'"}
 
+# runs[].read_io (analysis/figures/read_io.py): WiredTiger's reads into its cache. SecantusDB has no
+# wiredTiger section: null there with the reading's reason and the server's name.
+READ_IO = {"wt_cache_read": {
+    "counter": "wt_cache_bytes_read", "unit_counter": None, "source": "wiredTiger.cache 'bytes read into cache'",
+    "about": ("bytes WiredTiger read into its cache (misses of its cache, as the pages are in memory: "
+              "uncompressed, so larger than the compressed bytes read from the file); a read the OS page "
+              "cache may serve")}}
+
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
 # Sources, per row:
@@ -431,3 +439,20 @@ def transaction_isolation(iso):
 # `mongodb_8_0_recommends` and `matches_mongodb_8_0` (the key below, by contract).
 THP = {"key": "mongodb_8_0", "who": "MongoDB 8.0",
        "recommends": {"enabled": "always", "defrag": "defer+madvise", "max_ptes_none": 0, "overcommit_memory": 1}}
+
+
+# --- the cache (analysis/figures/memory.py asks `cache_asked`) ------------------------------------------
+
+def cache_asked(settings, read):
+    """CACHE_MB unset: --wiredTigerCacheSizeGB on the command line (compose.yaml's, .env's
+    MONGO_CACHE_GB), in bytes as mongod gives WiredTiger its cache_size: whole MiB of the GiB given
+    (the stand-in's entrypoint maps it to --cache-size the same way); None without it."""
+    value = setting(settings, "--wiredTigerCacheSizeGB")
+    if value is None:
+        return None
+    try:
+        mib = int(float(value) * 1024)
+    except ValueError:
+        mib = None
+    return {"bytes": None if mib is None else mib << 20,
+            "from": f"--wiredTigerCacheSizeGB {value} on the command line (.env MONGO_CACHE_GB)"}

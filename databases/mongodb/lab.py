@@ -17,13 +17,21 @@ def uri(env, address="mongodb:27017"):
 def compose_env(env, root):
     """TOPOLOGY=replset: mongod gets `--replSet rs0` (and the keyFile mongod requires with --auth)
     through the entrypoint in compose.yaml / compose.standins.yaml; unset (standalone) otherwise.
-    CACHE_MB (the bench's cache): --wiredTigerCacheSizeGB in GiB, exact (a multiple of 128 MiB is a
-    multiple of 1/8 GiB); unset: .env's MONGO_CACHE_GB stays."""
+    CACHE_MB (the bench's cache): --wiredTigerCacheSizeGB in GiB, written out exactly (cache_gb); unset:
+    .env's MONGO_CACHE_GB stays."""
     out = {"MONGO_TOPOLOGY_ARGS": "--replSet rs0 --keyFile /tmp/jsonbench-keyfile" if _replset(env) == "replset" else None}
     cache = env.get("CACHE_MB") or ""
     if cache:
-        out["MONGO_CACHE_GB"] = f"{int(cache) / 1024:g}"
+        out["MONGO_CACHE_GB"] = cache_gb(int(cache))
     return out
+
+
+def cache_gb(mib):
+    """MiB as GiB, every digit: a whole MiB is n/1024 GiB, a binary fraction of at most 10 places whose
+    decimal is exact and which repr writes out whole (300 -> 0.29296875; "%g" wrote 0.292969, which
+    mongod would have taken as 299.99 MiB). mongod turns it back into cacheSizeGB x 1024 MB."""
+    text = repr(mib / 1024)
+    return text[:-2] if text.endswith(".0") else text
 
 
 def after_ready(bench, db):

@@ -31,7 +31,10 @@ package, the lab's stand-in: mysql97-*) and earlier on MariaDB 10.11.18 (mariadb
   nothing there;
 - the first phase that opens the table after `init` adds the reads of opening it: MariaDB 4
   Handler_read_key (its persistent statistics), MySQL 9.7 12 Handler_read_key and 9
-  Handler_read_next (its data dictionary and statistics): TOLERANCE["table_open_reads"];
+  Handler_read_next (its data dictionary and statistics): TOLERANCE["table_open_reads"], for the
+  table of the json form (id, data); MySQL 9.7 reads the dictionary per column, 10 + C Handler_read_key
+  and 5 + 2C Handler_read_next for a table of C columns (measured at 2, 5, 11 and 31 columns: the
+  relational form's, MYSQL_FORM=relational, one column per field): TABLE_OPEN_READS_PER_COLUMN;
 - the LSN's delta is the redo generated (MariaDB: equal to Innodb_os_log_written's; MySQL 9.7:
   Innodb_os_log_written is about 5% more, 5,757,952 against 5,502,897 bytes for 400 10 kB
   documents: a partly filled 512-byte log block is written again by the next commit), and SHOW
@@ -65,6 +68,20 @@ BINLOG = {"counter": "binlog_bytes", "source": "SHOW BINARY LOGS",
                     "binlog_row_image=FULL the before-image whole even when PARTIAL_JSON shrinks the after-image)"),
           "down": "binary log files were purged or the server restarted"}
 LOGS = {"binlog": ("binary log", BINLOG)}
+
+# runs[].read_io (analysis/figures/read_io.py): InnoDB's reads from its files. With
+# innodb_flush_method=O_DIRECT (MySQL 8.4 and 9.7's default on Linux where the file system allows it;
+# D.settings.json records what ran) the data files bypass the OS page cache, so these are storage reads.
+READ_IO = {
+    "buffer_pool_reads": {
+        "counter": "innodb_buffer_pool_reads", "unit_counter": "innodb_page_size_bytes",
+        "source": "Innodb_buffer_pool_reads x Innodb_page_size",
+        "about": ("pages InnoDB could not find in the buffer pool and read from its files (with O_DIRECT, "
+                  "from storage; read-ahead has its own counter, Innodb_buffer_pool_read_ahead)")},
+    "data_read": {
+        "counter": "innodb_data_read_bytes", "unit_counter": None, "source": "Innodb_data_read",
+        "about": "bytes InnoDB read from all its files (data, undo, system tablespace), read-ahead included"},
+}
 
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) --------------------------
@@ -117,7 +134,8 @@ def counter_semantics(server):
     if product == "MySQL":
         if v is not None and v[:2] == MYSQL_MEASURED:
             return {"label": _label(server), "innodb_rows": True, "status_rows_counted": True,
-                    "table_open": TOLERANCE["table_open_reads"]["MySQL 9.7"], "unmeasured": {}}, None
+                    "table_open": TOLERANCE["table_open_reads"]["MySQL 9.7"],
+                    "table_open_per_column": TABLE_OPEN_READS_PER_COLUMN["MySQL 9.7"], "unmeasured": {}}, None
         if v is not None and v[:2] == MYSQL_MANUAL_ONLY:
             return {"label": _label(server), "innodb_rows": True, "status_rows_counted": None,
                     "table_open": {"keyed_reads": 0, "rows_read_next": 0},
@@ -147,6 +165,35 @@ TOLERANCE = {
                          "MySQL 9.7": {"keyed_reads": 12, "rows_read_next": 9}},
     "threads_at_edges": 0,  # only the reading's own connection
 }
+
+# The reads of opening a table per column beyond the json form's two (id, data), measured on MySQL 9.7
+# (module docstring); not measured on MariaDB 10.11 (its table-open reads stay the two-column table's).
+TABLE_OPEN_READS_PER_COLUMN = {"MySQL 9.7": {"keyed_reads": 1, "rows_read_next": 2}}
+JSON_FORM_COLUMNS = 2
+
+
+def _table_columns(w):
+    """The document table's columns in the phase (mysql-schema.js): the relational form's id and one
+    per field, else id and data (the clients' `form` and `fields`; absent before the forms: json)."""
+    form = w.get("form") or {}
+    if form.get("form") == "relational" and form.get("fields"):
+        return 1 + int(form["fields"])
+    return JSON_FORM_COLUMNS
+
+
+def _table_open(sem, w):
+    """({keyed_reads, rows_read_next} allowed for opening the table, and the words saying why)."""
+    opening = dict(sem["table_open"])
+    per = sem.get("table_open_per_column")
+    extra = _table_columns(w) - JSON_FORM_COLUMNS
+    if not per or extra <= 0:
+        return opening, {k: "" for k in opening}
+    why = {}
+    for k in opening:
+        why[k] = (f"; {opening[k]} for the two-column table, {per[k]} per further column: "
+                  f"{opening[k] + per[k] * extra} for {JSON_FORM_COLUMNS + extra} columns")
+        opening[k] += per[k] * extra
+    return opening, why
 
 
 def _status_rows(sem, end):
@@ -232,21 +279,21 @@ def reconcile(checks, w, start, end, seconds, sem, r):
           f"Handler_update {source}: the lab changes no row", querying or unmeasured.get("rows_changed"))
     # a keyed read, the update's row lookup, a scan's first index dive: one read by key each
     keyed = reads + 2 * rmw + n(ops, "update") + scans
-    opening = sem["table_open"]
+    opening, opening_why = _table_open(sem, w)
     check(checks, "keyed_reads", keyed + status_names,
           None if querying or "keyed_reads" in unmeasured else delta(start, end, "handler_read_key"),
           opening["keyed_reads"] + errors,
           f"Handler_read_key {source}: one per read, update and scan, two per read-modify-write"
           + (f", one per name a reading's SHOW GLOBAL STATUS asks ({status_names})" if sem["status_rows_counted"] else "")
           + f" (tolerance: the reads of opening the table when the phase is the first to open it after init "
-          f"({opening['keyed_reads']}), failed operations)",
+          f"({opening['keyed_reads']}{opening_why['keyed_reads']}), failed operations)",
           querying or unmeasured.get("keyed_reads"), low_too=bool(keyed + status_names))
     scan_why = (f"the phase's {scans} scans read a number of rows the clients do not report" if scans else querying)
     check(checks, "rows_read_next", 0,
           None if scan_why or "rows_read_next" in unmeasured else delta(start, end, "handler_read_next"),
           opening["rows_read_next"],
           f"Handler_read_next {source}: only a scan reads the next row; keyed reads and inserts read none "
-          f"(tolerance: the reads of opening the table after init ({opening['rows_read_next']}))",
+          f"(tolerance: the reads of opening the table after init ({opening['rows_read_next']}{opening_why['rows_read_next']}))",
           scan_why or unmeasured.get("rows_read_next"))
     def no_rows(key):
         return None if sem["innodb_rows"] else (
@@ -568,3 +615,32 @@ def fairness_rows(settings, run_env, setting):
          "aligned": redo is not None and wal is not None and size_bytes(redo) == size_bytes(wal),
          "note": "how much log may build up before flushing is forced (MYSQL_REDO_LOG_CAPACITY = PG_MAX_WAL_SIZE)"},
     ]
+
+
+# --- the cache (analysis/figures/memory.py asks `cache_asked` and `cache_expected`) ---------------------
+
+def cache_asked(settings, read):
+    """CACHE_MB unset: --innodb-buffer-pool-size on mysqld's command line (compose.yaml's, from .env's
+    MYSQL_BUFFER_POOL_SIZE), in bytes; None without it."""
+    value = _option(_cmd(settings), "innodb_buffer_pool_size")
+    if value is None:
+        return None
+    b = size_bytes(value)
+    return {"bytes": None if b is None else int(b),
+            "from": f"innodb_buffer_pool_size={value} on mysqld's command line (.env MYSQL_BUFFER_POOL_SIZE)"}
+
+
+def cache_expected(asked, read):
+    """InnoDB allocates the pool in whole multiples of innodb_buffer_pool_chunk_size x
+    innodb_buffer_pool_instances, rounding a size up to one (MySQL 8.4 manual, innodb-buffer-pool-resize.html:
+    "automatically adjusted to a value that is equal to or a multiple of"; a chunk larger than the pool
+    is cut to it first, which the chunk size read back already shows). Read back with the pool
+    (mysql-stats.js CACHE_VARIABLES); without them nothing is rounded."""
+    parts = (read or {}).get("parts") or {}
+    chunk, instances = parts.get("innodb_buffer_pool_chunk_size"), parts.get("innodb_buffer_pool_instances") or 1
+    if not chunk:
+        return asked, None
+    unit = int(chunk) * int(instances)
+    expected = -(-asked // unit) * unit
+    return expected, (f"InnoDB rounds the pool up to a multiple of innodb_buffer_pool_chunk_size x "
+                      f"innodb_buffer_pool_instances = {int(chunk)} x {int(instances)} B")

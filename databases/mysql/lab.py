@@ -26,9 +26,13 @@ def compose_env(env, root):
     out = {"MYSQL_FLUSH_LOG_AT_TRX_COMMIT": "2" if relaxed else "1",
            "MYSQL_SYNC_BINLOG": "0" if relaxed else "1",
            "MYSQL_OFFICIAL_IMAGE": image}
-    # CACHE_MB (the bench's cache, every database's own setting): the buffer pool, whole 128 MiB chunks
-    # (the client refuses another size); unset: .env's MYSQL_BUFFER_POOL_SIZE stays
+    # CACHE_MB (the bench's cache, every database's own setting): the buffer pool. InnoDB rounds the
+    # pool up to a multiple of chunk size x instances (128 MiB x 1 by default: 200M ran as 256 MiB on
+    # 9.7.4), so the pool is one instance of one chunk of CACHE_MB: exactly CACHE_MB (database.json
+    # `cache`). Unset: .env's MYSQL_BUFFER_POOL_SIZE, MySQL's chunk size and its own instance count.
     cache = env.get("CACHE_MB") or ""
     if cache:
         out["MYSQL_BUFFER_POOL_SIZE"] = f"{int(cache)}M"
+        out["MYSQL_BUFFER_POOL_CHUNK_SIZE"] = f"{int(cache)}M"
+        out["MYSQL_BUFFER_POOL_INSTANCES_OPTION"] = "--innodb-buffer-pool-instances=1"
     return out

@@ -2,6 +2,8 @@
 define: docs/contracts.md "A database's analysis hooks"): its WAL counter, counter meanings, reconciliation
 rules, fairness cells and terms, and transaction isolation.
 """
+import re
+
 from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures/reconcile.py; loaded after it)
     check as _check, delta as _delta, n as _n, total as _sum)
 
@@ -12,6 +14,14 @@ from analysis.figures.reconcile import (  # the rules' helpers (analysis/figures
 WAL = {"counter": "wal_bytes", "source": "pg_current_wal_lsn",
        "about": ("advance of the WAL write position, pg_current_wal_lsn() (WAL written to the operating "
                  "system, not necessarily flushed; not the insert position)")}
+
+# runs[].read_io (analysis/figures/read_io.py): blocks PostgreSQL read because shared_buffers did not
+# hold them. Each is a read() of one block from the kernel, which the OS page cache may serve: a
+# buffer-cache miss, not necessarily a storage read (the kernel's read_bytes beside it says which).
+READ_IO = {"blks_read": {
+    "counter": "blks_read", "unit_counter": "block_size_bytes", "source": "pg_stat_database.blks_read x block_size",
+    "about": ("blocks read into shared_buffers (misses of PostgreSQL's cache, this database only), each a read "
+              "the OS page cache may serve: not necessarily storage reads")}}
 
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
@@ -343,3 +353,36 @@ def fairness_terms(settings, run_env):
 def transaction_isolation(iso):
     """The isolation a transaction ran at: the ISOLATION bench key's level, by PostgreSQL's name."""
     return ISOLATION_NAMES.get(iso, str(iso))
+
+
+# --- the cache (analysis/figures/memory.py asks `cache_asked` and `cache_expected`) ---------------------
+# shared_buffers as postgres reads it: a number with a memory unit (B, kB, MB, GB, TB: powers of 1024),
+# or a bare number of buffers of block_size bytes (PostgreSQL 17 manual, "Parameter Names and Values")
+PG_UNITS = {"B": 1, "kB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30, "TB": 1 << 40}
+
+
+def _block(read):
+    parts = (read or {}).get("parts") or {}
+    return int(((parts.get("block_size") or {}).get("setting")) or 8192)
+
+
+def cache_asked(settings, read):
+    """CACHE_MB unset: the shared_buffers on the server's command line (compose.yaml's -c
+    shared_buffers=${PG_SHARED_BUFFERS}, .env's), in bytes; None without it."""
+    value = setting(settings, "shared_buffers")
+    if value is None:
+        return None
+    m = re.fullmatch(r"\s*(\d+)\s*(B|kB|MB|GB|TB)?\s*", value)
+    where = f"shared_buffers={value} on the server's command line (.env PG_SHARED_BUFFERS)"
+    if m is None:
+        return {"bytes": None, "from": where}
+    return {"bytes": int(m.group(1)) * (PG_UNITS[m.group(2)] if m.group(2) else _block(read)), "from": where}
+
+
+def cache_expected(asked, read):
+    """shared_buffers is whole buffers: a size that is no multiple of block_size is rounded to the
+    nearest one (the manual: a value is rounded to the parameter's unit); a multiple is held exactly."""
+    block = _block(read)
+    if asked % block == 0:
+        return asked, None
+    return (asked + block // 2) // block * block, f"whole {block} B buffers: {asked} B rounded to the nearest"

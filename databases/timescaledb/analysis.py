@@ -24,6 +24,8 @@ _pg = _postgres_hooks()
 
 # runs[].wal: pg_current_wal_lsn()'s advance between the readings that bracket the window
 WAL = _pg.WAL
+# runs[].read_io: PostgreSQL's (blks_read x block_size)
+READ_IO = _pg.READ_IO
 
 
 def counter_semantics(server):
@@ -154,3 +156,8 @@ def fairness_rows(settings, run_env, setting_of):
              "mongodb": "no TimescaleDB", "postgres": "no TimescaleDB", "aligned": False,
              "note": f"the official image is {OFFICIAL}; a stand-in's edition, version, C library and PostgreSQL minor "
                      "are its own (the Apache edition has no compression: COMPRESS is refused on it)"}]
+
+
+# --- the cache (analysis/figures/memory.py): shared_buffers, as PostgreSQL's -------------------------------
+cache_asked = _pg.cache_asked
+cache_expected = _pg.cache_expected

@@ -182,6 +182,11 @@ def main(argv):
         return 1
     try:
         install_signals(lab)
+        try:
+            lab.write_monitoring_targets()
+        except Exception as e:  # noqa: BLE001  (without a target no cAdvisor series: every figure null)
+            print(f"runme.sh: {e}", file=sys.stderr, flush=True)
+            return 1
         rc = run(argv[1:], lab)
         if rc != 0 and not getattr(lab, "stack_kept", False):
             # interrupted, failed or stopped by an error: the lab's containers go (the run's files stay)

@@ -178,12 +178,24 @@ class Bench:
         words = ["run", "--rm", "--no-deps", "-T", *args, "client", command, *flags]
         return self.client_engine.compose_to(words, env, stdout, stderr)
 
+    def client_name(self, phase_id, i):
+        return f"{self.engine.project}-client-{phase_id}-{i}"
+
+    def scrape_clients(self, phase_id, clients):
+        """Prometheus's client targets: the phase's CLIENTS containers by name (0: none), on the
+        single host (lab/driver/monitoring_targets.py). The dashboards read them; results.json does not:
+        a failure is said, and the run goes on."""
+        try:
+            self.lab.scrape_clients([self.client_name(phase_id, i) for i in range(1, clients + 1)])
+        except Exception as e:  # noqa: BLE001
+            self.say(f"the clients' metrics targets could not be written: {e}")
+
     def client_start(self, db, i, phase_id):
         """One detached client container of a phase; its id ('' when the start failed). The client
         reads its phase (operations, rate, stage, query), settings and result file from plan.json."""
         env = self._client_env(self.client_uri(db))
         args = client_args(self.dir, "rw", self.settings.get("DATASET"), None, self.env, self.files_volume())
-        words = ["run", "-d", "--no-deps", "--use-aliases", "--name", f"{self.engine.project}-client-{phase_id}-{i}",
+        words = ["run", "-d", "--no-deps", "--use-aliases", "--name", self.client_name(phase_id, i),
                  "--user", f"{os.getuid()}:{os.getgid()}", *args, "client", "run",
                  "--plan", f"{BENCH_MOUNT}/plan.json", "--phase", phase_id, "--client", str(i)]
         r = self.client_engine.compose(words, env=env)
@@ -336,10 +348,16 @@ class Bench:
         else:
             self.say(f"starting: {settings.get('DESCRIPTION', '')} ({settings['DATABASES']}; {settings['WORKLOAD']} workload; "
                      f"phases: {' '.join(p.id for p in self.plan.phases)})")
+        host = None
         try:
-            self.lab.write_json(os.path.join(self.dir, "host.json"), self.probe.host_facts())
+            host = self.probe.host_facts()
+            self.lab.write_json(os.path.join(self.dir, "host.json"), host)
         except Exception as e:  # noqa: BLE001  (host facts are a figure's context, not a reason to stop)
             self.say(f"host-info failed: {e}")
+        try:
+            self.lab.write_json(os.path.join(self.dir, "hosts.json"), self.lab.hosts_facts(host))
+        except Exception as e:  # noqa: BLE001  (as host.json)
+            self.say(f"the hosts' facts could not be read: {e}")
         self.say(f"fresh database volumes for: {settings['DATABASES']}")
         try:
             self.refresh_databases()

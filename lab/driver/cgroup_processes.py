@@ -12,6 +12,9 @@ CLI below is for the lab's bash (lab/phase.sh, through the lab/cgroup-processes.
       is gone, each holding every process seen in the cgroup during those S seconds (polled every
       50 ms, so that short-lived intruders such as a healthcheck's runc:[2:INIT] or pg_isready are
       seen); each line flushed as it is taken. One long-lived reader: polling costs the host little.
+  python3 -m lab.driver.cgroup_processes io PID
+      one JSON line: the I/O counters (/proc/<pid>/io read_bytes, rchar) of each of the container's
+      processes (`io` below), as the probe reads them at a window's marks.
   python3 -m lab.driver.cgroup_processes summary --database NAME [--stand-in] samples.jsonl   (NAME: databases/NAME/database.json)
       the phase manifest's `cgroup_processes` field (docs/contracts.md §4):
       {samples, comms: {comm: process-samples}, foreign: [comm, ...], server: [allowed comms],
@@ -142,6 +145,49 @@ def watch(pid, every, proc, root, poll=0.05, emit=None, running=None, nap=time.s
     return 0
 
 
+# /proc/<pid>/io fields read by `io` (Linux, Documentation/filesystems/proc.rst "/proc/<pid>/io"):
+# read_bytes, the bytes this process caused to be fetched from storage (a read the page cache
+# serves adds nothing; an O_DIRECT read adds its bytes); rchar, the bytes its read()/pread()-like
+# calls returned, from the page cache or not (a socket's recv() not: seen as 0 on SecantusDB).
+IO_FIELDS = ("read_bytes", "rchar")
+
+
+def process_counters(pid, proc):
+    """{field: int} of IO_FIELDS from /proc/PID/io, the ppid and start time (/proc/PID/stat fields
+    4 and 22, clock ticks since boot: with the pid, who the process is, since pids are reused); None
+    when the process ended between the reads."""
+    try:
+        with open(os.path.join(proc, str(pid), "io")) as f:
+            io = dict(line.split(":", 1) for line in f if ":" in line)
+        with open(os.path.join(proc, str(pid), "stat")) as f:
+            stat = f.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return None
+    fields = stat[stat.rindex(")") + 2:].split()
+    return {"ppid": int(fields[1]), "start_ticks": int(fields[19]),
+            **{k: int(io[k]) for k in IO_FIELDS}}
+
+
+def io(pid, proc="/proc", root="/sys/fs/cgroup"):
+    """The I/O counters of every process of PID's container at one moment (a window mark):
+    {"t", "cgroup", "processes": [{pid, comm, ppid, start_ticks, read_bytes, rchar}]}, or
+    {"t", "error"} when the cgroup or a process's /proc/<pid>/io cannot be read (a permission, not a
+    process that ended meanwhile: that one is left out). Linux adds a reaped child's counters to its
+    parent's /proc/<pid>/io (kernel/exit.c wait_task_zombie), so analysis/figures/read_io.py can
+    count a process that ends between two marks through its parent (docs/contracts.md §4)."""
+    t = time.time()
+    try:
+        d = cgroup_dir(pid, proc, root)
+        out = []
+        for p in processes(d, proc):
+            counters = process_counters(p["pid"], proc)
+            if counters is not None:
+                out.append({**p, **counters})
+        return {"t": t, "cgroup": d, "processes": out}
+    except (OSError, ValueError) as e:
+        return {"t": t, "error": f"{type(e).__name__}: {e}"}
+
+
 def summary(samples, server):
     """server: the comms allowed in the container (the server's own)."""
     good = [s for s in samples if s.get("processes") is not None]
@@ -173,6 +219,8 @@ def main(argv=None):
     w = sub.add_parser("watch")
     w.add_argument("pid", type=int)
     w.add_argument("--every", type=float, default=1.0)
+    i = sub.add_parser("io")
+    i.add_argument("pid", type=int)
     m = sub.add_parser("summary")
     m.add_argument("--database", required=True, help="a database with a manifest, databases/<name>/database.json")
     m.add_argument("--stand-in", action="store_true")
@@ -182,6 +230,9 @@ def main(argv=None):
     root = os.environ.get("JSONBENCH_CGROUP_ROOT", "/sys/fs/cgroup")
     if a.cmd == "sample":
         print(json.dumps(sample(a.pid, proc, root)))
+        return 0
+    if a.cmd == "io":
+        print(json.dumps(io(a.pid, proc, root)))
         return 0
     if a.cmd == "watch":
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -29,6 +29,14 @@ def perf_record_delay_s(expected_s, record_s):
     return (expected_s - record_s) // 2 if expected_s > record_s else 0
 
 
+def perf_record_seconds(expected_s, record_s):
+    """How long the profile records: PERF_RECORD_S, but never longer than the expected load (a
+    recording that outlasts the window held the next phase back by the difference: 5.5 s of a 9.6 s
+    gap between two 20 s windows, and it sampled an idle server). A back-to-back phase (no expected
+    time) records PERF_RECORD_S."""
+    return min(record_s, expected_s) if expected_s > 0 else record_s
+
+
 def quiet_steps(quiet_s):
     """The quiet period in steps of at most QUIET_STEP_S (one progress line each): [(left, step)]."""
     steps, left = [], int(quiet_s)

@@ -14,6 +14,9 @@ Interface (the experiment level, lab/driver/experiments.py and check.py, calls t
   lab.prometheus_url()        where the lab's Prometheus answers from the host
   lab.on_signal()             a signal's handler: marks the run interrupted, stops the phase's clients
   lab.close()                 ends the probe's own container, if it runs one (every exit of `run`)
+  lab.write_monitoring_targets()  the single host's cAdvisor as Prometheus's target (before the benches)
+  lab.scrape_clients(names)   a phase's client containers as Prometheus's targets
+  lab.hosts() / lab.hosts_facts(host_json)   the placement {context: roles}; hosts.json's document
 """
 import importlib.util
 import json
@@ -102,6 +105,8 @@ class Lab:
         self.engines = {engine.context: engine}  # every engine a run used, by context (cleanup)
         self.probes = {engine.context: probe}    # the probe on each engine (a placed host: a probe container)
         self._stop = threading.Event()  # set by a signal: every nap ends at once
+        self.context = None         # the single host's Docker context, the `host` label of its series
+        self._prometheus = None     # the Prometheus container the targets are copied into
 
     @classmethod
     def from_environment(cls, environ=None):
@@ -154,6 +159,34 @@ class Lab:
         if context not in self.engines:
             self.engines[context] = self.engine.on(context)
         return self.engines[context]
+
+    # -- what Prometheus scrapes (lab/driver/monitoring_targets.py) ---------------------------------
+    def write_monitoring_targets(self):
+        """The single host's cAdvisor target, labelled with the current context (a run without
+        placement: one host, every role)."""
+        from . import monitoring_targets
+        self.context = monitoring_targets.write_single_host(self.engine)
+
+    def hosts(self):
+        """The run's placement {context: roles}: without placement keys one host, the current
+        context, with every role."""
+        from . import monitoring_targets
+        return monitoring_targets.single_host(self.context or monitoring_targets.current_context(self.environ))
+
+    def hosts_facts(self, local_facts):
+        """hosts.json (lab/driver/host_facts.py): the single host's facts are LOCAL_FACTS, host.json's."""
+        from . import host_facts
+        hosts = self.hosts()
+        (context,) = hosts
+        return host_facts.document(hosts, context, local_facts, environ=self.environ)
+
+    def scrape_clients(self, names):
+        """The client containers NAMES (on this host's compose network) as Prometheus's client targets."""
+        from . import monitoring_targets
+        if not self._prometheus:
+            self._prometheus = self.engine.container_of("prometheus")
+        context = self.context or monitoring_targets.current_context(self.environ)
+        monitoring_targets.write_client_targets({context: names}, context, self._prometheus, environ=self.environ)
 
     def prometheus_url(self):
         return f"http://{host_address(self.environ.get('BIND_ADDRESS'))}:{self.environ.get('PROMETHEUS_PORT') or 9090}"

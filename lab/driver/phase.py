@@ -39,10 +39,12 @@ class Phase:
         self.clients_start = None
         self.profile_why = "interrupted before the recording started"
         self.stats0 = None
+        self.memory_limit = None
         self.perf_reason = None
         self.events, self.hardware = [], False
         self.perf_stat = self.perf_record = self.watch = None
         self.probe_cpu0 = None
+        self.io0 = None
 
     def say(self, msg):
         self.bench.say(f"{self.id}: {msg}")
@@ -109,10 +111,14 @@ class Phase:
         self.say("phase starts" + (f" (STAND-IN: {self.stand_in})" if self.stand_in else "")
                  + (f"; perf off: {self.perf_reason}" if self.perf_reason else ""))
 
+        # Prometheus's client targets (their containers' names), before the window: no docker call in it
+        self.bench.scrape_clients(self.id, self.clients)
+        self.memory_limit = self.read_memory_limit()  # the container's limit as its cgroup holds it
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
         self.cpu0 = self.probe.cgroup_cpu_seconds(self.pid)
+        self.io0 = self.read_process_io()
         self.probe_cpu0 = self.probe_cpu()
         self.db_started_at = state.get("StartedAt")
         self.active = True
@@ -132,7 +138,8 @@ class Phase:
         elif record_s > 0:
             self.profile_why = None
             self.perf_record = self.probe.perf_record_start(
-                self.cgroup, decisions.perf_record_delay_s(self.expected_s, record_s), record_s,
+                self.cgroup, decisions.perf_record_delay_s(self.expected_s, record_s),
+                decisions.perf_record_seconds(self.expected_s, record_s),
                 os.path.join(self.bench.dir, f"{self.id}.perf"))
         self.wait_clients()
         if not lab.interrupted:
@@ -207,6 +214,7 @@ class Phase:
         self.client_engine.remove(self.client_ids)
         self.client_ids = []
         self.lab.phase_clients = []
+        self.bench.scrape_clients(self.id, 0)  # gone: Prometheus stops asking for them
         return codes
 
     # -- after the window ---------------------------------------------------------------------------
@@ -230,6 +238,7 @@ class Phase:
         signalled = lab.interrupted
         end = now()
         cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
+        io1 = self.read_process_io()
         probe_cpu1 = self.kept("the probe's own CPU reading", self.probe_cpu)
         samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
@@ -291,6 +300,11 @@ class Phase:
             "idle": {"quiet": dict(self.quiet), "guard": {"start": self.start, "end": self.clients_start}},
             "settled_after": settled or None,
             "cgroup_cpu_seconds": {"start": self.cpu0, "end": cpu1},
+            # the memory limit the database container ran under, read from its own cgroup before the
+            # window (analysis holds it to DB_MEMORY: analysis/figures/memory.py)
+            "memory_limit": self.memory_limit,
+            # /proc/<pid>/io of the container's processes at the marks (analysis/figures/read_io.py)
+            "process_io": {"start": self.io0, "end": io1},
             "clients": self.clients, "query": self.query, "missing_clients": missing,
             "perf": {"events": list(self.events), "hardware_counters": self.hardware, "reason": self.perf_reason or None,
                      "profile": profile},
@@ -319,6 +333,22 @@ class Phase:
         if not verdict.startswith("ok"):
             lab.run_failed = True
         self.say(f"phase {verdict}")
+
+    def read_memory_limit(self):
+        """The probe's cgroup_memory_limit of the database container; a probe that fails says why
+        (bytes null with the reason), the phase goes on."""
+        try:
+            return self.probe.cgroup_memory_limit(self.pid)
+        except Exception as e:  # noqa: BLE001
+            return {"bytes": None, "file": None, "cgroup": None, "reason": f"the probe failed: {type(e).__name__}: {e}"}
+
+    def read_process_io(self):
+        """The container's processes' I/O counters now (the probe's process_io), or {"t", "error"}
+        when the probe could not answer: the figure is then null with that reason."""
+        try:
+            return self.probe.process_io(self.pid)
+        except Exception as e:  # noqa: BLE001  (a failed reading is said, never a failed phase)
+            return {"t": now(), "error": f"the probe's process_io failed: {type(e).__name__}: {e}"}
 
     def probe_cpu(self):
         """The probe container's own CPU seconds (its cgroup, read by itself); None in-process (the

@@ -25,12 +25,19 @@ HARDWARE_EVENTS = ["instructions:u", "instructions:k", "cycles:u", "task-clock",
 SOFTWARE_EVENTS = ["task-clock", "context-switches", "cpu-migrations", "page-faults"]
 
 
+# cgroup v1's memory.limit_in_bytes without a limit: the kernel's largest page count in bytes
+# (PAGE_COUNTER_MAX x the page size: 9223372036854771712 with 4 kB pages); anything this large is no limit.
+V1_NO_LIMIT = 1 << 62
+
+
 class Probe:
     """The readings a host gives of one of its database containers (PID: the container's main
     process as `docker inspect -f {{.State.Pid}}` gives it; CG: a path perf's -G takes).
 
       perf_cgroup(pid) -> str                 the container's cgroup under perf_event ('' when none)
       cgroup_cpu_seconds(pid) -> float|None   its CPU seconds as its own cgroup counts them
+      cgroup_memory_limit(pid) -> dict        its memory limit as its own cgroup holds it
+                                              (phase.json memory_limit: {bytes, file, cgroup, reason})
       perf_unavailable_reason() -> str|None   why perf cannot measure this host (None: it can)
       hardware_counters() -> bool             whether perf counts instructions here
       perf_stat_events() -> [str]             the events perf stat counts here
@@ -40,6 +47,8 @@ class Probe:
       perf_profile(out_path|None, why=None) -> dict   phase.json perf.profile {file, samples,
                                                       frequency_hz, reason}
       process_watch_start(pid) -> handle / process_watch_stop(handle) -> [sample dicts]
+      process_io(pid) -> dict                 the I/O counters of each of the container's processes
+                                              (cgroup_processes.io: /proc/<pid>/io read_bytes, rchar)
       process_summary(database, stand_in, samples) -> dict|None   phase.json cgroup_processes
       host_facts() -> dict                    host.json
       describe() -> dict                      phase.json probe: {kind, image, container_id}
@@ -51,6 +60,9 @@ class Probe:
         raise NotImplementedError
 
     def cgroup_cpu_seconds(self, pid):
+        raise NotImplementedError
+
+    def cgroup_memory_limit(self, pid):
         raise NotImplementedError
 
     def perf_unavailable_reason(self):
@@ -87,6 +99,9 @@ class Probe:
         raise NotImplementedError
 
     def process_summary(self, database, stand_in, samples):
+        raise NotImplementedError
+
+    def process_io(self, pid):
         raise NotImplementedError
 
     def host_facts(self):
@@ -374,6 +389,43 @@ class LocalProbe(Probe):
                 return round(int(text.split()[0]) / 1e9, 6)
         return None
 
+    def cgroup_memory_limit(self, pid):
+        """The container's memory limit as its own cgroup holds it, read directly (the independent
+        check of DB_MEMORY: analysis/figures/memory.py): {bytes, file, cgroup, reason}. v1: the memory
+        hierarchy's memory.limit_in_bytes; v2: memory.max ("max": no limit). No limit, or a file that
+        cannot be read: bytes null with the reason."""
+        lines = self._cgroup_lines(pid)
+        if self._unified():
+            rel = next((l[3:] for l in (lines or []) if l.startswith("0::")), None)
+            name, version, path = "memory.max", "v2", None if rel is None else os.path.join(
+                self.cgroup_root, rel.lstrip("/"), "memory.max")
+        else:
+            rel = None
+            for l in lines or []:
+                parts = l.split(":", 2)
+                if len(parts) == 3 and "memory" in parts[1].split(","):
+                    rel = parts[2]
+                    break
+            name, version, path = "memory.limit_in_bytes", "v1", None if rel is None else os.path.join(
+                self.cgroup_root, "memory", rel.lstrip("/"), "memory.limit_in_bytes")
+        out = {"bytes": None, "file": name, "cgroup": version, "reason": None}
+        if lines is None:
+            out["reason"] = f"no process {pid} (its /proc/{pid}/cgroup is not readable)"
+            return out
+        text = None if path is None else _read(path)
+        if text is None:
+            out["reason"] = (f"process {pid} is in no memory cgroup" if path is None
+                             else f"{name} of its cgroup is not readable")
+            return out
+        value = text.strip()
+        if value == "max" or (value.isdigit() and int(value) >= V1_NO_LIMIT):
+            out["reason"] = f"no limit ({name} is {value})"
+        elif value.isdigit():
+            out["bytes"] = int(value)
+        else:
+            out["reason"] = f"{name} holds {value!r}, not a number of bytes"
+        return out
+
     # --- perf: what this host offers ---
 
     def perf_unavailable_reason(self):
@@ -519,6 +571,12 @@ class LocalProbe(Probe):
 
     def process_summary(self, database, stand_in, samples):
         return process_summary(database, stand_in, samples)
+
+    def process_io(self, pid):
+        """The container's processes' /proc/<pid>/io at this moment (a window mark): read by the
+        probe, on the container's own host, because this host's cgroup accounts no block I/O to
+        containers (cgroup v1 blkio empty)."""
+        return cgroup_processes.io(pid, self.proc, self.cgroup_root)
 
     # --- the host ---
 

@@ -204,6 +204,9 @@ class ContainerProbe(Probe):
     def cgroup_cpu_seconds(self, pid):
         return self.call("cgroup_cpu_seconds", pid)
 
+    def cgroup_memory_limit(self, pid):
+        return self.call("cgroup_memory_limit", pid)
+
     def perf_unavailable_reason(self):
         return self.call("perf_unavailable_reason")
 
@@ -260,6 +263,9 @@ class ContainerProbe(Probe):
 
     def process_summary(self, database, stand_in, samples):
         return process_summary(database, stand_in, samples)
+
+    def process_io(self, pid):
+        return self.call("process_io", pid)
 
     def host_facts(self):
         """The controller's analysis host-info with the box's kernel facts laid over it (kernel,

@@ -21,9 +21,10 @@ FILES = "/probe-files"
 
 # What the driver may call: Probe's methods (probe.py) that read the host. process_summary is the
 # controller's (it needs the checkout's manifests), describe and the latencies too.
-METHODS = {"perf_cgroup", "cgroup_cpu_seconds", "perf_unavailable_reason", "hardware_counters",
+METHODS = {"perf_cgroup", "cgroup_cpu_seconds", "cgroup_memory_limit", "perf_unavailable_reason", "hardware_counters",
            "perf_stat_events", "perf_stat_start", "perf_stat_stop", "perf_record_start", "perf_record_wait",
-           "perf_record_cancel", "perf_profile", "process_watch_start", "process_watch_stop", "host_facts"}
+           "perf_record_cancel", "perf_profile", "process_watch_start", "process_watch_stop", "host_facts",
+           "process_io"}
 # the methods that end a handle: it is forgotten once answered
 ENDS = {"perf_stat_stop", "process_watch_stop"}
 

@@ -30,6 +30,8 @@ def start(db, clients, rate, docs, workdir):
     if bench.oneshot(db, "init", stdout="inherit").returncode != 0:
         sys.exit(f"load.py: {db}: init failed")
     os.makedirs(os.path.join(folder, "clients"), exist_ok=True)
+    lab.write_monitoring_targets()
+    bench.scrape_clients(db, int(clients))
     for i in range(1, int(clients) + 1):
         print(bench.client_start(db, i, db), flush=True)
 

@@ -186,6 +186,25 @@ def test_every_dashboard_query_returns_data(lab_run, prometheus_url, db):
     assert not empty, empty
 
 
+def test_the_single_host_is_recorded_with_every_role_and_labels_every_series(lab_run, prometheus_url):
+    """issue 27 on one host: hosts.json / results.json `hosts` hold the current context with every role
+    and host.json's facts; every series Prometheus kept of the run carries that context as `host`."""
+    # before the interrupt tests below: they take the stack, Prometheus with it, down
+    context = subprocess.run(["docker", "context", "show"], capture_output=True, text=True).stdout.strip() or "default"
+    (h,) = lab_run.results["hosts"]
+    assert h["context"] == context and h["roles"] == ["database", "client", "monitoring"], h
+    host = lab_run.results["host"]
+    assert (h["kernel"], h["cores"], h["cgroup_driver"]) == (host["kernel"], host["cores"], host["cgroup_driver"])
+    assert h["cgroup_driver"] and h["docker_server"] and h["reason"] is None, h
+    assert "## Hosts" in (lab_run.bench / "report.md").read_text()
+    end = lab_run.phase(DATABASES[0])["window"]["end"]
+    for metric in ("container_cpu_user_seconds_total", "jsonbench_client_docs_ok_total"):
+        label = "container_label_com_docker_compose_project" if metric.startswith("container") else "job"
+        value = PROJECT if label != "job" else "client"
+        series = prom_query(prometheus_url, f'{metric}{{{label}="{value}"}}[10m]', end)
+        assert series and {s["metric"].get("host") for s in series} == {context}, (metric, series[:2])
+
+
 def test_stand_ins_are_labelled_everywhere(lab_run):
     stand_in = lab_run.phase("mongodb")["stand_in"]
     if not stand_in:

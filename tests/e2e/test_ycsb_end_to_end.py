@@ -195,3 +195,37 @@ def test_a_ycsb_run_phase_under_foreign_work_is_suspect(ycsb_runs, db):
         assert loads.out[(FOREIGN, db, "cluster")].startswith("done generate_series"), loads.out
     assert_suspect_by(results, db, proc.stdout, kinds, loads.loop_queries(FOREIGN, db))
     assert "**SUSPECT:**" in (bench / "report.md").read_text().split("\n## ")[0]  # above the first section
+
+
+def test_read_io_per_operation_from_the_servers_and_the_kernel(ycsb_run):
+    """runs[].read_io (analysis/figures/read_io.py) on the lab's own run: the probe read every process
+    of each database container at the window's marks (phase.json process_io), so the kernel's figures
+    are there; PostgreSQL's blks_read x block_size is the readings' difference; SecantusDB has no
+    WiredTiger counter (null with the reason)."""
+    bench, _, results = ycsb_run
+    for phase, r in runs(results).items():
+        doc = json.loads((bench / f"{phase}.phase.json").read_text())
+        io = r["read_io"]
+        assert io["ops"] == r["per_op"]["ops"] > 0
+        k = io["kernel"]
+        assert k["reason"] is None, (phase, k)
+        marks = doc["process_io"]
+        assert marks["start"]["processes"] and marks["end"]["processes"], phase
+        # the figures are the sums' difference (no process of the container ended in these windows)
+        assert k["processes"]["ended"] == [], (phase, k["processes"])
+        for f in ("read_bytes", "rchar"):
+            want = sum(p[f] for p in marks["end"]["processes"]) - sum(p[f] for p in marks["start"]["processes"])
+            assert k[f]["bytes"] == want >= 0, (phase, f, k)
+            assert k[f]["per_op"] == pytest.approx(want / io["ops"])
+    pg = runs(results)["postgres"]
+    stats = json.loads((bench / "postgres.server-stats.json").read_text())
+    blks = pg["read_io"]["server"]["blks_read"]
+    assert blks["source"] == "pg_stat_database.blks_read x block_size" and blks["reason"] is None
+    assert blks["bytes"] == (stats["end"]["counters"]["blks_read"] - stats["start"]["counters"]["blks_read"]) \
+        * stats["end"]["counters"]["block_size_bytes"]
+    assert pg["read_io"]["reads"] == pg["operations"]["read"]["ok"]
+    mg = runs(results)["mongodb"]["read_io"]["server"]["wt_cache_read"]
+    if runs(results)["mongodb"]["stand_in"]:
+        assert mg["bytes"] is None and "wiredTiger.cache" in mg["reason"], mg
+    else:
+        assert mg["bytes"] is not None and mg["reason"] is None, mg

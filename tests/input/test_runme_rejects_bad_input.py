@@ -99,9 +99,12 @@ def test_the_bench_s_memory_limit_beyond_the_host(tmp_path):
                    "allowed: at most")
     assert_refused(runme("--sweep", "DB_MEMORY_MB=1024,4194304", str(b)), "--sweep DB_MEMORY_MB=4194304",
                    "DB_MEMORY_MB=4194304 x 2 databases exceeds this host's memory")
-    # the cache in InnoDB's 128 MiB chunks, and within the container with room beside it
-    assert_refused(runme(str(bench(tmp_path, "bench-cache", CACHE_MB="300"))), "CACHE_MB=300 is not a multiple of 128",
-                   "allowed: 256, 384, 512")
+    # the cache as each database's folder allows it (database.json `cache`: WiredTiger's 256 MiB minimum),
+    # and within the container with room beside it
+    assert_refused(runme(str(bench(tmp_path, "bench-cache", CACHE_MB="200"))),
+                   "CACHE_MB=200 is below mongodb's minimum, 256 MiB (databases/mongodb/database.json key 'cache': "
+                   "--wiredTigerCacheSizeGB; WiredTiger's cache takes 0.25 GB at least",
+                   "allowed: CACHE_MB >= 256 for DATABASES=mongodb postgres")
     assert_refused(runme(str(bench(tmp_path, "bench-room", CACHE_MB="512", DB_MEMORY_MB="600"))),
                    "DB_MEMORY_MB=600 leaves less than 256 MiB beside CACHE_MB=512", "allowed: DB_MEMORY_MB >= 768")
     assert not containers()

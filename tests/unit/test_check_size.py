@@ -30,6 +30,7 @@ PINNED = {
     "doc-size": DOCS_20_6_1, "sizes-10x100": DOCS_20_6_1, "sizes-5x10": DOCS_20_6_1,
     "events-olap": (EVENTS, EVENTS, EVENTS),
     "oltp": (["OPS=2000"], ["OPS=600"], ["OPS=100"]),
+    "oltp-fit": (["OPS=2000"], ["OPS=600"], ["OPS=100"]), "oltp-xl": (["OPS=2000"], ["OPS=600"], ["OPS=100"]),
     "tsbs-ingest": (["SPAN_S=400"], ["SPAN_S=120"], ["SPAN_S=20"]),
     "tsbs-queries": (["SPAN_S=43200", "INTERVAL_S=540", *TSBS_Q], ["SPAN_S=43200", "INTERVAL_S=1800", *TSBS_Q],
                      ["SPAN_S=43200", "INTERVAL_S=10800", *TSBS_Q]),
@@ -38,7 +39,8 @@ PINNED = {
     "txn-booking": (["OPS=500"], ["OPS=150"], ["OPS=25"]),
     "txn-grid": (["OPS=200"], ["OPS=60"], ["OPS=10"]),
     "ycsb-a": YCSB_20_6_1, "ycsb-a-nested": YCSB_20_6_1, "ycsb-a-large": YCSB_20_6_1, "ycsb-b": YCSB_20_6_1,
-    "ycsb-c": YCSB_20_6_1, "ycsb-d": YCSB_20_6_1,
+    "ycsb-c": YCSB_20_6_1, "ycsb-c-fit": YCSB_20_6_1, "ycsb-c-xl": YCSB_20_6_1, "ycsb-d": YCSB_20_6_1,
+    "storage-forms": YCSB_20_6_1,
     "ycsb-e": (["OPS=400"], ["OPS=120"], ["OPS=20"]), "ycsb-f": YCSB_20_6_1,
 }
 

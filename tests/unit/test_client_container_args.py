@@ -8,6 +8,7 @@ client/test/unit/plan-options.test.js's."""
 import json
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,50 @@ def test_the_bench_s_cache_and_memory_reach_every_database_service_as_compose_in
     assert "--innodb-buffer-pool-size=384M" in s["mysql"]["command"]
     for db in ("mongodb", "postgres", "mysql"):
         assert int(s[db]["mem_limit"]) == 1024 * 2**20 == int(s[db]["memswap_limit"]), db
+    # off the old 128 MiB grid (databases/<db>/database.json `cache`): each server gets it exactly
+    s = services(base + "CACHE_MB=300\n")
+    mongod = s["mongodb"]["command"]
+    assert mongod[mongod.index("--wiredTigerCacheSizeGB") + 1] == "0.29296875"
+    assert {"--innodb-buffer-pool-size=300M", "--innodb-buffer-pool-chunk-size=300M",
+            "--innodb-buffer-pool-instances=1"} <= set(s["mysql"]["command"])
     s = services(base)
     assert "shared_buffers=4GB" in s["postgres"]["command"] and "--innodb-buffer-pool-size=4G" in s["mysql"]["command"]
+    # unset: MySQL's own chunk size and instance count (the option's place holds a repeated no-op)
+    assert "--innodb-buffer-pool-chunk-size=128M" in s["mysql"]["command"]
+    assert not [a for a in s["mysql"]["command"] if a.startswith("--innodb-buffer-pool-instances")]
     assert int(s["postgres"]["mem_limit"]) == 9 * 2**30
+
+
+MYSQL_STANDIN = "jsonbench-standin/mysql:9.7"
+
+
+def test_mysql_runs_the_bench_s_cache_exactly_off_innodb_s_default_chunks(tmp_path):
+    """databases/mysql/database.json `cache` says any whole MiB: the stand-in mysqld (Debian's 9.7.4),
+    started with the command line compose renders for CACHE_MB=200, runs a buffer pool of exactly
+    200 MiB (with MySQL's default 128 MiB chunks InnoDB rounds it up to 256 MiB)."""
+    if subprocess.run(["docker", "image", "inspect", MYSQL_STANDIN], capture_output=True).returncode != 0:
+        pytest.fail(f"{MYSQL_STANDIN} is not present (lab/standins/build.sh mysql builds it)")
+    planned, _ = bench_of(tmp_path, "b", "DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nCLIENTS=1\nFIELDS=1\nFIELD_BYTES=10\n"
+                                         "RATE=1\nDOCS=1\nDATABASES=\"postgres mysql\"\nCACHE_MB=200\n")
+    bench = Bench(Lab(str(ROOT), Engine(str(ROOT), "p", False, ENV), None, ENV), planned.dir)
+    bench.database_env()
+    r = bench.engine.compose(["config", "--format", "json"], env=bench.env)
+    assert r.returncode == 0, r.stderr
+    command = json.loads(r.stdout)["services"]["mysql"]["command"]
+    cid = subprocess.run(["docker", "run", "-d", "--label", "jsonbench.test=mysql-cache", "-e", "MYSQL_ALLOW_EMPTY_PASSWORD=1",
+                          MYSQL_STANDIN, *command], capture_output=True, text=True, check=True).stdout.strip()
+    try:
+        got = None
+        for _ in range(120):
+            q = subprocess.run(["docker", "exec", cid, "mysql", "-uroot", "-N", "-e",
+                                "SELECT @@innodb_buffer_pool_size, @@innodb_buffer_pool_chunk_size, @@innodb_buffer_pool_instances"],
+                               capture_output=True, text=True)
+            if q.returncode == 0:
+                got = [int(x) for x in q.stdout.split()]
+                break
+            assert subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", cid], capture_output=True,
+                                  text=True).stdout.strip() == "true", subprocess.run(["docker", "logs", cid], capture_output=True, text=True).stderr[-2000:]
+            time.sleep(1)
+        assert got == [200 * 2**20, 200 * 2**20, 1], got
+    finally:
+        subprocess.run(["docker", "rm", "-f", "-v", cid], capture_output=True)

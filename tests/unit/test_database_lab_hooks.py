@@ -78,16 +78,25 @@ def test_mysql_version_chooses_the_official_image_from_the_manifests_list():
 
 
 def test_one_cache_key_is_each_databases_own_setting_and_unset_leaves_env_s():
-    # CACHE_MB (a bench key, client/src/bench-schema.js: a multiple of 128 MiB) -> each folder's variable
+    # CACHE_MB (a bench key within each folder's database.json `cache` rule) -> each folder's variable
     assert compose_env("postgres", CACHE_MB="384") == {"PG_SHARED_BUFFERS": "384MB"}
     assert compose_env("timescaledb", CACHE_MB="384") == {"PG_SHARED_BUFFERS": "384MB"}
     assert compose_env("mongodb", CACHE_MB="384")["MONGO_CACHE_GB"] == "0.375"
     assert compose_env("mongodb", CACHE_MB="4096")["MONGO_CACHE_GB"] == "4"
-    assert compose_env("mysql", CACHE_MB="384")["MYSQL_BUFFER_POOL_SIZE"] == "384M"
+    # any whole MiB, written out exactly: mongod's cacheSizeGB x 1024 gives the MiB back
+    for mib in (257, 300, 1000, 4095, 10 * 1024 + 1):
+        gb = compose_env("mongodb", CACHE_MB=str(mib))["MONGO_CACHE_GB"]
+        assert float(gb) * 1024 == mib, (mib, gb)
+    assert compose_env("mongodb", CACHE_MB="300")["MONGO_CACHE_GB"] == "0.29296875"
+    # InnoDB: one instance of one chunk of the cache, so that the pool is not rounded up
+    out = compose_env("mysql", CACHE_MB="300")
+    assert (out["MYSQL_BUFFER_POOL_SIZE"], out["MYSQL_BUFFER_POOL_CHUNK_SIZE"], out["MYSQL_BUFFER_POOL_INSTANCES_OPTION"]) \
+        == ("300M", "300M", "--innodb-buffer-pool-instances=1")
     # unset (the plan writes an optional key as ""): nothing set, .env's values stay
     for db in ("postgres", "timescaledb", "mongodb", "mysql"):
         out = compose_env(db, CACHE_MB="")
-        assert not {"PG_SHARED_BUFFERS", "MONGO_CACHE_GB", "MYSQL_BUFFER_POOL_SIZE"} & set(out), (db, out)
+        assert not {"PG_SHARED_BUFFERS", "MONGO_CACHE_GB", "MYSQL_BUFFER_POOL_SIZE", "MYSQL_BUFFER_POOL_CHUNK_SIZE",
+                    "MYSQL_BUFFER_POOL_INSTANCES_OPTION"} & set(out), (db, out)
 
 
 def test_a_uri_takes_the_host_and_port_a_client_on_another_host_dials():

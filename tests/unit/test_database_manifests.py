@@ -64,6 +64,17 @@ def test_a_value_outside_the_allowed_ones_names_file_key_and_allowed_values(tmp_
     assert "standalone, replset" in msg
 
 
+def test_a_storage_form_default_it_does_not_offer_is_refused(tmp_path):
+    """offers.forms (the <NAME>_FORM bench key's values, client/src/forms.js): its default is one of its
+    forms, or the bench without the key would store documents in a form the database does not have."""
+    root = copy_root(tmp_path)
+    assert manifests.load("postgres", str(root))["offers"]["forms"]["default"] == "jsonb"
+    path = edit(root, "postgres", lambda d: d["offers"]["forms"].update(default="bson"))
+    msg = refused(root, "postgres")
+    assert msg == (f"{path}: key 'offers.forms.default' is 'bson' (allowed: jsonb, json, relational, the keys of "
+                   "offers.forms.offered)")
+
+
 def test_the_query_sets_a_database_offers_are_its_folders_files_not_a_list_to_keep():
     """A query set is offered by its forms file (databases/<db>/client/queries/<set>.js), as a
     workload by its workload file: the manifest keeps no list beside them (it would go stale)."""

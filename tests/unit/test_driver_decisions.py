@@ -23,6 +23,12 @@ def test_the_profile_is_recorded_in_the_middle_of_the_load():
     assert decisions.perf_record_delay_s(5, 20) == 0
 
 
+def test_the_profile_never_records_longer_than_the_expected_load():
+    assert decisions.perf_record_seconds(60, 20) == 20
+    assert decisions.perf_record_seconds(12, 30) == 12  # not 18 s past the window's load
+    assert decisions.perf_record_seconds(0, 30) == 30   # back to back: no expected time
+
+
 def test_the_quiet_period_counts_down_in_steps_of_ten():
     assert decisions.quiet_steps(25) == [(25, 10), (15, 10), (5, 5)]
     assert decisions.quiet_steps(3) == [(3, 3)]

@@ -48,3 +48,23 @@ def test_variant_is_the_lab_pair_plus_the_change():
 def test_variant_env_must_be_name_value_words():
     r = run({"VARIANT_CADVISOR_ENV": "GOGC"}, "/w/v.yml")
     assert r.returncode != 0 and "VARIANT_CADVISOR_ENV" in r.stderr and "'GOGC'" in r.stderr
+
+
+def test_the_variant_prometheus_scrapes_the_variant_cadvisor_and_the_load_s_clients():
+    """The lab's prometheus.yml reads its targets from the driver's files (file_sd); the variant's
+    Prometheus has no such files: variant_targets.py gives it static ones, every other line kept."""
+    import yaml
+    r = subprocess.run([sys.executable, str(LAB_ROOT / "lab" / "monitoring-cost" / "variant_targets.py"),
+                        str(LAB_ROOT / "prometheus" / "prometheus.yml"), "proj", "postgres", "2"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    cfg = yaml.safe_load(r.stdout)
+    lab = yaml.safe_load((LAB_ROOT / "prometheus" / "prometheus.yml").read_text())
+    jobs = {j["job_name"]: j for j in cfg["scrape_configs"]}
+    assert jobs["cadvisor"]["static_configs"] == [{"targets": ["cadvisor-variant:8080"], "labels": {"host": "variant"}}]
+    assert jobs["client"]["static_configs"][0]["targets"] == ["proj-client-postgres-1:9464", "proj-client-postgres-2:9464"]
+    assert not any("file_sd_configs" in j for j in jobs.values())
+    for job in lab["scrape_configs"]:
+        kept = {k: v for k, v in job.items() if k != "file_sd_configs"}
+        assert {k: v for k, v in jobs[job["job_name"]].items() if k != "static_configs"} == kept
+    assert cfg["global"] == lab["global"]

@@ -75,6 +75,36 @@ def test_unreadable_cpu_seconds_are_none(tmp_path):
     assert probe1.cgroup_cpu_seconds(7) is None  # no cpuacct line
 
 
+def test_v1_memory_limit_is_the_memory_hierarchy_s_limit_in_bytes(tmp_path):
+    # the memory line names its own path: the limit is read there, not at the cpu hierarchy's
+    probe, root = layout(tmp_path, V1_CGROUP.replace("4:memory:/docker/abc", "4:memory:/docker/mem"), unified=False)
+    write(root / "memory/docker/mem/memory.limit_in_bytes", "1073741824\n")
+    assert probe.cgroup_memory_limit(7) == {"bytes": 1073741824, "file": "memory.limit_in_bytes", "cgroup": "v1",
+                                            "reason": None}
+    # no limit: the kernel's largest page count in bytes
+    write(root / "memory/docker/mem/memory.limit_in_bytes", "9223372036854771712\n")
+    assert probe.cgroup_memory_limit(7) == {"bytes": None, "file": "memory.limit_in_bytes", "cgroup": "v1",
+                                            "reason": "no limit (memory.limit_in_bytes is 9223372036854771712)"}
+
+
+def test_v2_memory_limit_is_memory_max(tmp_path):
+    probe, root = layout(tmp_path, V2_CGROUP, unified=True)
+    write(root / "system.slice/docker-abc.scope/memory.max", "805306368\n")
+    assert probe.cgroup_memory_limit(7) == {"bytes": 805306368, "file": "memory.max", "cgroup": "v2", "reason": None}
+    write(root / "system.slice/docker-abc.scope/memory.max", "max\n")
+    assert probe.cgroup_memory_limit(7) == {"bytes": None, "file": "memory.max", "cgroup": "v2",
+                                            "reason": "no limit (memory.max is max)"}
+
+
+def test_an_unreadable_memory_limit_is_null_with_the_reason(tmp_path):
+    probe, _ = layout(tmp_path, V2_CGROUP, unified=True)
+    assert probe.cgroup_memory_limit(7)["reason"] == "memory.max of its cgroup is not readable"
+    assert probe.cgroup_memory_limit(424242)["reason"] == "no process 424242 (its /proc/424242/cgroup is not readable)"
+    probe1, _ = layout(tmp_path / "v1", "2:cpuacct:/docker/abc\n", unified=False)
+    assert probe1.cgroup_memory_limit(7) == {"bytes": None, "file": "memory.limit_in_bytes", "cgroup": "v1",
+                                             "reason": "process 7 is in no memory cgroup"}
+
+
 def cgroup_file_seconds(cid):
     """The container's CPU seconds read straight from its cgroup's file, found by its id."""
     v2 = glob.glob(f"/sys/fs/cgroup/**/*{cid}*/cpu.stat", recursive=True) if \
@@ -87,21 +117,27 @@ def cgroup_file_seconds(cid):
     return int(Path(v1[0]).read_text()) / 1e9
 
 
-@pytest.fixture
-def spinning_container():
+def running_container(*run_args):
+    """A container of the PostgreSQL image started with run_args (docker run's options, then the image's
+    place is {image}), as (id, host pid); removed by id afterwards."""
     if os.geteuid() != 0 or not shutil.which("docker"):
         pytest.skip("needs root and docker")
     image = postgres_image()
     if image is None:
         pytest.skip(f"neither {official_postgres()} nor {STANDIN} is present (lab/standins/build.sh)")
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", image, "-c",
-                          "while :; do :; done"], capture_output=True, text=True, check=True).stdout.strip()
+    args = [image if a == "{image}" else a for a in run_args]
+    cid = subprocess.run(["docker", "run", "-d", *args], capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True,
                                  text=True, check=True).stdout.strip())
         yield cid, pid
     finally:
         subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+
+
+@pytest.fixture
+def spinning_container():
+    yield from running_container("--cpus", "0.5", "--entrypoint", "sh", "{image}", "-c", "while :; do :; done")
 
 
 def test_a_spinning_container_s_cpu_seconds_grow_and_are_its_cgroup_file_s(spinning_container):
@@ -121,6 +157,21 @@ def test_a_spinning_container_s_cpu_seconds_grow_and_are_its_cgroup_file_s(spinn
     f = cgroup_file_seconds(cid)
     b = probe.cgroup_cpu_seconds(pid)
     assert a <= f + 1e-6 and f <= b + 1e-6, (a, f, b)
+
+
+def test_a_container_s_memory_limit_is_the_one_docker_set(limited_container):
+    """docker run --memory 300m --memory-swap 300m (as compose's mem_limit = memswap_limit): the probe
+    reads 314572800 bytes from the container's own cgroup, on whichever version this host runs."""
+    _, pid = limited_container
+    got = LocalProbe().cgroup_memory_limit(pid)
+    version = "v2" if os.path.isfile("/sys/fs/cgroup/cgroup.controllers") else "v1"
+    assert got == {"bytes": 300 * 1024 * 1024, "file": {"v1": "memory.limit_in_bytes", "v2": "memory.max"}[version],
+                   "cgroup": version, "reason": None}
+
+
+@pytest.fixture
+def limited_container():
+    yield from running_container("--memory", "300m", "--memory-swap", "300m", "--entrypoint", "sleep", "{image}", "600")
 
 
 def test_the_probe_s_host_facts_are_analysis_host_info_s():

@@ -44,7 +44,7 @@ def busy():
     img = BUSY_BASE if subprocess.run(["docker", "image", "inspect", BUSY_BASE], capture_output=True).returncode == 0 \
         else postgres_image()
     assert img, f"neither {BUSY_BASE} nor a postgres image is present (lab/standins/build.sh)"
-    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--entrypoint", "sh", img, "-c",
+    cid = subprocess.run(["docker", "run", "-d", "--cpus", "0.5", "--memory", "256m", "--entrypoint", "sh", img, "-c",
                           "while :; do :; done"], capture_output=True, text=True, check=True).stdout.strip()
     try:
         pid = int(subprocess.run(["docker", "inspect", "-f", "{{.State.Pid}}", cid], capture_output=True, text=True,
@@ -93,6 +93,12 @@ def test_cgroup_cpu_seconds_through_the_box_lie_between_two_local_readings(box, 
     local_delta, box_delta = marks[1][0] - marks[0][0], marks[1][1] - marks[0][1]
     assert local_delta > 0.5
     assert abs(box_delta - local_delta) <= 0.1, (box_delta, local_delta)
+
+
+def test_the_memory_limit_through_the_box_is_the_local_reading_and_docker_s(box, busy):
+    pid, _ = busy
+    got = box.cgroup_memory_limit(pid)
+    assert got == LocalProbe().cgroup_memory_limit(pid) and got["bytes"] == 256 * 1024 * 1024, got
 
 
 def test_perf_stat_counts_task_clock_in_both_or_both_say_why_not(box, busy, tmp_path):
@@ -252,3 +258,19 @@ def test_a_driver_killed_outright_leaves_no_box(image):
         driver.kill()
         for cid in box_containers(project):
             subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+
+
+def test_process_io_through_the_box_reads_the_containers_processes_as_locally(box, busy):
+    """/proc/<pid>/io of the container's processes (read I/O, analysis/figures/read_io.py): the box
+    reads the same processes, with counters that only grow, as the in-process probe."""
+    pid, _ = busy
+    local = LocalProbe()
+    a = local.process_io(pid)
+    b = box.process_io(pid)
+    c = local.process_io(pid)
+    assert "error" not in b, b
+    assert [p["pid"] for p in b["processes"]] == [p["pid"] for p in a["processes"]] == [p["pid"] for p in c["processes"]]
+    for pa, pb, pc in zip(a["processes"], b["processes"], c["processes"]):
+        assert pb["start_ticks"] == pa["start_ticks"]
+        for f in ("read_bytes", "rchar"):
+            assert pa[f] <= pb[f] <= pc[f], (f, pa, pb, pc)

@@ -141,8 +141,13 @@ def test_a_monitoring_reader_in_the_window_is_suspect(server, tmp_path):
     cid, uri = server
 
     def monitor():
-        time.sleep(0.5)
-        psql(cid, "select count(*) from timescaledb_information.chunks")
+        # a count over the hypertable reads its chunks only: before the clients' first insert made one
+        # it reads no user table at all (a loaded host starts the clients late). So the reader waits
+        # for a chunk (a condition, not a duration), as a dashboard polling the catalog would
+        deadline = time.monotonic() + 120
+        while psql(cid, "select count(*) from timescaledb_information.chunks") == "0":
+            assert time.monotonic() < deadline, "the clients made no chunk within 120 s"
+            time.sleep(0.1)
         psql(cid, "select count(*) from jsonbench")
     rec, _ = window(uri, tmp_path, during=monitor)
     assert rec["verdict"] == "suspect", rec["checks"]

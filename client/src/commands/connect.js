@@ -8,7 +8,8 @@ class ConnectError extends Error {}
 // A query phase's sessions (run with STAGE=query, explain) carry WORK_MEM.
 async function connectTarget(opts, targetOptions = {}) {
   const workMem = opts.stage === 'query' || opts.query ? opts.workMem : undefined;
-  const target = createTarget(opts.database, opts.uri, { ...targetOptions, workMem });
+  // form: the storage form of the generated documents (forms.js; undefined: the binding's default)
+  const target = createTarget(opts.database, opts.uri, { ...targetOptions, workMem, form: opts.form });
   try {
     await target.connect();
     const server = await target.serverInfo();

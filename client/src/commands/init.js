@@ -21,7 +21,8 @@ async function init(opts) {
       // a workload's own tables and data (booking, oltp), or storage (tsbs's ingest model)
       await initModel(w.initData(target, opts, server), server, opts.database);
     } else {
-      const created = await target.init(opts.key, opts.layout);
+      // the shape a relational form's columns follow (FIELDS x FIELD_BYTES; the other forms take none)
+      const created = await target.init(opts.key, opts.layout, { fields: opts.fields, fieldBytes: opts.fieldBytes });
       // what the binding says of LAYOUT where it does not apply it (its layoutNote), else nothing
       const note = target.layoutNote ? target.layoutNote(opts.layout) : null;
       console.log(`${displayName(server, opts.database)} ${server.version}: ${created}${note ? ` (${note})` : ''}`);

@@ -43,13 +43,15 @@ function postgresImage() {
 
 const running = (id) => docker(['inspect', '-f', '{{.State.Running}}', id]) === 'true';
 
-async function startPostgres() {
+// args: the server's own settings on its command line (e.g. ['-c', 'shared_buffers=384MB']), as
+// compose.yaml gives them: `postgres ARGS` through the image's entrypoint.
+async function startPostgres({ args = [] } = {}) {
   const image = postgresImage();
   const port = await freePort();
   // --shm-size: Docker's 64 MB /dev/shm is short for parallel query workers (compose.yaml sets 1g)
   const id = docker(['run', '-d', '--label', 'jsonbench.test=postgres', '--label', `jsonbench.test.file=${path.basename(process.argv[1] || '')}`, '-p', `127.0.0.1:${port}:5432`,
     '--shm-size', '256m', '-e', 'POSTGRES_HOST_AUTH_METHOD=trust', '-e', 'POSTGRES_INITDB_ARGS=-E UTF8 --no-sync',
-    image]);
+    image, ...(args.length ? ['postgres', ...args] : [])]);
   const uri = `postgres://postgres@127.0.0.1:${port}/postgres`;
   const server = {
     id, image, port, uri,

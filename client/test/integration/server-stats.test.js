@@ -25,8 +25,20 @@ const insert = async (uri) => {
 
 test.describe('server-stats: PostgreSQL', () => {
   let pg;
-  test.before(async () => { pg = await startPostgres(); });
+  // shared_buffers as the lab sets it (compose.yaml: -c shared_buffers=${PG_SHARED_BUFFERS}), at a
+  // size that is neither the default (128MB) nor the lab's (.env 4GB): the reading must give it back
+  test.before(async () => { pg = await startPostgres({ args: ['-c', 'shared_buffers=384MB'] }); });
   test.after(async () => { if (pg) await pg.cleanup(); });
+
+  test('the cache as the server holds it: shared_buffers=384MB is 402653184 bytes, in no statement of its own', async () => {
+    const s = await stats(pg.uri);
+    assert.deepEqual({ bytes: s.cache.bytes, setting: s.cache.setting, reason: s.cache.reason },
+      { bytes: 384 * 1024 * 1024, setting: 'shared_buffers', reason: null });
+    // 49152 buffers of 8 kB: pg_settings' count times the block size, as the source says
+    assert.equal(s.cache.source, 'pg_settings: shared_buffers 49152 buffers x block_size 8192 B');
+    assert.deepEqual(s.cache.parts.shared_buffers, { setting: '49152', unit: '8kB' });
+    assert.equal(s.reading.statements, 3);
+  });
 
   test('counters and WAL position, each named; what the reading and a run session send', async () => {
     const s = await stats(pg.uri);
@@ -144,6 +156,9 @@ test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
     }
     assert.equal(s.counters.wt_log_bytes_written, null);
     assert.equal(s.unavailable.wt_log_bytes_written, 'SecantusDB serverStatus has no wiredTiger.log section');
+    // read I/O (runs[].read_io): WiredTiger's bytes read into cache, which SecantusDB has not
+    assert.equal(s.counters.wt_cache_bytes_read, null);
+    assert.equal(s.unavailable.wt_cache_bytes_read, 'SecantusDB serverStatus has no wiredTiger.cache section');
     assert.equal(s.unavailable.commands, 'SecantusDB serverStatus has no metrics.commands section');
     assert.equal(s.unavailable.tcmalloc, 'SecantusDB serverStatus has no tcmalloc section');
     for (const k of ['txn_total_started', 'txn_total_committed', 'txn_total_aborted', 'txn_current_open']) {
@@ -153,6 +168,14 @@ test.describe('server-stats: SecantusDB (MongoDB stand-in)', () => {
     assert.deepEqual(s.commands, {});
     assert.equal(s.raw.tcmalloc, null);
     assert.doesNotMatch(JSON.stringify(s), /FerretDB/);
+  });
+
+  test('its cache: SecantusDB reports none (no wiredTiger section), so the reading is null with that reason', async () => {
+    const s = await stats(fd.uri);
+    assert.deepEqual(s.cache, {
+      bytes: null, setting: 'wiredTigerCacheSizeGB', source: 'serverStatus wiredTiger.cache["maximum bytes configured"]',
+      reason: 'SecantusDB serverStatus has no wiredTiger section',
+    });
   });
 
   test('N inserts: opcounters.insert +N, no query, update or delete; a find counts one query', async () => {

@@ -30,7 +30,7 @@ test('tsbs-queries: 78,000 events over 13 h (the 12 h windows fit), then the 13 
 });
 
 test('the repository ships the original study, the YCSB benches, the TSBS ingest, the OnGres query, transactions and OLTP benches', () => {
-  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'ycsb-a-large', 'tsbs-ingest', 'tsbs-queries', 'events-olap', 'txn-booking', 'oltp']) {
+  for (const name of ['bench1', 'bench2', 'bench3', 'bench4', 'ycsb-a', 'ycsb-b', 'ycsb-c', 'ycsb-d', 'ycsb-e', 'ycsb-f', 'ycsb-a-nested', 'ycsb-a-large', 'tsbs-ingest', 'tsbs-queries', 'events-olap', 'txn-booking', 'oltp', 'storage-forms']) {
     assert.ok(shipped.includes(name), `${name} missing (found: ${shipped.join(', ')})`);
   }
 });
@@ -63,7 +63,7 @@ for (const name of shipped) {
       assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}${first}`, ...q.map((s) => `${db}${s}`)]));
       assert.ok(p.filter((x) => x.stage === 'query').every((x) => x.clients === 1 && x.ops === v.QUERY_RUNS));
     } else if (v.WORKLOAD === 'ycsb') {
-      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), ['mongodb-load:load', 'mongodb:run', 'postgres-load:load', 'postgres:run']);
+      assert.deepEqual(p.map((x) => `${x.phase}:${x.stage}`), v.DATABASES.flatMap((db) => [`${db}-load:load`, `${db}:run`]));
     } else {
       assert.deepEqual(p.map((x) => x.phase), v.DATABASES);
     }
@@ -94,5 +94,43 @@ test('sizes-10x100 and sizes-5x10 are bench1..bench4 on smaller documents: the f
     const rest = (k) => Object.fromEntries(Object.entries(k).filter(([n]) => !['DESCRIPTION', 'SWEEP', 'FIELDS', 'FIELD_BYTES'].includes(n)));
     assert.deepEqual(rest(own), rest(bench1), folder);
     validateBenchText(text(folder), `${folder}/bench.env`);
+  }
+});
+
+test('storage-forms: every form PostgreSQL and MySQL offer, side by side as a paired sweep of a read-only YCSB (C) after an insert-only load, answers compared', () => {
+  const { manifests } = require('../../src/databases');
+  const text = fs.readFileSync(path.join(ROOT, 'storage-forms', 'bench.env'), 'utf8');
+  const v = validateBenchText(text, 'storage-forms/bench.env');
+  assert.deepEqual([v.WORKLOAD, v.MIX, v.DATABASES, v.DIGEST, v.SHAPE], ['ycsb', { read: 100 }, ['postgres', 'mysql'], 'documents', 'flat']);
+  assert.deepEqual(phases(v).map((p) => `${p.phase}:${p.stage}`), ['postgres-load:load', 'postgres:run', 'mysql-load:load', 'mysql:run']);
+  const [, key, values] = /^SWEEP="([A-Z_+]+)=([^"]+)"$/m.exec(text);
+  assert.equal(key, 'POSTGRES_FORM+MYSQL_FORM');
+  const pairs = values.split(',').map((p) => p.split('+'));
+  const offered = (db) => Object.keys(manifests()[db].offers.forms.offered);
+  // every form of each database at some point, each point valid
+  assert.deepEqual([...new Set(pairs.map(([pg]) => pg))].sort(), offered('postgres').sort());
+  assert.deepEqual([...new Set(pairs.map(([, my]) => my))].sort(), offered('mysql').sort());
+  for (const [pg, my] of pairs) {
+    const point = validateBenchText(`${text}POSTGRES_FORM=${pg}\nMYSQL_FORM=${my}\n`, 'storage-forms/bench.env');
+    assert.deepEqual([point.POSTGRES_FORM, point.MYSQL_FORM], [pg, my]);
+  }
+});
+
+test('ycsb-c-fit/-xl and oltp-fit/-xl: the same bench on data within the cache and several times it and the container\'s memory', () => {
+  const text = (name) => fs.readFileSync(path.join(ROOT, name, 'bench.env'), 'utf8');
+  const keys = (name) => text(name).split('\n').filter((l) => /^[A-Z]/.test(l) && !/^(DESCRIPTION|RECORDS|TABLE_ROWS)=/.test(l));
+  for (const [fit, xl, size, base] of [['ycsb-c-fit', 'ycsb-c-xl', 'RECORDS', 'ycsb-c'], ['oltp-fit', 'oltp-xl', 'TABLE_ROWS', 'oltp']]) {
+    const f = validateBenchText(text(fit), `${fit}/bench.env`);
+    const x = validateBenchText(text(xl), `${xl}/bench.env`);
+    assert.deepEqual(keys(fit), keys(xl), `${fit} and ${xl} differ only in ${size}`);
+    assert.deepEqual([f.CACHE_MB, f.DB_MEMORY_MB, f.DATABASES], [256, 1024, ['mongodb', 'postgres', 'mysql']]);
+    assert.ok(x[size] >= 10 * f[size], `${xl}: ${size} ${x[size]} is many times ${fit}'s ${f[size]}`);
+    // the workload of the bench it scales (ycsb-c: MIX C, zipfian; oltp: 95/5)
+    const b = validateBenchText(text(base), `${base}/bench.env`);
+    for (const k of ['WORKLOAD', 'MIX', 'DIST', 'OLTP_MIX', 'FIELDS', 'FIELD_BYTES']) assert.deepEqual(f[k], b[k], `${fit} ${k}`);
+    // each says its cache, memory, page cache, O_DIRECT and start
+    for (const name of [fit, xl]) {
+      for (const said of ['CACHE_MB=256', 'DB_MEMORY_MB=1024', 'page cache', 'O_DIRECT', 'Start: warm']) assert.ok(text(name).includes(said), `${name}: ${said}`);
+    }
   }
 });

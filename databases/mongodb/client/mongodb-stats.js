@@ -51,6 +51,22 @@ function serverOf(status, server = {}) {
   return server.stand_in ? { name, version, stand_in_version: String(server.version) } : { name, version };
 }
 
+// Read I/O (analysis/figures/read_io.py with databases/mongodb/analysis.py READ_IO):
+// serverStatus.wiredTiger.cache "bytes read into cache", the bytes WiredTiger read from its files
+// into its cache (a read the OS page cache may serve; on-disk pages are compressed, so the bytes in
+// the cache are larger than the bytes read). A server without the wiredTiger section (SecantusDB) or
+// the field: null with the reason.
+const WT_CACHE_READ = 'bytes read into cache';
+function readIoCounters(status, who) {
+  const cache = status.wiredTiger && status.wiredTiger.cache;
+  const v = cache ? num(cache[WT_CACHE_READ]) : null;
+  if (v !== null) return { counters: { wt_cache_bytes_read: v }, unavailable: {} };
+  return {
+    counters: { wt_cache_bytes_read: null },
+    unavailable: { wt_cache_bytes_read: cache ? `${who} wiredTiger.cache has no '${WT_CACHE_READ}'` : `${who} has no wiredTiger.cache section` },
+  };
+}
+
 // who: how reasons name the server ("serverStatus", "SecantusDB serverStatus").
 function fromStatus(status, who = 'serverStatus') {
   const counters = {};
@@ -78,6 +94,9 @@ function fromStatus(status, who = 'serverStatus') {
     if (!txn) unavailable[key] = `${who} has no transactions section`;
     else if (txn[field] === undefined) unavailable[key] = `${who} transactions has no ${field}`;
   }
+  const readIo = readIoCounters(status, who);
+  Object.assign(counters, readIo.counters);
+  Object.assign(unavailable, readIo.unavailable);
   const commands = commandTotals(status);
   if (!Object.keys(commands).length) unavailable.commands = `${who} has no metrics.commands section`;
   return { counters, commands, unavailable };
@@ -102,6 +121,27 @@ function fromTop(top, db, collections, why = 'top has no totals') {
     .reduce((n, [, v]) => n + TOP_WRITES.reduce((m, e) => m + Number((v[e] && v[e].count) || 0), 0), 0) : null;
   if (!totals) unavailable.top_other_writes = why;
   return { counters, unavailable };
+}
+
+// The cache as the server holds it (the independent check of CACHE_MB / .env's MONGO_CACHE_GB,
+// analysis/figures/memory.py): serverStatus's wiredTiger.cache "maximum bytes configured", the
+// cache_size mongod gave WiredTiger (from --wiredTigerCacheSizeGB). Read from the serverStatus the
+// reading sends anyway: no command of its own. A server without that field (SecantusDB 0.7.0b3: no
+// wiredTiger section, and its getCmdLineOpts names no cache either) gives null with the reason.
+const CACHE_FIELD = 'maximum bytes configured';
+
+function cacheOf(status, who = 'serverStatus') {
+  const wt = status.wiredTiger;
+  const cache = wt && wt.cache;
+  const value = cache ? cache[CACHE_FIELD] : undefined;
+  const bytes = value === undefined || value === null ? null : Number(value);
+  let reason = null;
+  if (!wt) reason = `${who} has no wiredTiger section`;
+  else if (!cache) reason = `${who} has no wiredTiger.cache section`;
+  else if (bytes === null) reason = `${who} wiredTiger.cache has no "${CACHE_FIELD}"`;
+  return {
+    bytes, setting: 'wiredTigerCacheSizeGB', source: `serverStatus wiredTiger.cache["${CACHE_FIELD}"]`, reason,
+  };
 }
 
 // server: the connect-time server info ({product, version, stand_in}); db, collections: the
@@ -138,9 +178,10 @@ async function readMongoStats(client, server = {}, { db, collections = [] } = {}
   return {
     server: { ...serverOf(status, server), product: server.product, stand_in: Boolean(server.stand_in) },
     counters, commands, unavailable, server_time: localTime, raw, reading: collections.length ? READING_WITH_TOP : READING,
+    cache: cacheOf(status, who),
   };
 }
 
 module.exports = {
-  readMongoStats, fromStatus, fromTop, serverOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
+  readMongoStats, fromStatus, fromTop, readIoCounters, serverOf, cacheOf, OPCOUNTERS, READING, READING_WITH_TOP, TRANSACTIONS, TOP_WRITES,
 };

@@ -19,16 +19,33 @@
 //   and MongoDB's ObjectId: BIGINT UNSIGNED AUTO_INCREMENT, made by the server, increasing. With
 //   LAYOUT=heap its index is not UNIQUE (a UNIQUE index on a NOT NULL column, which AUTO_INCREMENT
 //   forces, would become the clustered index); AUTO_INCREMENT makes the values unique.
+// The storage forms (database.json offers.forms; the bench key MYSQL_FORM, client/src/forms.js):
+// - json (the default, every run before the forms): data JSON, MySQL's binary JSON.
+// - relational: one VARCHAR(FIELD_BYTES) column per top-level field, attr1..attrN (SHAPE=flat: forms.js
+//   refuses nested shapes). CHARACTER SET ascii: the generated values are ASCII letters and digits,
+//   stored one byte each as in JSON's utf8mb4, and InnoDB's 65,535-byte row limit counts a column at
+//   its declared maximum (utf8mb4: 4 bytes a character), so ascii fits FIELDS x (FIELD_BYTES + 2)
+//   bytes (100 x 200 B: 20,200) where utf8mb4 would not; a larger table fails at init with MySQL's
+//   error. COLLATE ascii_bin: byte comparison, as the keys'.
 const TABLE = 'jsonbench';
+const FORMS = ['json', 'relational'];
+const columnNames = (fields) => Array.from({ length: fields }, (_, i) => `attr${i + 1}`);
 
-function ddl(key, layout) {
+function formColumns(form, { fields, fieldBytes } = {}) {
+  if (!FORMS.includes(form)) throw new Error(`MySQL has no storage form ${JSON.stringify(form)} (allowed: ${FORMS.join(', ')})`);
+  if (form === 'json') return 'data JSON NOT NULL';
+  if (!(fields >= 1 && fieldBytes >= 1)) throw new Error('the relational form needs FIELDS and FIELD_BYTES (its columns) at init');
+  return columnNames(fields).map((c) => `${c} VARCHAR(${fieldBytes}) CHARACTER SET ascii COLLATE ascii_bin NOT NULL`).join(', ');
+}
+
+function ddl(key, layout, form = 'json', shape = {}) {
   const sequence = key === 'sequence';
   const heap = layout === 'heap';
   const id = sequence ? 'id BIGINT UNSIGNED NOT NULL AUTO_INCREMENT' : `id BINARY(16) ${heap ? 'NULL' : 'NOT NULL'}`;
   let index;
   if (!heap) index = 'PRIMARY KEY (id)';
   else index = sequence ? `KEY ${TABLE}_id (id)` : `UNIQUE KEY ${TABLE}_id (id)`;
-  return `CREATE TABLE ${TABLE} (${id}, data JSON NOT NULL, ${index}) ENGINE=InnoDB`;
+  return `CREATE TABLE ${TABLE} (${id}, ${formColumns(form, shape)}, ${index}) ENGINE=InnoDB`;
 }
 
 // The index InnoDB should cluster the rows by for a layout (checked after CREATE TABLE).
@@ -65,5 +82,5 @@ function numberAt(path, column = 'data') {
 }
 
 module.exports = {
-  TABLE, ddl, clusteredIndexOf, jsonPath, textAt, numberAt, TEXT_CHARS,
+  TABLE, FORMS, columnNames, ddl, clusteredIndexOf, jsonPath, textAt, numberAt, TEXT_CHARS,
 };

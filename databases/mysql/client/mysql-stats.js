@@ -57,6 +57,19 @@ const STATUS = {
   data_written_bytes: { mysql: 'Innodb_data_written', mariadb: 'Innodb_data_written' },
 };
 
+// Read I/O (analysis/figures/read_io.py with databases/mysql/analysis.py READ_IO), the same
+// SHOW GLOBAL STATUS: Innodb_buffer_pool_reads, "the number of logical reads that InnoDB could not
+// satisfy from the buffer pool, and had to read directly from disk" (pages; with
+// innodb_flush_method=O_DIRECT the data files bypass the OS page cache, so each is a storage read);
+// Innodb_data_read, "the amount of data read since the server was started (in bytes)" (every
+// InnoDB file: data, undo, doublewrite at recovery); Innodb_page_size, the page size in bytes.
+const READ_IO_STATUS = {
+  innodb_buffer_pool_reads: { mysql: 'Innodb_buffer_pool_reads', mariadb: 'Innodb_buffer_pool_reads' },
+  innodb_data_read_bytes: { mysql: 'Innodb_data_read', mariadb: 'Innodb_data_read' },
+  innodb_page_size_bytes: { mysql: 'Innodb_page_size', mariadb: 'Innodb_page_size' },
+};
+Object.assign(STATUS, READ_IO_STATUS);
+
 // Statements the reading itself sends (analysis counts them as lab work): SELECT VERSION(),
 // @@version_comment at connect, SHOW GLOBAL STATUS, the server's clock, the binary log's settings
 // (SELECT @@log_bin, ...), SHOW BINARY LOGS (when the binary log is on).
@@ -130,6 +143,29 @@ async function readTables(conn, tables) {
   return { counters, unavailable, raw: found, statements: Number(on) === 1 ? 2 : 1 };
 }
 
+// The buffer pool as the server holds it (the independent check of CACHE_MB / .env's
+// MYSQL_BUFFER_POOL_SIZE, analysis/figures/memory.py): @@innodb_buffer_pool_size is the pool InnoDB
+// allocated, which it rounds up to a multiple of innodb_buffer_pool_chunk_size x
+// innodb_buffer_pool_instances (MySQL 8.4 manual, innodb-buffer-pool-resize.html; measured on 9.7.4:
+// 300M ran as 384M, chunk 128M, 1 instance), so those two are read beside it for analysis to state
+// the rounding. Read in the reading's clock SELECT: no statement of its own (READING is unchanged).
+// MariaDB (the stand-in of earlier runs) has no innodb_buffer_pool_instances since 10.6: NULL there.
+const CACHE_VARIABLES = ['innodb_buffer_pool_size', 'innodb_buffer_pool_chunk_size', 'innodb_buffer_pool_instances'];
+const cacheSelect = (mariadb) => CACHE_VARIABLES.map((v) => (mariadb && v === 'innodb_buffer_pool_instances' ? 'NULL' : `@@${v}`)).join(', ');
+
+function cacheOf(values, mariadb) {
+  const parts = Object.fromEntries(CACHE_VARIABLES.map((v, i) => [v, values[i] === null || values[i] === undefined ? null : Number(values[i])]));
+  const bytes = parts.innodb_buffer_pool_size;
+  return {
+    bytes,
+    setting: 'innodb_buffer_pool_size',
+    source: 'SELECT @@innodb_buffer_pool_size (the pool InnoDB allocated), with @@innodb_buffer_pool_chunk_size and '
+      + '@@innodb_buffer_pool_instances, whose product it is a multiple of',
+    reason: bytes === null ? `${mariadb ? 'MariaDB' : 'MySQL'} gave no @@innodb_buffer_pool_size` : null,
+    parts,
+  };
+}
+
 // conn: a mysql2/promise connection with rowsAsArray. mariadb, version: the server's flavour and
 // VERSION(); server: the binding's serverInfo (product, stand_in, version_comment); tables: the
 // workload's own tables (readTables), [] for jsonbench's workloads.
@@ -140,7 +176,7 @@ async function readMysqlStats(conn, {
   const names = statusNames(flavour);
   const [rows] = await conn.query(statusSql(names));
   const status = Object.fromEntries(rows.map(([k, v]) => [k, v]));
-  const [[[serverTime]]] = await conn.query('SELECT UNIX_TIMESTAMP(NOW(6))');
+  const [[[serverTime, ...cacheValues]]] = await conn.query(`SELECT UNIX_TIMESTAMP(NOW(6)), ${cacheSelect(mariadb)}`);
   const counters = {};
   const unavailable = {};
   for (const [name, spec] of Object.entries(STATUS)) {
@@ -170,7 +206,8 @@ async function readMysqlStats(conn, {
     server_time: Number(serverTime),
     raw: { status, binlog_files: binlog.files, variables: binlog.variables, ...(perTable.raw ? { tables: perTable.raw } : {}) },
     reading: { ...READING, statements: 3 + binlog.statements + perTable.statements, status_names: names.length },
+    cache: cacheOf(cacheValues, mariadb),
   };
 }
 
-module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS };
+module.exports = { readMysqlStats, READING, STATUS, TABLE_OPS, CACHE_VARIABLES, READ_IO_STATUS };

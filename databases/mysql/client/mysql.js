@@ -12,7 +12,9 @@
 // is refused by validation before anything starts.
 const { tableSizes } = require('./table-sizes');
 const { clientRequire, InputError, keysetReadBack } = require('../../../client/src/sdk');
-const { TABLE, ddl, clusteredIndexOf, jsonPath } = require('./mysql-schema');
+const {
+  TABLE, FORMS, columnNames, ddl, clusteredIndexOf, jsonPath,
+} = require('./mysql-schema');
 const { readMysqlStats, READING } = require('./mysql-stats');
 const { ISOLATION_LEVELS } = require('./mysql-txn');
 
@@ -44,9 +46,17 @@ function notFound(what, key) {
   return err;
 }
 
+// The relational form (MYSQL_FORM=relational, mysql-schema.js): one column per field; its inserts send
+// the values only, a patch sets the field's column (a statement per column, all prepared with the
+// others), a read returns the columns.
+const RELATIONAL_NOTE = 'relational: one column per field; an insert sends the values only, without the JSON text\'s key names and punctuation';
+
 class MysqlTarget {
-  constructor(uri) {
+  // form: the document table's storage form (MYSQL_FORM: mysql-schema.js), default json.
+  constructor(uri, { form } = {}) {
     this.uri = uri;
+    this.form = form || 'json';
+    if (!FORMS.includes(this.form)) throw new Error(`MySQL has no storage form ${JSON.stringify(this.form)} (allowed: ${FORMS.join(', ')})`);
     this.database = 'mysql';
     this.conn = null;
     this.broken = false;
@@ -104,9 +114,10 @@ class MysqlTarget {
     return { user: String(user).replace(/@[^@]*$/, ''), database };
   }
 
-  async init(key, layout) {
+  // shape {fields, fieldBytes}: the relational form's columns.
+  async init(key, layout, shape = {}) {
     await this.conn.query(`DROP TABLE IF EXISTS ${TABLE}`);
-    const sql = ddl(key, layout);
+    const sql = ddl(key, layout, this.form, shape);
     await this.conn.query(sql);
     const clustered = await this.clusteredIndex();
     const want = clusteredIndexOf(layout);
@@ -114,7 +125,7 @@ class MysqlTarget {
       throw new InputError(`LAYOUT=${layout}: InnoDB clusters ${TABLE} by ${clustered}, not ${want} (is sql_generate_invisible_primary_key ON? `
         + 'the lab needs it OFF for LAYOUT=heap); allowed: a server with sql_generate_invisible_primary_key=OFF');
     }
-    return `${sql} (rows clustered by ${clustered})`;
+    return `${sql} (rows clustered by ${clustered}${this.form === 'relational' ? `; ${RELATIONAL_NOTE}` : ''})`;
   }
 
   // The name of the index InnoDB stores the rows in (DICT_CLUSTERED, bit 1 of TYPE). MySQL 8.0+:
@@ -130,12 +141,21 @@ class MysqlTarget {
 
   // Called once before the operations: checks DURABILITY against the server and prepares the
   // statements (again after every reconnect: prepared statements belong to the connection).
-  async prepareInserts({ key, durability }) {
+  // fields: the relational form's columns (FIELDS).
+  async prepareInserts({ key, durability, fields }) {
     await this.checkDurability(durability);
     this.durability = durability;
     this.withKey = key !== 'sequence';
-    this.insertSql = this.withKey ? `INSERT INTO ${TABLE} (id, data) VALUES (?, ?)` : `INSERT INTO ${TABLE} (data) VALUES (?)`;
+    const cols = this.form === 'relational' ? this.relationalColumns(fields) : ['data'];
+    const all = this.withKey ? ['id', ...cols] : cols;
+    this.insertSql = `INSERT INTO ${TABLE} (${all.join(', ')}) VALUES (${all.map(() => '?').join(', ')})`;
     await this.prepareStatements();
+  }
+
+  relationalColumns(fields) {
+    if (!(fields >= 1)) throw new Error('the relational form needs FIELDS (its columns) before its inserts and reads');
+    this.columns = columnNames(fields);
+    return this.columns;
   }
 
   // DURABILITY against the server's global settings (one SELECT): refused when they differ.
@@ -174,6 +194,18 @@ class MysqlTarget {
   }
 
   async prepareStatements() {
+    if (this.form === 'relational') {
+      const list = this.columns.join(', ');
+      const insert = await this.conn.prepare(this.insertSql);
+      const get = await this.conn.prepare(`SELECT ${list} FROM ${TABLE} WHERE id = ?`);
+      const scan = await this.conn.prepare(`SELECT id, ${list} FROM ${TABLE} WHERE id >= ? ORDER BY id LIMIT ?`);
+      const patch = {};
+      for (const c of this.columns) patch[c] = await this.conn.prepare(`UPDATE ${TABLE} SET ${c} = ? WHERE id = ?`);
+      this.statements = {
+        insert, get, patch, scan,
+      };
+      return;
+    }
     const [insert, get, patch, scan] = [
       await this.conn.prepare(this.insertSql),
       await this.conn.prepare(GET), await this.conn.prepare(PATCH), await this.conn.prepare(SCAN),
@@ -184,6 +216,10 @@ class MysqlTarget {
   // The document's JSON text (generation is client work, kept out of service time); sent as a
   // string parameter: MySQL refuses JSON from a binary-charset value, so not a Buffer.
   build(gen, index, keys) {
+    if (this.form === 'relational') {
+      const values = gen.fieldStrings(index);
+      return this.withKey ? [keys.buffer(index), ...values] : values;
+    }
     const json = gen.json(index);
     return this.withKey ? [keys.buffer(index), json] : [json];
   }
@@ -212,10 +248,22 @@ class MysqlTarget {
   // matched rows (mysql2 sets CLIENT_FOUND_ROWS), so rewriting a field with its own value is found.
   patch(key, path, value) {
     if (!this.withKey) return this.refuseSequence('patch');
-    return this.statements.patch.execute([jsonPath(path), value, key]).then(([r]) => {
+    let run;
+    try {
+      run = this.form === 'relational' ? this.relationalPatch(path).execute([value, key]) : this.statements.patch.execute([jsonPath(path), value, key]);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return run.then(([r]) => {
       if (r.affectedRows !== 1) throw notFound('patch', key);
       return 1;
     });
+  }
+
+  relationalPatch(path) {
+    const statement = path.length === 1 ? this.statements.patch[path[0]] : null;
+    if (!statement) throw new Error(`patch: the relational form has columns ${this.columns.join(', ')}, not ${JSON.stringify(path.join('.'))}`);
+    return statement;
   }
 
   // Up to n documents from `key` on, in key order (BINARY compares bytewise, as the others' 16-byte
@@ -230,12 +278,23 @@ class MysqlTarget {
 
   // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
   // KEY=sequence: AUTO_INCREMENT values), 1000 rows a round trip in key order (keyset pagination).
+  // The relational form's row is turned back into the document it stores ({attr1: v, ...}).
   readBack(key) {
     const hex = key === 'sequence' ? 'NULL' : 'LOWER(HEX(id))';
-    return keysetReadBack(async (after, n) => (await this.conn.query(
-      `SELECT id, ${hex}, data FROM ${TABLE} ${after === null ? '' : 'WHERE id > ? '}ORDER BY id LIMIT ${Number(n)}`,
-      after === null ? [] : [after],
-    ))[0]);
+    const relational = this.form === 'relational';
+    return keysetReadBack(async (after, n) => {
+      const [rows, fields] = await this.conn.query(
+        `SELECT id, ${hex}, ${relational ? 't.*' : 'data'} FROM ${TABLE}${relational ? ' t' : ''} ${after === null ? '' : 'WHERE id > ? '}ORDER BY id LIMIT ${Number(n)}`,
+        after === null ? [] : [after],
+      );
+      if (!relational) return rows;
+      const names = fields.map((f) => f.name);
+      return rows.map((row) => {
+        const doc = {};
+        for (let i = 2; i < row.length; i++) if (names[i] !== 'id') doc[names[i]] = String(row[i]);
+        return [row[0], row[1], doc];
+      });
+    }, relational ? (doc) => doc : undefined);
   }
 
   // mysql2 marks errors that end the connection as fatal (network, server gone).
@@ -300,6 +359,8 @@ class MysqlTarget {
     const stats = await readMysqlStats(this.conn, {
       mariadb: this.isMariadb, version: this.version, server: info, tables,
     });
+    // (MYSQL_FORM=relational prepares 3 and one patch per column: prepares are descriptive, analysis
+    // counts `statements`, and this reading does not know the phase's form)
     return { ...stats, run_session: { connections: 1, statements: 2, prepares: 4, about: 'SELECT VERSION(); SELECT @@innodb_flush_log_at_trx_commit, ...; 4 prepares' } };
   }
 

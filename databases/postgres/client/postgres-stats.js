@@ -22,6 +22,7 @@ const STATS_SQL = `select to_jsonb(d) as row,
        current_setting('server_version_num')::int as version_num,
        current_setting('server_version') as version,
        extract(epoch from clock_timestamp())::float8 as server_time,
+       current_setting('block_size')::int as block_size,
        (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
                                   'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
                                   'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
@@ -55,6 +56,33 @@ const READING = { connections: 1, statements: 3, about: 'show server_version; se
 // (checkpoints_req became num_requested), which no earlier version has: the select names the view
 // its server has, so the reading is one statement on both.
 const CHECKPOINTER_FROM = 170000;
+
+// The cache as the server holds it (the independent check of CACHE_MB / .env's PG_SHARED_BUFFERS,
+// analysis/figures/memory.py): pg_settings' shared_buffers is a count of buffers whose unit is the
+// block size ('8kB' when block_size is 8192), so its bytes are setting x block_size, exactly. Read
+// in the cluster's select: the reading sends no statement for it (READING is unchanged).
+const CACHE_SELECT = `(select jsonb_object_agg(name, jsonb_build_object('setting', setting, 'unit', unit)) from pg_settings
+         where name in ('shared_buffers', 'block_size')) as cache_settings`;
+
+// {bytes, setting, source, reason} of the cache from pg_settings' two rows (null bytes, with the
+// reason, when a row is missing or the unit is not the block size: nothing is converted by guess).
+function cacheOf(rows) {
+  const sb = rows && rows.shared_buffers;
+  const bs = rows && rows.block_size;
+  const out = { bytes: null, setting: 'shared_buffers', source: 'pg_settings: shared_buffers (buffers) x block_size', reason: null, parts: { shared_buffers: sb || null, block_size: bs || null } };
+  if (!sb || !bs) {
+    out.reason = `pg_settings has no ${sb ? 'block_size' : 'shared_buffers'} row`;
+    return out;
+  }
+  const block = Number(bs.setting);
+  if (sb.unit !== `${block / 1024}kB`) {
+    out.reason = `pg_settings gives shared_buffers in ${sb.unit}, not in blocks of block_size ${block} B`;
+    return out;
+  }
+  out.bytes = Number(sb.setting) * block;
+  out.source = `pg_settings: shared_buffers ${sb.setting} buffers x block_size ${block} B`;
+  return out;
+}
 function clusterSql(versionNum) {
   const checkpointer = versionNum >= CHECKPOINTER_FROM
     ? '(select to_jsonb(c) from pg_stat_checkpointer c) as checkpointer,'
@@ -67,7 +95,8 @@ function clusterSql(versionNum) {
          where a.backend_type = 'client backend' and a.pid <> pg_backend_pid()
            and a.datname is distinct from current_database())::int as other_database_backends,
        (select jsonb_object_agg(name, jsonb_build_object('setting', setting, 'unit', unit)) from pg_settings
-         where name in ('max_wal_size', 'checkpoint_completion_target')) as settings`;
+         where name in ('max_wal_size', 'checkpoint_completion_target')) as settings,
+       ${CACHE_SELECT}`;
 }
 const CLUSTER_SUMS = { xact_commit: 'xacts', xact_rollback: 'xacts', tup_returned: 'rows_read', tup_fetched: 'rows_read', sessions: 'sessions', active_time: 'active_ms' };
 const UNIT_BYTES = { B: 1, kB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 };
@@ -96,7 +125,15 @@ async function readClusterStats(client, versionNum) {
   counters.checkpoint_completion_target = cct ? Number(cct.setting) : null;
   const raw = { other_databases: r.other_databases, bgwriter: r.bgwriter, settings: r.settings };
   if (r.checkpointer) raw.checkpointer = r.checkpointer;
-  return { counters, unavailable, raw };
+  return { counters, unavailable, raw, cache: cacheOf(r.cache_settings) };
+}
+
+// Read I/O (analysis/figures/read_io.py with databases/postgres/analysis.py READ_IO): blks_read
+// (COUNTERS above) counts the blocks a backend did not find in shared_buffers and asked the kernel
+// for: a read the OS page cache may serve, so not necessarily storage. block_size (fixed when the
+// server was built, 8192 by default) turns it into bytes.
+function readIoCounters(r) {
+  return { block_size_bytes: Number(r.block_size) };
 }
 
 async function readPostgresStats(client, tables = []) {
@@ -127,6 +164,7 @@ async function readPostgresStats(client, tables = []) {
   // autovacuum workers, which are the server's own upkeep).
   counters.other_client_backends = r.other_sessions.length;
   counters.wal_bytes = Number(r.wal_bytes); // pg_current_wal_lsn() as bytes since 0/0
+  Object.assign(counters, readIoCounters(r));
   for (const [k, v] of Object.entries(cluster.counters)) counters[`cluster_${k}`] = v;
   for (const [k, v] of Object.entries(cluster.unavailable)) unavailable[`cluster_${k}`] = v;
   return {
@@ -135,9 +173,10 @@ async function readPostgresStats(client, tables = []) {
     counters, unavailable, server_time: r.server_time,
     raw: { pg_stat_database: r.row, user_tables: r.user_tables, tables: r.tables, other_sessions: r.other_sessions, wal_lsn: r.wal_lsn, server_version_num: r.version_num, cluster: cluster.raw },
     reading: READING,
+    cache: cluster.cache,
   };
 }
 
 module.exports = {
-  readPostgresStats, readClusterStats, COUNTERS, TABLE_COUNTERS, READING,
+  readPostgresStats, readClusterStats, COUNTERS, TABLE_COUNTERS, READING, cacheOf,
 };

@@ -1,5 +1,6 @@
 'use strict';
-// PostgreSQL binding: table jsonbench(id, data jsonb), one connection.
+// PostgreSQL binding: table jsonbench(id, data jsonb), one connection; or, by its storage form
+// (POSTGRES_FORM: postgres-forms.js), data json or one column per field.
 // Step kinds: put (one single-row INSERT per document through a named
 // prepared statement, pg-prepared-insert.js: build + send), get, patch
 // (jsonb_set of one field, in the server) and scan (one SELECT ... ORDER BY
@@ -7,11 +8,10 @@
 const { clientRequire, keysetReadBack } = require('../../../client/src/sdk');
 const { Client } = clientRequire('pg');
 const { PreparedInsert } = require('./pg-prepared-insert');
+const forms = require('./postgres-forms');
 const { readPostgresStats } = require('./postgres-stats');
 
 const TABLE = 'jsonbench';
-// jsonb's binary wire format: this version byte, then the JSON text.
-const JSONB_BINARY_VERSION = 1;
 const UUID_BYTES = 16;
 // Prepared once per session (SQL PREPARE), bound by name for every insert.
 const STATEMENT = 'jsonbench_insert';
@@ -22,7 +22,7 @@ const STATEMENT = 'jsonbench_insert';
 const RAW_TEXT = { getTypeParser: () => (value) => value };
 const GET = { name: 'jsonbench_get', text: `select data from ${TABLE} where id = $1`, rowMode: 'array', types: RAW_TEXT };
 // One field, changed in the server: the client never sends the whole document.
-const PATCH = { name: 'jsonbench_patch', text: `update ${TABLE} set data = jsonb_set(data, $2::text[], $3::jsonb) where id = $1` };
+const PATCH = { name: 'jsonbench_patch', text: forms.FORMS.jsonb.patchSql };
 const SCAN = {
   name: 'jsonbench_scan', text: `select id, data from ${TABLE} where id >= $1 order by id limit $2`, rowMode: 'array', types: RAW_TEXT,
 };
@@ -33,15 +33,10 @@ class NotFoundError extends Error {
     this.code = 'JSONBENCH_NOT_FOUND';
   }
 }
-// DDL per key strategy. PostgreSQL has no clustered layout that stays
-// clustered under inserts, so `layout` does not change it: always a heap
-// with a B-tree primary key.
-function ddl(key) {
-  const id = key === 'sequence'
-    ? 'id bigint generated always as identity (cache 100) primary key'
-    : 'id uuid primary key';
-  return `create table ${TABLE} (${id}, data jsonb not null)`;
-}
+// DDL per key strategy and storage form (postgres-forms.js). PostgreSQL has no clustered layout
+// that stays clustered under inserts, so `layout` does not change it: always a heap with a B-tree
+// primary key.
+const { ddl } = forms;
 
 // Error codes meaning the session is gone (connection exceptions, admin
 // shutdown, crash recovery), as opposed to a failed statement.
@@ -49,9 +44,12 @@ const LOST_CODES = /^(08|57P0[1-3])/;
 
 class PostgresTarget {
   // workMem: the session's work_mem (WORK_MEM of a query phase), set in the start-up packet.
-  constructor(uri, { workMem } = {}) {
+  // form: the document table's storage form (POSTGRES_FORM; postgres-forms.js), default jsonb.
+  constructor(uri, { workMem, form } = {}) {
     this.uri = uri;
     this.workMem = workMem;
+    this.form = form || 'jsonb';
+    forms.form(this.form);
     this.database = 'postgres';
     this.client = null;
     this.broken = false;
@@ -100,13 +98,15 @@ class PostgresTarget {
     return { user: rows[0].user, database: rows[0].database };
   }
 
-  // The document table for a key strategy (a workload with tables of its own makes them in its
-  // workload file: workloads/<workload>.js).
-  async init(key) {
+  // The document table for a key strategy in the target's form (shape {fields, fieldBytes}: the
+  // relational columns); a workload with tables of its own makes them in its workload file
+  // (workloads/<workload>.js). What a form does differently is said after the DDL.
+  async init(key, layout, shape = {}) {
     await this.client.query(`drop table if exists ${TABLE}`);
-    const sql = ddl(key);
+    const sql = ddl(key, this.form, shape);
     await this.client.query(sql);
-    return sql;
+    const { note } = forms.form(this.form);
+    return note ? `${sql} (${note})` : sql;
   }
 
   // What init says of LAYOUT (ddl above: always a heap, whatever the layout).
@@ -117,12 +117,14 @@ class PostgresTarget {
   // Called once before inserts: the statement and how keys are passed. statement (optional):
   // {sql, types} of another table's insert (a workload file's: tsbs's ingest models), prepared
   // under the same name, so the session sends as many statements as the document insert's.
-  prepareInserts({ key, durability, statement }) {
+  // fields: the relational form's columns (FIELDS).
+  prepareInserts({
+    key, durability, statement, fields,
+  }) {
     this.durability = durability;
     this.withKey = key !== 'sequence';
-    const st = statement || (this.withKey
-      ? { sql: `insert into ${TABLE} (id, data) values ($1, $2)`, types: ['uuid', 'jsonb'] }
-      : { sql: `insert into ${TABLE} (data) values ($1)`, types: ['jsonb'] });
+    if (this.form === 'relational') this.relational(fields);
+    const st = statement || forms.insertStatement(this.withKey, this.form, { fields });
     this.insertSql = st.sql;
     this.paramTypes = st.types;
     return this.prepareSession();
@@ -138,21 +140,45 @@ class PostgresTarget {
   // into the message, so no 10 kB JS string is built, UTF-8 encoded and
   // garbage-collected per document (profiled: about 30 us per 10 x 1000 B
   // document), and nothing is copied again on the way to the socket.
+  // The json form's parameter is the text alone (json's binary format); the relational form's are
+  // the FIELDS values, each its own varchar parameter, copied from the generator's characters.
   build(gen, index, keys) {
     if (!this.insert || this.insertGen !== gen) this.newInsertMessage(gen);
     if (this.withKey) keys.into(index, this.keyParam);
-    gen.jsonInto(index, this.jsonbParam, 1);
+    if (this.valueParams) {
+      const values = gen.fieldBuffers(index);
+      for (let i = 0; i < values.length; i++) values[i].copy(this.valueParams[i]);
+    } else {
+      gen.jsonInto(index, this.jsonbParam, this.prefix.length);
+    }
     return this.insert;
   }
 
   newInsertMessage(gen) {
-    const sizes = this.withKey ? [UUID_BYTES, 1 + gen.jsonLength] : [1 + gen.jsonLength];
+    const keySizes = this.withKey ? [UUID_BYTES] : [];
+    const relational = this.form === 'relational';
+    // jsonb's binary format is a version byte before the text; json's, the text alone
+    const prefix = relational ? null : forms.form(this.form).prefix;
+    const sizes = relational ? [...keySizes, ...gen.names.map(() => gen.fieldBytes)] : [...keySizes, prefix.length + gen.jsonLength];
     this.insert = new PreparedInsert({ name: STATEMENT, sizes });
     this.insertGen = gen;
     this.keyParam = this.withKey ? this.insert.param(0) : null;
+    if (relational) {
+      this.valueParams = gen.names.map((_, i) => this.insert.param(keySizes.length + i));
+      return;
+    }
+    this.prefix = prefix;
     this.jsonbParam = this.insert.param(sizes.length - 1);
-    this.jsonbParam[0] = JSONB_BINARY_VERSION;
-    gen.jsonTemplate.copy(this.jsonbParam, 1);
+    prefix.copy(this.jsonbParam, 0);
+    gen.jsonTemplate.copy(this.jsonbParam, prefix.length);
+  }
+
+  // The relational form's statements of the steps, by its FIELDS columns.
+  relational(fields) {
+    if (!(fields >= 1)) throw new Error('the relational form needs FIELDS (its columns) before its inserts and reads');
+    const columns = forms.names(fields).join(', ');
+    this.formGet = { ...GET, text: `select ${columns} from ${TABLE} where id = $1` };
+    this.formScan = { ...SCAN, text: `select id, ${columns} from ${TABLE} where id >= $1 order by id limit $2` };
   }
 
   send(insert) {
@@ -164,7 +190,7 @@ class PostgresTarget {
   // rejects: a read that finds nothing is an error, not a fast success.
   get(key) {
     if (!this.withKey) return Promise.reject(new Error('get: sequence keys cannot be read back by key (refused)'));
-    return this.client.query({ ...GET, values: [key] }).then((r) => {
+    return this.client.query({ ...(this.formGet || GET), values: [key] }).then((r) => {
       if (r.rows.length !== 1) throw new NotFoundError('get', key);
       return 1;
     });
@@ -173,7 +199,14 @@ class PostgresTarget {
   // path: ['n1', 'attr3'] (shape.js); value: a string.
   patch(key, path, value) {
     if (!this.withKey) return Promise.reject(new Error('patch: sequence keys cannot be updated by key (refused)'));
-    return this.client.query({ ...PATCH, values: [key, path, `"${value}"`] }).then((r) => {
+    let q;
+    try {
+      q = this.form === 'relational' ? { ...forms.relationalPatch(path), values: [key, value] }
+        : { ...PATCH, ...(this.form === 'json' ? { name: 'jsonbench_patch_json', text: forms.FORMS.json.patchSql } : {}), values: [key, path, `"${value}"`] };
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.client.query(q).then((r) => {
       if (r.rowCount !== 1) throw new NotFoundError('patch', key);
       return 1;
     });
@@ -183,7 +216,7 @@ class PostgresTarget {
   // as MongoDB's for 16-byte binary keys). At least the key's own document.
   scan(key, n) {
     if (!this.withKey) return Promise.reject(new Error('scan: sequence keys cannot be scanned from a key (refused)'));
-    return this.client.query({ ...SCAN, values: [key, n] }).then((r) => {
+    return this.client.query({ ...(this.formScan || SCAN), values: [key, n] }).then((r) => {
       if (r.rows.length === 0) throw new NotFoundError('scan', key);
       return r.rows.length;
     });
@@ -191,14 +224,21 @@ class PostgresTarget {
 
   // DIGEST=documents (client/src/document-digest.js): every document with its key as hex (null for
   // KEY=sequence: identity values), 1000 rows a round trip in key order (keyset pagination).
+  // The relational form's row is turned back into the document it stores ({attr1: v, ...}).
   readBack(key) {
-    return keysetReadBack(async (after, n) => (await this.client.query({
-      text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, data::text as data from ${TABLE}`
-        + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit $2`,
-      values: [after, n],
-      rowMode: 'array',
-      types: RAW_TEXT,
-    })).rows);
+    const relational = this.form === 'relational';
+    return keysetReadBack(async (after, n) => {
+      const r = await this.client.query({
+        text: `select id, ${key === 'sequence' ? 'null' : "encode(uuid_send(id), 'hex')"} as hex, ${relational ? 't.*' : 'data::text as data'} from ${TABLE}${relational ? ' t' : ''}`
+          + ` where $1::text is null or id > $1::${key === 'sequence' ? 'bigint' : 'uuid'} order by id limit $2`,
+        values: [after, n],
+        rowMode: 'array',
+        types: RAW_TEXT,
+      });
+      if (!relational) return r.rows;
+      const names = r.fields.map((f) => f.name);
+      return r.rows.map((row) => [row[0], row[1], forms.rowDocument(names, row, 2)]);
+    }, relational ? (doc) => doc : undefined);
   }
 
   isConnectionLost(err) {

@@ -32,7 +32,10 @@ function unavailable() {
 
 const docker = (...args) => execFileSync('docker', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-async function startMysql({ durability = 'strict' } = {}) {
+// bufferPool: --innodb-buffer-pool-size as given (InnoDB rounds it: mysql-stats.js CACHE_VARIABLES).
+// bufferPoolMb: the pool as databases/mysql/lab.py sizes a bench's CACHE_MB (one instance of one chunk
+// of that size: exactly that many MiB); default 64 MiB. args: further server options.
+async function startMysql({ durability = 'strict', bufferPool = '64M', bufferPoolMb = null, args = [] } = {}) {
   if (!IMAGE) throw new Error(`neither ${OFFICIAL} nor ${STANDIN} is present (lab/standins/build.sh mysql builds the stand-in)`);
   const strict = durability === 'strict';
   const port = await freePort();
@@ -41,7 +44,9 @@ async function startMysql({ durability = 'strict' } = {}) {
     '-e', 'MYSQL_ALLOW_EMPTY_PASSWORD=1', '-e', 'MYSQL_DATABASE=jsonbench', IMAGE, 'mysqld',
     '--log-bin=binlog', '--binlog-format=ROW', '--binlog-row-image=FULL', '--binlog-row-value-options=PARTIAL_JSON',
     `--innodb-flush-log-at-trx-commit=${strict ? 1 : 2}`, `--sync-binlog=${strict ? 1 : 0}`,
-    '--innodb-buffer-pool-size=64M', '--innodb-redo-log-capacity=64M', '--skip-name-resolve');
+    ...(bufferPoolMb ? [`--innodb-buffer-pool-size=${bufferPoolMb}M`, `--innodb-buffer-pool-chunk-size=${bufferPoolMb}M`,
+      '--innodb-buffer-pool-instances=1'] : [`--innodb-buffer-pool-size=${bufferPool}`]),
+    '--innodb-redo-log-capacity=64M', '--skip-name-resolve', ...args);
   const uri = `mysql://root@127.0.0.1:${port}/jsonbench`;
   const server = {
     port, uri, id, durability, image: IMAGE, standIn: IMAGE === STANDIN,

@@ -24,7 +24,8 @@ test.describe(`MySQL (${IMAGE}): server counters, redo and binary log bytes, sto
   let db;
   let probe; // the test's own connection: the independent reading
   test.before(async () => {
-    db = await startMysql();
+    // a buffer pool InnoDB must round (320M is no multiple of its 128M chunk): the reading's cache test
+    db = await startMysql({ bufferPool: '320M' });
     probe = await mysql.createConnection({ host: '127.0.0.1', port: db.port, user: 'root', database: 'jsonbench', jsonStrings: true });
   });
   test.after(async () => {
@@ -73,6 +74,19 @@ test.describe(`MySQL (${IMAGE}): server counters, redo and binary log bytes, sto
       probeStatusRows += Object.keys(stats.raw.status).length;
     }
   };
+
+  test('the buffer pool as the server holds it: 320M asked, 384M allocated (whole 128M chunks x 1 instance), in no statement of its own', async () => {
+    const r = await runCli(['server-stats', '--uri', db.uri]);
+    assert.equal(r.code, 0, r.stderr);
+    const s = JSON.parse(r.stdout);
+    assert.deepEqual({ bytes: s.cache.bytes, setting: s.cache.setting, reason: s.cache.reason, parts: s.cache.parts }, {
+      bytes: 384 * 1024 * 1024,
+      setting: 'innodb_buffer_pool_size',
+      reason: null,
+      parts: { innodb_buffer_pool_size: 384 * 1024 * 1024, innodb_buffer_pool_chunk_size: 128 * 1024 * 1024, innodb_buffer_pool_instances: 1 },
+    });
+    assert.equal(s.reading.statements, 5, 'SELECT VERSION(); SHOW GLOBAL STATUS; the clock and the pool in one SELECT; @@log_bin ...; SHOW BINARY LOGS');
+  });
 
   test(`${N} inserts then one JSON_SET: redo, binary log, statements and bytes as sent; the engine's LSN agrees`, async () => {
     assert.equal((await runCli(['init', '--uri', db.uri, '--key', 'uuidv7', '--layout', 'clustered'])).code, 0);

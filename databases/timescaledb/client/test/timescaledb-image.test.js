@@ -111,6 +111,13 @@ else test.describe(`TimescaleDB from ${IMAGE}: TSBS ingest and the 13 queries ag
     if (Object.keys(figures).length) console.log(`# timescaledb figures: ${JSON.stringify(figures)}`);
   });
 
+  test('server-stats reads the cache TimescaleDB holds: its command line\'s shared_buffers=128MB, 134217728 bytes', async () => {
+    const s = JSON.parse((await cli(['server-stats', '--uri', ts.uri], {})).stdout);
+    assert.equal(s.server.product, 'TimescaleDB');
+    assert.deepEqual([s.cache.bytes, s.cache.setting, s.cache.reason], [128 * 1024 * 1024, 'shared_buffers', null]);
+    assert.equal(s.cache.source, 'pg_settings: shared_buffers 16384 buffers x block_size 8192 B');
+  });
+
   let pgAnswers;
   test('ingest: every event in the hypertable, 2 chunks of 12 h, TSBS\'s indexes, the rows of PostgreSQL\'s native table', async () => {
     // the four servers' ingests at once (each its own server or database): the MongoDB stand-in's
