@@ -6,7 +6,7 @@ import json
 import os
 import sys
 
-from . import hooks, images
+from . import hooks, images, placed
 from .files import BenchFiles
 from . import placement as placing
 from .phase import run_phase
@@ -97,6 +97,7 @@ class Bench:
                 self.service_engine[self.pooled[db]] = engine
         self.images = []        # a placed bench's image loads: {image, id, context, seconds, loaded}
         self.files = None       # clients on another host: the bench's files there (lab/driver/files.py)
+        self.cadvisors = []     # the placed hosts whose cAdvisor this bench started (lab/driver/placed.py)
 
     def database_hooks(self, db):
         """databases/<db>/lab.py, loaded once for the bench (a phase asks for a uri several times)."""
@@ -185,6 +186,11 @@ class Bench:
         """Prometheus's client targets: the phase's CLIENTS containers by name (0: none), on the
         single host (lab/driver/monitoring_targets.py). The dashboards read them; results.json does not:
         a failure is said, and the run goes on."""
+        if clients and self.placement.client:
+            # Prometheus reaches a client by name only on its own compose network; a client on another
+            # host would need a published port each (left): the dashboards go without, results.json never read them
+            self.say("the clients run on another host than Prometheus: their metrics are not scraped")
+            clients = 0
         try:
             self.lab.scrape_clients([self.client_name(phase_id, i) for i in range(1, clients + 1)])
         except Exception as e:  # noqa: BLE001
@@ -239,6 +245,8 @@ class Bench:
         self.database_env()
         self.remove_databases()
         self.load_images()
+        if self.placement.placed:
+            self.cadvisors = placed.start_cadvisors(self)  # each placed host's cAdvisor, scraped with its host label
         if self.placement.client:
             self.send_files()
         for engine, dbs in self.databases_by_engine():
@@ -278,6 +286,8 @@ class Bench:
             if db in self.pooled:
                 wanted[ctx].append(self.pooled[db])
         wanted.setdefault(self.placement.client, []).append("client")
+        for ctx in placed.placed_contexts(self):
+            wanted[ctx].append("cadvisor")  # each placed host's own cAdvisor (placed.start_cadvisors)
         for ctx, services in wanted.items():
             if not ctx:
                 continue  # the controller's engine built or holds them
@@ -354,16 +364,16 @@ class Bench:
             self.lab.write_json(os.path.join(self.dir, "host.json"), host)
         except Exception as e:  # noqa: BLE001  (host facts are a figure's context, not a reason to stop)
             self.say(f"host-info failed: {e}")
-        try:
-            self.lab.write_json(os.path.join(self.dir, "hosts.json"), self.lab.hosts_facts(host))
-        except Exception as e:  # noqa: BLE001  (as host.json)
-            self.say(f"the hosts' facts could not be read: {e}")
+        if not self.placement.placed:
+            self.write_hosts(host)
         self.say(f"fresh database volumes for: {settings['DATABASES']}")
         try:
             self.refresh_databases()
         except Exception as e:  # noqa: BLE001
             self.say(f"the databases did not become ready: {e}")
             raise
+        if self.placement.placed:
+            self.write_hosts(host)  # a placed host's facts through its probe, whose image is there now
         for db in self.databases:
             self.lab.write_json(os.path.join(self.dir, f"{db}.settings.json"), self.service_settings(db))
             out = os.path.join(self.dir, f"{db}.out")
@@ -377,6 +387,8 @@ class Bench:
                 raise RuntimeError(f"{db}: settle failed")
         # The plan's order: per database its load phase (if the workload has one), then its run
         # phase, on the same volume.
+        if self.placement.placed and not self.lab.interrupted:
+            self.measure_canary()
         try:
             for phase in self.plan.phases:
                 if self.lab.interrupted:
@@ -385,4 +397,31 @@ class Bench:
         finally:
             if self.files:  # every result is in the bench folder by now (each phase fetched them)
                 self.files.remove()
-        self.lab.bench_finished(self)
+        try:
+            self.lab.bench_finished(self)
+        finally:
+            if self.cadvisors:
+                placed.stop_cadvisors(self)
+
+    def write_hosts(self, host):
+        """hosts.json: every host of the bench, its roles and facts (lab/driver/placed.py)."""
+        try:
+            self.lab.write_json(os.path.join(self.dir, "hosts.json"), placed.hosts_document(self, host))
+        except Exception as e:  # noqa: BLE001  (as host.json)
+            self.say(f"the hosts' facts could not be read: {e}")
+
+    def measure_canary(self):
+        """canary.json: RTT and throughput from the clients' host to each database host, just before
+        the first phase (lab/driver/canary.py); a failure is said and the run goes on (the pairs not
+        measured carry their reason)."""
+        try:
+            doc = placed.canary(self)
+        except Exception as e:  # noqa: BLE001
+            self.say(f"the network canary could not run: {e}")
+            return
+        if doc is not None:
+            self.lab.write_json(os.path.join(self.dir, "canary.json"), doc)
+            for p in doc["pairs"]:
+                rtt = p["rtt_s"]["median"] * 1e6 if p["rtt_s"] else None
+                self.say(f"canary {doc['client_host']} -> {p['database_host']}: "
+                         + (f"RTT median {rtt:.0f} us" if rtt is not None else f"not measured: {p['reason']}"))

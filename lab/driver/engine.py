@@ -29,17 +29,21 @@ class Engine:
             return self
         return Engine(self.root, self.project, self.standins, self.environ, context)
 
-    def compose_args(self):
+    def compose_args(self, extra=()):
+        """EXTRA: compose files (relative to the root) added after the lab's, e.g. the published
+        cAdvisor of a host without Prometheus (prometheus/cadvisor-published.yaml)."""
         files = ["-f", os.path.join(self.root, "compose.yaml")]
         if self.standins:
             files += ["-f", os.path.join(self.root, "compose.standins.yaml")]
+        for f in extra:
+            files += ["-f", os.path.join(self.root, f)]
         return [*self.docker, "compose", "--project-directory", self.root, *files,
                 "--env-file", os.path.join(self.root, ".env")]
 
-    def compose(self, args, env=None, capture=True, stdin=subprocess.DEVNULL, timeout=None):
+    def compose(self, args, env=None, capture=True, stdin=subprocess.DEVNULL, timeout=None, extra=()):
         """`docker compose ARGS` with ENV (the bench's settings over the lab's environment): compose
         interpolates the services from it. Returns the CompletedProcess (never raises on exit codes)."""
-        return subprocess.run(self.compose_args() + list(args), env=env or self.environ, text=True,
+        return subprocess.run(self.compose_args(extra) + list(args), env=env or self.environ, text=True,
                               stdin=stdin, capture_output=capture, timeout=timeout)
 
     def compose_to(self, args, env, stdout="capture", stderr=None):

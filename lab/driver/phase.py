@@ -6,7 +6,7 @@ import json
 import os
 import time
 
-from . import decisions
+from . import clock, decisions, placed
 
 
 def now():
@@ -45,6 +45,7 @@ class Phase:
         self.perf_stat = self.perf_record = self.watch = None
         self.probe_cpu0 = None
         self.io0 = None
+        self.clock0 = {}
 
     def say(self, msg):
         self.bench.say(f"{self.id}: {msg}")
@@ -115,6 +116,7 @@ class Phase:
         self.bench.scrape_clients(self.id, self.clients)
         self.memory_limit = self.read_memory_limit()  # the container's limit as its cgroup holds it
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
+        self.clock0 = placed.clock_marks(self.bench)  # each placed host's clock, just before the first mark
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
         self.cpu0 = self.probe.cgroup_cpu_seconds(self.pid)
@@ -240,6 +242,7 @@ class Phase:
         cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
         io1 = self.read_process_io()
         probe_cpu1 = self.kept("the probe's own CPU reading", self.probe_cpu)
+        clock1 = self.kept("the hosts' clocks", lambda: placed.clock_marks(bench), {})
         samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
             self.kept("perf stat", lambda: self.probe.perf_stat_stop(self.perf_stat))
@@ -323,6 +326,8 @@ class Phase:
                 "interrupted": signalled,
             },
         }
+        if self.clock0 or clock1:  # a placed run: each host's clock at the marks (a single host records none)
+            manifest["clock"] = clock.phase_clock(self.clock0, clock1)
         path = os.path.join(bench.dir, f"{ph}.phase.json")
         lab.write_json(path, manifest)
         # the verdict, decided by analysis from those facts (also written into D.phase.json), then the
