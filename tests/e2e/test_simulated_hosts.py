@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, remove_project, runme, standins_choice, tiny_bench, write_bench
+from conftest import LAB_ROOT, PROJECT, lab_env, remove_project, runme, standins_choice, tiny_bench, write_bench
 
 sys.path.insert(0, str(LAB_ROOT / "tests" / "unit"))
 sys.path.insert(0, str(LAB_ROOT / "tests"))
@@ -439,6 +439,31 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     # every file a phase produces reached the controller's bench folder: the plan's list, placed
     plan = json.loads((placed / "plan.json").read_text())
     assert files_of(placed) == expected_files(plan, placed=True, perf=phase["perf"]["reason"] is None), files_of(placed)
+
+
+def test_down_cleans_every_context_by_the_project_label(placed_run, image):
+    """`./runme.sh down` after a placed run (issue 27's interrupted controller): what the run left on
+    the hosts (the database's volume, the project's networks) and a container still running there (as
+    a client would after an interrupt) are removed by the project's label (lab/driver/down.py); another
+    project's container on the same host stays."""
+    h1, h2 = HOSTS
+    assert project_traces(h1)["volume ls"], "the placed run left no volume on host 1 to clean"
+    assert load_image(h2, image).returncode == 0
+    ours = run("docker", "--context", h2, "run", "-d", "--label", f"com.docker.compose.project={PROJECT}",
+               "--entrypoint", "sleep", image, "300").stdout.strip()
+    theirs = run("docker", "--context", h2, "run", "-d", "--label", "com.docker.compose.project=jsonbench-e2e-not-ours",
+                 "--entrypoint", "sleep", image, "300").stdout.strip()
+    assert ours and theirs
+    try:
+        proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "down"], cwd=LAB_ROOT, env=lab_env(), capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=600)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        assert f"down: {h1}: removed" in proc.stdout and f"down: {h2}: removed" in proc.stdout, proc.stdout
+        for h in HOSTS:
+            assert project_traces(h) == {"volume ls": [], "network ls": [], "ps -a": []}, (h, project_traces(h))
+        assert run("docker", "--context", h2, "inspect", theirs).returncode == 0
+    finally:
+        run("docker", "--context", h2, "rm", "-f", ours, theirs)
 
 
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
