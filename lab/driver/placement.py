@@ -96,12 +96,14 @@ class Placement:
 
 
 def read_env_file(path):
-    """KEY=VALUE lines as bash reads simple ones (quotes stripped); {} when the file is absent."""
+    """KEY=VALUE lines as bash reads simple ones (quotes stripped); {} when the file is absent, or
+    unreadable by this user: runme.sh's word check runs before its checks of the engine and of .env,
+    which then refuse the run with their own message (a user who cannot read .env cannot run the lab)."""
     values = {}
     try:
         with open(path, encoding="utf-8") as f:
             lines = f.read().splitlines()
-    except FileNotFoundError:
+    except (FileNotFoundError, PermissionError):
         return values
     for line in lines:
         line = line.strip()
