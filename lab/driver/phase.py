@@ -251,8 +251,9 @@ class Phase:
             self.kept("perf record", lambda: stop(self.perf_record))
         if self.profile_why is None:
             profile = self.kept("the profile", lambda: self.probe.perf_profile(os.path.join(bench.dir, f"{ph}.perf")))
-        else:
-            profile = self.probe.perf_profile(None, self.profile_why)
+        else:  # the probe's answer; its host gone (an engine stopped mid-run), the same without it
+            no_profile = {"file": None, "samples": None, "frequency_hz": None, "reason": self.profile_why}
+            profile = self.kept("the profile's reason", lambda: self.probe.perf_profile(None, self.profile_why), no_profile)
         if lab.interrupted:
             self.client_engine.stop(self.client_ids)
         self.kept("waiting for the clients to exit", lambda: self.wait_clients_exit(60))

@@ -9,13 +9,14 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import urllib.request
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, lab_env, remove_project, runme, standins_choice, tiny_bench, write_bench
+from conftest import LAB_ROOT, PROJECT, lab_env, remove_project, runme, runme_watched, standins_choice, tiny_bench, write_bench
 
 sys.path.insert(0, str(LAB_ROOT / "tests" / "unit"))
 sys.path.insert(0, str(LAB_ROOT / "tests"))
@@ -464,6 +465,61 @@ def test_down_cleans_every_context_by_the_project_label(placed_run, image):
         assert run("docker", "--context", h2, "inspect", theirs).returncode == 0
     finally:
         run("docker", "--context", h2, "rm", "-f", ours, theirs)
+
+
+@pytest.mark.skipif(os.environ.get("JSONBENCH_E2E_ENGINE_STOP") != "1",
+                    reason="the engine-stop fault run is asked for with JSONBENCH_E2E_ENGINE_STOP=1: it takes about "
+                           "7 min (the driver waits 5.5 min after the engine stops before count fails; left)")
+def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_nothing(placed_run, tmp_path):
+    """issue 27's fault: the database host's engine stopped while the clients run (here host 2 holds the
+    database and host 1 the clients, so that host 1 stays for the test after this one). The phase fails,
+    the run ends by itself, and what was gathered is in the bench folder: the clients' results from
+    their host, the phase's facts, results.json and report.md."""
+    h1, h2 = HOSTS
+    extra = (f"DATABASES=mongodb\nDATABASE_HOST={h2}\nCLIENT_HOST={h1}\n"
+             f"LAB_ADDRESSES=\"{h1}={ADDRESS[h1]} {h2}={ADDRESS[h2]}\"\n")
+    bench = write_bench(tmp_path, "bench-engine-stops", tiny_bench(1000, 0, extra=extra))
+    killed, timer = [], []
+
+    def on_line(line):
+        # 5 s after the clients started: they have had documents acknowledged (20 s of load each)
+        if "clients running" in line and not timer:
+            timer.append(threading.Timer(5, stop_engine))
+            timer[0].start()
+
+    def stop_engine():
+        # SIGTERM: the engine stops its containers and ends (a SIGKILLed simulated engine leaves
+        # its containers' processes running on this machine, beyond simulate-hosts 0's reach)
+        pid = engine_pid(h2)
+        os.kill(pid, 15)
+        killed.append(pid)
+    try:
+        # the clients give up 8 s after their database went (not the default 60 s)
+        proc = runme_watched(tmp_path, str(bench), log="engine-stops.log", on_line=on_line,
+                             env=dict(lab_env(), RECONNECT_TIMEOUT_S="8"), timeout=900)
+    finally:
+        remove_project()
+        # host 2's engine started again (simulate-hosts starts an engine that is not running), and what
+        # the run left on either host removed by the project's label
+        again = simulate(2)
+        down_proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "down"], cwd=LAB_ROOT, env=lab_env(), capture_output=True,
+                                   text=True, stdin=subprocess.DEVNULL, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert down_proc.returncode == 0, down_proc.stdout + down_proc.stderr
+    assert killed, "the clients never ran: " + proc.stdout[-2000:]
+    assert proc.returncode != 0, proc.stdout[-2000:]
+    results = json.loads((bench / "results.json").read_text())
+    (r,) = results["runs"]
+    assert r["status"] == "failed", (r["status"], r.get("reason"))
+    phase = json.loads((bench / "mongodb.phase.json").read_text())
+    assert phase["facts"]["database"]["state"] != "running", phase["facts"]["database"]
+    # the clients' results came back from host 1, each with what the database acknowledged before the stop
+    clients = [json.loads((bench / "clients" / f"mongodb-client-{i}.json").read_text()) for i in (1, 2)]
+    assert all(c for c in clients), clients
+    for name in ("report.md", "placement.json", "hosts.json", "canary.json", "mongodb.out", "mongodb.log"):
+        assert (bench / name).exists(), name
+    print(f"the engine of {h2} stopped mid-run: status {r['status']} ({r.get('reason')}); "
+          f"documents acknowledged {r.get('docs_ok')}")
 
 
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
