@@ -157,7 +157,9 @@ main() {
       ensure_env_file; ensure_docker || exit 2; ensure_compose || exit 2
       trap 'stop_started_dockerd' EXIT
       USE_STANDINS=0; if use_standins; then USE_STANDINS=1; fi
-      compose --profile client --profile grafana down --volumes --remove-orphans ;;
+      compose --profile client --profile grafana down --volumes --remove-orphans
+      # a placed run's containers, volumes and networks on the other contexts (lab/driver/down.py)
+      PYTHONPATH="$LAB_ROOT${PYTHONPATH:+:$PYTHONPATH}" python3 -m lab.driver.down "$(project_name)" ;;
     report)
       shift; ensure_venv || exit 2
       local found dirs=()

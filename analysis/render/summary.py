@@ -13,7 +13,9 @@ def lines(bench_dir):
     out = []
     for r in result["runs"]:
         cpu = r["cpu"]
+        # no CPU figure (cAdvisor had no series of the container): said, never printed as 0
         work = (f"{fmt(cpu['instructions'])} instructions" if cpu["instructions"] is not None else
+                "no CPU figure" if cpu["user_s"] is None and cpu["system_s"] is None else
                 f"{fmt((cpu['user_s'] or 0) + (cpu['system_s'] or 0))} CPU s")
         out.append(f"{result['bench']} {run_label(r)}: {fmt(r['window']['seconds'])} s, {work}, "
                    f"{fmt(r['achieved_rate'])} {'docs' if set(r.get('operations') or {'insert': 0}) == {'insert'} else 'ops'}/s, "

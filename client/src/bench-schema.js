@@ -219,13 +219,19 @@ function parseEnvText(text, file) {
   return entries;
 }
 
+// The placement keys (DATABASE_HOST, DATABASE_HOST_<db>, CLIENT_HOST, MONITORING_HOST: which Docker
+// context each role runs on; LAB_ADDRESSES: each host's address on the lab network) are the driver's, read and checked by lab/driver/placement.py before
+// anything starts; the clients act on none of them, so they are no bench key and no plan value (the
+// plan's `given` keeps them as written).
+const PLACEMENT_KEY = /^(DATABASE_HOST(_[a-z][a-z0-9]*)?|CLIENT_HOST|MONITORING_HOST|LAB_ADDRESSES)$/;
+
 // Checks a bench.env text; returns the parsed values (defaults filled in)
 // or throws InputError naming the file, the key, the value and what is allowed.
 function validateBenchText(text, file) {
   const entries = parseEnvText(text, file);
   const names = Object.keys(BENCH_SPECS);
   for (const [name, { line }] of entries) {
-    if (!BENCH_SPECS[name]) {
+    if (!BENCH_SPECS[name] && !PLACEMENT_KEY.test(name)) {
       const hint = closest(name, names);
       throw new InputError(`${file}:${line}: unknown key ${name}${hint ? ` (did you mean ${hint}?)` : ''}; `
         + `allowed keys: ${names.join(', ')}`);
@@ -366,6 +372,6 @@ function checkQueries(values, where) {
 
 module.exports = {
   BENCH_SPECS, KEYS, LAYOUTS, DURABILITIES, KEY_FORMATS, DATABASES, WORKLOADS, STAGES, MIX_OPS, MIX_PRESETS,
-  InputError, workloadOf, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
+  PLACEMENT_KEY, InputError, workloadOf, parseValue, describeAllowed, closest, checkDocumentSize, parseEnvText, validateBenchText,
   checkCombination, shapeOf, formatMix,
 };

@@ -5,11 +5,13 @@ def _replset(env):
     return env.get("TOPOLOGY") or "standalone"
 
 
-def uri(env):
+def uri(env, address="mongodb:27017"):
     """directConnection with TOPOLOGY=replset: a replica-set member is dialled as itself (before
-    initiation it is no primary a driver could select; the stand-in advertises 0.0.0.0)."""
+    initiation it is no primary a driver could select; the stand-in advertises 0.0.0.0). ADDRESS:
+    host:port, the service on the lab network unless the driver gives the database host's address
+    and published port (clients on another host)."""
     direct = "&directConnection=true" if _replset(env) == "replset" else ""
-    return f"mongodb://{env['MONGO_USER']}:{env['MONGO_PASSWORD']}@mongodb:27017/?authSource=admin{direct}"
+    return f"mongodb://{env['MONGO_USER']}:{env['MONGO_PASSWORD']}@{address}/?authSource=admin{direct}"
 
 
 def compose_env(env, root):

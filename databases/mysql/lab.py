@@ -3,10 +3,11 @@ import os
 import sys
 
 
-def uri(env):
+def uri(env, address="mysql:3306"):
     """root: reading the server's counters (SHOW GLOBAL STATUS, SHOW BINARY LOGS) and the flush before
-    `count` need rights a MYSQL_USER lacks (databases/mysql/compose.yaml says why)."""
-    return f"mysql://root:{env['MYSQL_PASSWORD']}@mysql:3306/{env.get('MYSQL_DB') or 'jsonbench'}"
+    `count` need rights a MYSQL_USER lacks (databases/mysql/compose.yaml says why). ADDRESS: host:port,
+    the service on the lab network unless the driver gives the host's address and published port."""
+    return f"mysql://root:{env['MYSQL_PASSWORD']}@{address}/{env.get('MYSQL_DB') or 'jsonbench'}"
 
 
 def compose_env(env, root):

@@ -3,8 +3,10 @@ uri: the URI the client containers dial on the lab network (the password from .e
 environment, never on a command line)."""
 
 
-def uri(env):
-    return f"postgres://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@postgres:5432/{env['POSTGRES_DB']}"
+def uri(env, address="postgres:5432"):
+    """ADDRESS: host:port the clients dial, the service on the lab network unless the driver gives the
+    database host's address and published port (clients on another host)."""
+    return f"postgres://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@{address}/{env['POSTGRES_DB']}"
 
 
 def compose_env(env, root):

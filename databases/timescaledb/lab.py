@@ -3,8 +3,9 @@ uri: the PostgreSQL service's user, password and database (its compose.yaml take
 timescaledb:// scheme picking this folder's binding (the wire protocol is PostgreSQL's)."""
 
 
-def uri(env):
-    return f"timescaledb://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@timescaledb:5432/{env['POSTGRES_DB']}"
+def uri(env, address="timescaledb:5432"):
+    """ADDRESS: host:port, as PostgreSQL's hook."""
+    return f"timescaledb://{env['POSTGRES_USER']}:{env['POSTGRES_PASSWORD']}@{address}/{env['POSTGRES_DB']}"
 
 
 def compose_env(env, root):

@@ -191,7 +191,8 @@ def main(argv):
         if rc != 0 and not getattr(lab, "stack_kept", False):
             # interrupted, failed or stopped by an error: the lab's containers go (the run's files stay)
             lab.say("removing the lab's containers")
-            lab.engine.compose(["--profile", "client", "down", "--remove-orphans"])
+            for engine in lab.engines.values():  # every host the run used
+                engine.compose(["--profile", "client", "down", "--remove-orphans"])
         return rc
     finally:
         lab.close()  # the probe's container, whatever ended the run

@@ -1,7 +1,9 @@
 """The Docker engine as the driver uses it: `docker compose` on the lab's compose files, the
 containers' facts (`docker inspect`), and the client containers (one-shots and a phase's clients).
-Every call names the engine through the environment it is given (DOCKER_HOST / DOCKER_CONTEXT), so a
-second host is a second Engine (issue 27). Nothing here decides: it runs and reports."""
+Every call names the engine through the environment it is given (DOCKER_HOST / DOCKER_CONTEXT), or
+through a Docker context (`docker --context NAME`): a placed role's host is an Engine of its own
+(issue 27, lab/driver/placement.py), on the same compose files. Nothing here decides: it runs and
+reports."""
 import json
 import os
 import subprocess
@@ -13,23 +15,35 @@ BENCH_MOUNT = "/bench"
 
 
 class Engine:
-    def __init__(self, root, project, standins, environ):
+    def __init__(self, root, project, standins, environ, context=""):
         self.root = root
         self.project = project
         self.standins = standins
         self.environ = dict(environ)  # .env's settings and the caller's environment (runme.sh exports them)
+        self.context = context        # "" : the engine the environment names (the controller's)
+        self.docker = ["docker", "--context", context] if context else ["docker"]
 
-    def compose_args(self):
+    def on(self, context):
+        """The Engine of CONTEXT ("": the controller's), with the same compose files and project."""
+        if context == self.context:
+            return self
+        return Engine(self.root, self.project, self.standins, self.environ, context)
+
+    def compose_args(self, extra=()):
+        """EXTRA: compose files (relative to the root) added after the lab's, e.g. the published
+        cAdvisor of a host without Prometheus (prometheus/cadvisor-published.yaml)."""
         files = ["-f", os.path.join(self.root, "compose.yaml")]
         if self.standins:
             files += ["-f", os.path.join(self.root, "compose.standins.yaml")]
-        return ["docker", "compose", "--project-directory", self.root, *files,
+        for f in extra:
+            files += ["-f", os.path.join(self.root, f)]
+        return [*self.docker, "compose", "--project-directory", self.root, *files,
                 "--env-file", os.path.join(self.root, ".env")]
 
-    def compose(self, args, env=None, capture=True, stdin=subprocess.DEVNULL, timeout=None):
+    def compose(self, args, env=None, capture=True, stdin=subprocess.DEVNULL, timeout=None, extra=()):
         """`docker compose ARGS` with ENV (the bench's settings over the lab's environment): compose
         interpolates the services from it. Returns the CompletedProcess (never raises on exit codes)."""
-        return subprocess.run(self.compose_args() + list(args), env=env or self.environ, text=True,
+        return subprocess.run(self.compose_args(extra) + list(args), env=env or self.environ, text=True,
                               stdin=stdin, capture_output=capture, timeout=timeout)
 
     def compose_to(self, args, env, stdout="capture", stderr=None):
@@ -56,7 +70,8 @@ class Engine:
         """`docker inspect -f TEMPLATE` of CONTAINER, or None when docker cannot say."""
         if not container:
             return None
-        r = subprocess.run(["docker", "inspect", "-f", template, container], capture_output=True, text=True)
+        r = subprocess.run([*self.docker, "inspect", "-f", template, container], env=self.environ, capture_output=True,
+                           text=True)
         return r.stdout.strip() if r.returncode == 0 else None
 
     def state(self, container):
@@ -79,50 +94,66 @@ class Engine:
         ids = [c for c in containers if c]
         if not ids:
             return 0
-        r = subprocess.run(["docker", "inspect", "-f", "{{.State.Running}}", *ids], capture_output=True, text=True)
+        r = subprocess.run([*self.docker, "inspect", "-f", "{{.State.Running}}", *ids], env=self.environ,
+                           capture_output=True, text=True)
         return r.stdout.split().count("true")
 
     def logs(self, container):
-        r = subprocess.run(["docker", "logs", container], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        r = subprocess.run([*self.docker, "logs", container], env=self.environ, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT)
         return r.stdout.decode("utf-8", "replace")
 
     def stop(self, containers, timeout_s=30):
         ids = [c for c in containers if c]
         if ids:
-            subprocess.run(["docker", "stop", "-t", str(timeout_s), *ids], capture_output=True)
+            subprocess.run([*self.docker, "stop", "-t", str(timeout_s), *ids], env=self.environ, capture_output=True)
 
     def remove(self, containers):
         ids = [c for c in containers if c]
         if ids:
-            subprocess.run(["docker", "rm", "-f", *ids], capture_output=True)
+            subprocess.run([*self.docker, "rm", "-f", *ids], env=self.environ, capture_output=True)
 
     def start(self, container):
-        return subprocess.run(["docker", "start", container], capture_output=True, text=True)
+        return subprocess.run([*self.docker, "start", container], env=self.environ, capture_output=True, text=True)
 
     def remove_volume(self, name):
-        subprocess.run(["docker", "volume", "rm", name], capture_output=True)
+        subprocess.run([*self.docker, "volume", "rm", name], env=self.environ, capture_output=True)
 
     def published_ports(self):
-        r = subprocess.run(["docker", "ps", "--filter", f"label=com.docker.compose.project={self.project}",
-                            "--format", "{{.Ports}}"], capture_output=True, text=True)
+        r = subprocess.run([*self.docker, "ps", "--filter", f"label=com.docker.compose.project={self.project}",
+                            "--format", "{{.Ports}}"], env=self.environ, capture_output=True, text=True)
         return r.stdout
 
+    def image_id(self, image):
+        """IMAGE's id on this engine, or None when it has no such image."""
+        r = subprocess.run([*self.docker, "image", "inspect", "-f", "{{.Id}}", image], env=self.environ,
+                           capture_output=True, text=True)
+        return r.stdout.strip() or None if r.returncode == 0 else None
 
-def client_args(bench_dir, mode, dataset=None, txn_outcomes=None, environ=None):
+
+def client_args(bench_dir, mode, dataset=None, txn_outcomes=None, environ=None, volume=None):
     """The `compose run` words every client container of a loaded bench gets (mounts and environment
-    variables passed by name: the URI's password never shows in a process list or a file)."""
+    variables passed by name: the URI's password never shows in a process list or a file). VOLUME:
+    the clients run on another host than the controller and the bench's files are in that volume there
+    (lab/driver/files.py: plan.json, the DATASET file under dataset/, the transaction outcomes), which
+    is mounted where the folder is on one host."""
     environ = environ or {}
     args = []
     if dataset:
         host = dataset if os.path.isabs(dataset) else os.path.join(bench_dir, dataset)
         name = os.path.basename(host)
-        args += ["-v", f"{host}:/dataset/{name}:ro", "-e", f"DATASET=/dataset/{name}"]
+        if volume:
+            args += ["-e", f"DATASET={BENCH_MOUNT}/dataset/{name}"]
+        else:
+            args += ["-v", f"{host}:/dataset/{name}:ro", "-e", f"DATASET=/dataset/{name}"]
     # how long a client keeps reconnecting to a lost database, and wait-ready waits (the client's
     # defaults when unset)
     for key in ("RECONNECT_TIMEOUT_S", "READY_TIMEOUT_S"):
         if environ.get(key):
             args += ["-e", key]
-    if txn_outcomes:
+    if txn_outcomes and volume:
+        args += ["-e", f"TXN_OUTCOMES={BENCH_MOUNT}/txn-outcomes.json"]
+    elif txn_outcomes:
         args += ["-v", f"{txn_outcomes}:/txn-outcomes.json:ro", "-e", "TXN_OUTCOMES=/txn-outcomes.json"]
-    args += ["-e", "URI", "-v", f"{bench_dir}:{BENCH_MOUNT}:{mode}"]
+    args += ["-e", "URI", "-v", f"{volume or bench_dir}:{BENCH_MOUNT}:{mode}"]
     return args

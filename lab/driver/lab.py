@@ -53,22 +53,41 @@ def host_address(bind_address):
     return a
 
 
+def probe_image(root, environ):
+    """The probe image's tag: PROBE_IMAGE (runme.sh builds it for PROBE=container), else built here by
+    lab/probe/build.sh (by hash: at once when present), for a placed database's host."""
+    if environ.get("PROBE_IMAGE"):
+        return environ["PROBE_IMAGE"]
+    import subprocess
+    r = subprocess.run([os.path.join(root, "lab", "probe", "build.sh")], env=environ, capture_output=True, text=True)
+    if r.returncode != 0 or not r.stdout.strip():
+        raise RuntimeError(f"lab/probe/build.sh failed: {r.stderr.strip()[-500:]}")
+    return r.stdout.strip().splitlines()[-1]
+
+
+def container_probe(environ, engine, image):
+    """One probe container on ENGINE (its context), labelled so that `compose down --remove-orphans`
+    on that engine removes it."""
+    from .probe_box import ContainerProbe, compose_labels
+    args = engine.compose_args()
+    files = [args[i + 1] for i, w in enumerate(args) if w == "-f"]
+    return ContainerProbe(image, engine.project, docker=engine.docker, environ=environ,
+                          compose_labels=compose_labels(engine.root, files, docker=engine.docker, environ=environ))
+
+
 def make_probe(environ, engine):
     """The probe PROBE names (lab/driver/probe_box.py probe_setting): LocalProbe in the driver's
     process, or one probe container on the engine the environment names (its image PROBE_IMAGE,
     built by runme.sh with lab/probe/build.sh). The caller closes it (Lab.close)."""
     from .probe import LocalProbe
-    from .probe_box import ContainerProbe, compose_labels, probe_setting
+    from .probe_box import probe_setting
     if probe_setting(environ) == "local":
         return LocalProbe()
     image = environ.get("PROBE_IMAGE")
     if not image:
         raise ValueError("PROBE=container needs PROBE_IMAGE, the probe image's tag (runme.sh builds it "
                          "with lab/probe/build.sh and exports it)")
-    args = engine.compose_args()
-    files = [args[i + 1] for i, w in enumerate(args) if w == "-f"]
-    return ContainerProbe(image, engine.project, environ=environ,
-                          compose_labels=compose_labels(engine.root, files, environ=environ))
+    return container_probe(environ, engine, image)
 
 
 class Lab:
@@ -82,6 +101,9 @@ class Lab:
         self.run_failed = False
         self.phase = None           # the phase under way (lab/driver/phase.py Phase), for a signal
         self.phase_clients = []     # its client containers, stopped by a signal's handler
+        self.phase_clients_engine = engine  # the engine they run on (a placed bench's clients' host)
+        self.engines = {engine.context: engine}  # every engine a run used, by context (cleanup)
+        self.probes = {engine.context: probe}    # the probe on each engine (a placed host: a probe container)
         self._stop = threading.Event()  # set by a signal: every nap ends at once
         self.context = None         # the single host's Docker context, the `host` label of its series
         self._prometheus = None     # the Prometheus container the targets are copied into
@@ -111,10 +133,32 @@ class Lab:
         self._stop.set()
         self.say("interrupted: stopping the clients, keeping what was gathered")
         # SIGTERM: each client stops sending, awaits its in-flight operation and writes its result.
-        self.engine.stop(self.phase_clients)
+        self.phase_clients_engine.stop(self.phase_clients)
 
     def close(self):
-        self.probe.close()
+        for probe in self.probes.values():
+            if probe is not None:
+                probe.close()
+
+    def probe_image(self):
+        if not getattr(self, "_probe_image", None):
+            self._probe_image = probe_image(self.root, self.environ)
+        return self._probe_image
+
+    def probe_on(self, context):
+        """The probe that reads the host of CONTEXT: the run's own (PROBE) on the controller's engine;
+        on a placed host a probe container started there through its context, whatever PROBE says
+        (the driver's process cannot read another host's cgroups), once for the run. Its image must be
+        on that host (Bench.load_images)."""
+        if context not in self.probes:
+            self.probes[context] = container_probe(self.environ, self.engine_on(context), self.probe_image())
+        return self.probes[context]
+
+    def engine_on(self, context):
+        """The Engine of CONTEXT ("": the controller's), one per context for the whole run."""
+        if context not in self.engines:
+            self.engines[context] = self.engine.on(context)
+        return self.engines[context]
 
     # -- what Prometheus scrapes (lab/driver/monitoring_targets.py) ---------------------------------
     def write_monitoring_targets(self):

@@ -6,7 +6,7 @@ import json
 import os
 import time
 
-from . import decisions
+from . import clock, decisions, placed
 
 
 def now():
@@ -16,8 +16,12 @@ def now():
 class Phase:
     def __init__(self, bench, spec):
         """spec: the plan's phase (lab/driver/plan.py Phase, its words checked)."""
-        self.bench, self.lab, self.engine, self.probe = bench, bench.lab, bench.engine, bench.probe
+        self.bench, self.lab = bench, bench.lab
         self.db = spec.database
+        self.probe = bench.probe_for(self.db)  # the probe of the database's host
+        # the database's host and the clients' (the same engine unless the bench is placed: placement.py)
+        self.engine = bench.db_engine(self.db)
+        self.client_engine = bench.client_engine
         self.id = spec.id
         self.stage = spec.stage
         self.clients = spec.clients
@@ -41,6 +45,7 @@ class Phase:
         self.perf_stat = self.perf_record = self.watch = None
         self.probe_cpu0 = None
         self.io0 = None
+        self.clock0 = {}
 
     def say(self, msg):
         self.bench.say(f"{self.id}: {msg}")
@@ -111,6 +116,7 @@ class Phase:
         self.bench.scrape_clients(self.id, self.clients)
         self.memory_limit = self.read_memory_limit()  # the container's limit as its cgroup holds it
         self.stats0 = self.server_stats()  # the server's own counters, just outside the window
+        self.clock0 = placed.clock_marks(self.bench)  # each placed host's clock, just before the first mark
         self.probe.take_call_latencies()  # phase.json probe.calls: this phase's calls from the first mark on
         self.start = now()
         self.cpu0 = self.probe.cgroup_cpu_seconds(self.pid)
@@ -149,12 +155,15 @@ class Phase:
         with ThreadPoolExecutor(max_workers=max(self.clients, 1)) as pool:
             futures = [pool.submit(self.bench.client_start, self.db, i, self.id) for i in range(1, self.clients + 1)]
             self.client_ids = [f.result() for f in futures]
-        self.lab.phase_clients = self.client_ids  # what a signal's handler stops
+        self.lab.phase_clients = self.client_ids  # what a signal's handler stops, on the clients' engine
+        self.lab.phase_clients_engine = self.client_engine
 
     def result_path(self, i):
         return os.path.join(self.bench.dir, "clients", f"{self.id}-client-{i}.json")
 
     def results_written(self):
+        # clients on another host: their files are fetched first (lab/driver/files.py)
+        self.kept("fetching the clients' results", self.bench.fetch_results)
         return [os.path.exists(self.result_path(i)) and os.path.getsize(self.result_path(i)) > 0
                 for i in range(1, self.clients + 1)]
 
@@ -167,9 +176,9 @@ class Phase:
         started = time.time()
         self.wait_limit_s = decisions.wait_limit_s(self.expected_s)
         next_progress, db_down_said = 0, False
-        while self.engine.running(self.client_ids) > 0:
+        while self.client_engine.running(self.client_ids) > 0:
             if self.lab.interrupted:
-                self.engine.stop(self.client_ids)
+                self.client_engine.stop(self.client_ids)
                 return
             if all(self.results_written()):
                 break
@@ -179,32 +188,32 @@ class Phase:
                 db_down_said = True
             if elapsed >= next_progress:
                 self.say(f"{elapsed}s elapsed, about {decisions.remaining_s(self.expected_s, elapsed)}s remaining, "
-                         f"{self.engine.running(self.client_ids)} clients running")
+                         f"{self.client_engine.running(self.client_ids)} clients running")
                 next_progress = elapsed + decisions.PROGRESS_EVERY_S
             if elapsed > self.wait_limit_s:
                 self.wait_timed_out = True
-                self.engine.stop(self.client_ids)
+                self.client_engine.stop(self.client_ids)
                 return
             self.lab.nap(1)
 
     def wait_clients_exit(self, limit_s=60):
         """After the window: clients still lingering for their last scrape exit on their own; bounded."""
         deadline = time.time() + limit_s
-        while self.engine.running(self.client_ids) > 0 and time.time() < deadline and not self.lab.interrupted:
+        while self.client_engine.running(self.client_ids) > 0 and time.time() < deadline and not self.lab.interrupted:
             self.lab.nap(1)
-        if self.engine.running(self.client_ids) > 0:
-            self.engine.stop(self.client_ids)
+        if self.client_engine.running(self.client_ids) > 0:
+            self.client_engine.stop(self.client_ids)
 
     def collect_clients(self):
         """The clients' logs into the phase's .out; their exit codes in client order (None: docker
         could not say); the containers removed."""
         codes = []
         for i, cid in enumerate(self.client_ids, 1):
-            log = self.engine.logs(cid) if cid else ""
+            log = self.client_engine.logs(cid) if cid else ""
             self.append_out("".join(f"client-{i}  | {line}\n" for line in log.splitlines()))
-            state = self.engine.state(cid) if cid else None
+            state = self.client_engine.state(cid) if cid else None
             codes.append(state.get("ExitCode") if state else None)
-        self.engine.remove(self.client_ids)
+        self.client_engine.remove(self.client_ids)
         self.client_ids = []
         self.lab.phase_clients = []
         self.bench.scrape_clients(self.id, 0)  # gone: Prometheus stops asking for them
@@ -233,6 +242,7 @@ class Phase:
         cpu1 = self.kept("the cgroup CPU reading", lambda: self.probe.cgroup_cpu_seconds(self.pid))
         io1 = self.read_process_io()
         probe_cpu1 = self.kept("the probe's own CPU reading", self.probe_cpu)
+        clock1 = self.kept("the hosts' clocks", lambda: placed.clock_marks(bench), {})
         samples = self.kept("the process watch", lambda: self.probe.process_watch_stop(self.watch), [])
         if self.perf_stat:
             self.kept("perf stat", lambda: self.probe.perf_stat_stop(self.perf_stat))
@@ -241,10 +251,11 @@ class Phase:
             self.kept("perf record", lambda: stop(self.perf_record))
         if self.profile_why is None:
             profile = self.kept("the profile", lambda: self.probe.perf_profile(os.path.join(bench.dir, f"{ph}.perf")))
-        else:
-            profile = self.probe.perf_profile(None, self.profile_why)
+        else:  # the probe's answer; its host gone (an engine stopped mid-run), the same without it
+            no_profile = {"file": None, "samples": None, "frequency_hz": None, "reason": self.profile_why}
+            profile = self.kept("the profile's reason", lambda: self.probe.perf_profile(None, self.profile_why), no_profile)
         if lab.interrupted:
-            self.engine.stop(self.client_ids)
+            self.client_engine.stop(self.client_ids)
         self.kept("waiting for the clients to exit", lambda: self.wait_clients_exit(60))
         missing = decisions.missing_clients(self.results_written()[:len(self.client_ids)])
         codes = self.kept("collecting the clients' logs", self.collect_clients, [])
@@ -316,6 +327,8 @@ class Phase:
                 "interrupted": signalled,
             },
         }
+        if self.clock0 or clock1:  # a placed run: each host's clock at the marks (a single host records none)
+            manifest["clock"] = clock.phase_clock(self.clock0, clock1)
         path = os.path.join(bench.dir, f"{ph}.phase.json")
         lab.write_json(path, manifest)
         # the verdict, decided by analysis from those facts (also written into D.phase.json), then the

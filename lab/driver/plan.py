@@ -19,7 +19,7 @@ from .request import BadInput
 # definition (bench.env and any override files) is never touched.
 RESULT_FILES = ("*.out *.plan.json *.perf *.perf.gz *.perf.status *.perfstat.csv *.log *.count.json "
                 "*.server-stats.json *.phase.json *.metrics.json *.settings.json *.svg "
-                "run.env plan.json plan.txt host.json results.json report.md clients timeseries plots "
+                "run.env plan.json plan.txt host.json placement.json results.json report.md clients timeseries plots "
                 "repeat-* sweep-*").split()
 
 

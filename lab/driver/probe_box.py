@@ -274,7 +274,10 @@ class ContainerProbe(Probe):
         return {**LocalProbe().host_facts(), **self.call("host_facts")}
 
     def describe(self):
-        return {"kind": "container", "image": self.image, "container_id": self.container_id}
+        out = {"kind": "container", "image": self.image, "container_id": self.container_id}
+        # a placed host's probe (lab/driver/lab.py probe_on) names its context; the controller's does not
+        context = self.docker[2] if self.docker[1:2] == ["--context"] else None
+        return {**out, "context": context} if context else out
 
     def take_call_latencies(self):
         with self.lock:

@@ -271,6 +271,29 @@ def check_validate(root, src, overrides, standins):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def check_placement(root, bench_dir, sets=()):
+    """The bench's placement keys (bench.env, the --set overrides, the environment, the lab's .env:
+    lab/driver/placement.py): each context known, its engine answering, the measured hosts' cgroups
+    alike; refused naming the file, key and context. Nothing is asked of Docker when nothing is placed."""
+    from . import placement
+    bench_env = os.path.join(bench_dir, "bench.env")
+    try:
+        p = placement.validate_bench(bench_env, sets, os.environ, os.path.join(root, ".env"))
+    except placement.PlacementError as e:
+        raise BadInput(str(e))
+    if p.monitoring:
+        s = p.settings["MONITORING_HOST"]
+        raise BadInput(f"{s.where()}: Prometheus and cAdvisor run on the controller's engine only (monitoring on "
+                       "its own host needs each host's cAdvisor and the driver's file_sd targets: not built yet); "
+                       "allowed: MONITORING_HOST unset")
+    pool = env_values(bench_env, sets).get("POOL") or "none"
+    for db in p.databases:
+        if pool != "none" and p.dialled_across(db) and os.path.isfile(os.path.join(root, "databases", db, pool, "pool.py")):
+            raise BadInput(f"{bench_env}: POOL={pool} with {db}'s clients on another host than {db}: the pool publishes "
+                           f"no port a client on another host could dial (not built yet); allowed: POOL=none, or "
+                           f"CLIENT_HOST the same as {db}'s host")
+
+
 def resolve(request, root):
     """The bench folders and the sweep (from --sweep, or the one bench's own SWEEP); fills request.dirs,
     request.declared and request.sweep."""
@@ -310,6 +333,9 @@ def validate(request, root, standins):
     for d in request.dirs:
         if request.only_check or request.sweep.key:
             check_validate(root, d, request.overrides, standins)
+            check_placement(root, d, request.overrides)
         else:
+            # before plan.json is written: a refused placement leaves the folder as it was
+            check_placement(root, d, request.overrides)
             write_run_plan(root, d, request.overrides, standins)
     return request

@@ -31,6 +31,19 @@ def test_run_completes(lab_run):
         assert lab_run.phase(db)["status"] == "ok", lab_run.phase(db)
 
 
+def test_the_folder_holds_the_files_its_plan_says(lab_run):
+    """The single host's side of issue 27's file-list comparison: the placed run on two simulated hosts
+    (test_simulated_hosts) is held to the same list (tests/bench_files_expected.py), with its own two
+    records, so no single-host copy of it runs."""
+    sys.path.insert(0, str(LAB_ROOT / "tests"))
+    from bench_files_expected import expected_files
+    plan = json.loads((lab_run.bench / "plan.json").read_text())
+    perf = {lab_run.phase(db)["perf"]["reason"] is None for db in DATABASES}
+    assert len(perf) == 1, "perf ran for one database and not the other"
+    got = sorted(str(p.relative_to(lab_run.bench)) for p in lab_run.bench.rglob("*") if p.is_file())
+    assert got == expected_files(plan, placed=False, perf=perf.pop()), got
+
+
 @pytest.mark.parametrize("db", DATABASES)
 def test_disk_device_thp_and_mongodb_settings_are_stated(lab_run, db):
     """Disk figures name the device under Docker's data root, or why there are none (this host

@@ -97,3 +97,14 @@ def test_one_cache_key_is_each_databases_own_setting_and_unset_leaves_env_s():
         out = compose_env(db, CACHE_MB="")
         assert not {"PG_SHARED_BUFFERS", "MONGO_CACHE_GB", "MYSQL_BUFFER_POOL_SIZE", "MYSQL_BUFFER_POOL_CHUNK_SIZE",
                     "MYSQL_BUFFER_POOL_INSTANCES_OPTION"} & set(out), (db, out)
+
+
+def test_a_uri_takes_the_host_and_port_a_client_on_another_host_dials():
+    """Clients on another host than the database (placement.py) dial its host's lab address and
+    published port; every database's hook puts them where its service name and port were."""
+    given = {db: hooks.database(DATABASES, db).uri(ENV, "10.199.1.2:15432")
+             for db in ("postgres", "mongodb", "mysql", "timescaledb")}
+    assert given == {"postgres": "postgres://pu:pp@10.199.1.2:15432/pd",
+                     "mongodb": "mongodb://mu:mp@10.199.1.2:15432/?authSource=admin",
+                     "mysql": "mysql://root:yp@10.199.1.2:15432/jsonbench",
+                     "timescaledb": "timescaledb://pu:pp@10.199.1.2:15432/pd"}

@@ -88,6 +88,16 @@ class HostBench:
         self.dir, self.uri, self.transactions = str(bench_dir), uri, True
         self.lab = Lab(str(ROOT), Engine(str(ROOT), "p", False, {}), None, {})
         self.engine, self.probe, self.name = self.lab.engine, None, "test"
+        self.client_engine = self.engine  # one host: the databases' and the clients' engine
+
+    def db_engine(self, db):
+        return self.engine
+
+    def probe_for(self, db):
+        return self.probe
+
+    def fetch_results(self):
+        """The clients' results are in bench_dir already (one host)."""
 
     def say(self, msg):
         print(msg)
