@@ -36,10 +36,11 @@ GLOBALSIGN = (f'DESCRIPTION="three databases, GlobalSign streams"\nWORKLOAD=glob
               f'RANGE_MIN=45\nRANGE_MAX=75\nPAD_BYTES=64\nOPS={GS_OPS}\nRATE=20\n'
               'GROUPS="inserts updates selects"\nGROUP_MIXES="insert=100 update=100 range=100"\n'
               f'GROUP_CLIENTS="1 1 1"\nGROUP_RATES="{" ".join(str(r) for r in GS_RATES.values())}"\n'
-              + COMMON.replace(f"CLIENTS={CLIENTS}", "CLIENTS=3"))
+              + COMMON.replace(f"CLIENTS={CLIENTS}", "CLIENTS=3").replace("FIELDS=10\n", ""))
 
-three = bench_fixture(("bench-e2e-three-insert", INSERT), ("bench-e2e-three-ycsb", YCSB),
-                      ("bench-e2e-three-globalsign", GLOBALSIGN), log="runme-three.log")
+# YCSB last: its binary log test reads the MySQL data volume the last bench left
+three = bench_fixture(("bench-e2e-three-insert", INSERT), ("bench-e2e-three-globalsign", GLOBALSIGN),
+                      ("bench-e2e-three-ycsb", YCSB), log="runme-three.log")
 
 
 @pytest.fixture(scope="module")
@@ -246,7 +247,7 @@ def test_globalsign_three_streams_at_their_rates_with_the_partial_index_on_each(
     assert [r["phase"] for r in results["runs"]] == [p for db in DBS for p in (f"{db}-load", db)]
     for r in results["runs"]:
         assert r["status"] == "ok", (r["phase"], r["reason"])
-        assert r["docs_in_db"] == r["docs_expected"], r["phase"]
+        assert r["docs_in_db"] == r["docs_expected_in_db"], r["phase"]
         if r["stage"] == "load":
             assert "groups" not in r
             continue
