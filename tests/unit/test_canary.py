@@ -23,10 +23,14 @@ SCHEMA = json.loads((LAB_ROOT / "lab" / "canary.schema.json").read_text())
 
 
 def images():
+    """The client image when a lab run built it, else its base, the Node.js stand-in (the same Debian
+    bash the canary's client uses): on a fresh host the Python suite runs before any lab run builds
+    the client image (lab/test.sh builds the stand-ins first)."""
     tag = os.environ.get("JSONBENCH_CLIENT_TAG")
-    client = next((i for i in ([f"jsonbench-client:{tag}"] if tag else []) + ["jsonbench-client:standin"] if present(i)), None)
+    candidates = ([f"jsonbench-client:{tag}"] if tag else []) + ["jsonbench-client:standin", "jsonbench-standin/node:20"]
+    client = next((i for i in candidates if present(i)), None)
     server = "jsonbench-standin/debian:bookworm" if present("jsonbench-standin/debian:bookworm") else postgres_image()
-    assert client and server, "the client image and a Debian-based image are built by lab/test.sh"
+    assert client and server, f"none of {candidates} nor a Debian-based image is present (lab/test.sh builds the stand-ins)"
     return client, server
 
 
