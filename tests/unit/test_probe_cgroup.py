@@ -132,7 +132,7 @@ def running_container(*run_args):
                                  text=True, check=True).stdout.strip())
         yield cid, pid
     finally:
-        subprocess.run(["docker", "rm", "-f", cid], capture_output=True)
+        subprocess.run(["docker", "rm", "-f", "-v", cid], capture_output=True)
 
 
 @pytest.fixture
