@@ -10,6 +10,7 @@
 // the index would serve only custom plans. A statement without parameters has one plan, the generic
 // one, from its first execution; the proof (count) shows it with the plan cache's own counters.
 const { clientRequire, workloadData } = require('../../../../client/src/sdk');
+const { tableSizes } = require('../table-sizes');
 
 const { TABLE, INDEX, bandBounds, personJson } = workloadData('globalsign');
 
@@ -56,14 +57,7 @@ function stepsOn(target, { durability, rangeMin, rangeMax }) {
   };
 }
 
-async function sizes(client) {
-  const { rows } = await client.query(`select count(*)::bigint as n, pg_table_size('${TABLE}') as t, pg_indexes_size('${TABLE}') as i,
-    pg_total_relation_size('${TABLE}') as a from ${TABLE}`);
-  const r = rows[0];
-  return {
-    documents: Number(r.n), table_bytes: Number(r.t), index_bytes: Number(r.i), total_bytes: Number(r.a), note: 'table_bytes = pg_table_size (heap + TOAST)',
-  };
-}
+const sizes = (client) => tableSizes(client, TABLE, 'table_bytes = pg_table_size (heap + TOAST)');
 
 // Every person, 1,000 rows a round trip in id order.
 async function* readBack(client) {

@@ -3,6 +3,7 @@
 // index, the generated rows, and the steps of one operation (run by the binding's transaction step
 // kind, postgres-txn.js).
 const { TABLE, COLUMNS, INDEXES, loadRows, params } = require('../../../../client/src/sdk').workloadData('oltp');
+const { tableSizes } = require('../table-sizes');
 
 const DDL = `create table ${TABLE} (id int primary key, k int not null, c text not null, pad text not null)`;
 const indexSql = (ix) => `create ${ix.unique ? 'unique ' : ''}index ${ix.name} on ${ix.table} (${ix.fields.join(', ')})`;
@@ -49,14 +50,7 @@ function stepsOn(client) {
   };
 }
 
-async function count(client) {
-  const { rows } = await client.query(`select count(*)::bigint as n, pg_table_size('${TABLE}') as t, pg_indexes_size('${TABLE}') as i,
-    pg_total_relation_size('${TABLE}') as a from ${TABLE}`);
-  const r = rows[0];
-  return {
-    documents: Number(r.n), table_bytes: Number(r.t), index_bytes: Number(r.i), total_bytes: Number(r.a), note: 'table_bytes = pg_table_size',
-  };
-}
+const count = (client) => tableSizes(client, TABLE, 'table_bytes = pg_table_size');
 
 // What client/src/workloads/oltp*.js ask of this database; the session as a booking's.
 module.exports = {
