@@ -19,13 +19,16 @@
 const { InputError } = require('./input-error');
 
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
-const LIST_KEYS = ['GROUP_CLIENTS', 'GROUP_MIXES', 'GROUP_RATES', 'GROUP_OPS'];
 
 const hasMix = (values) => Boolean((require('./workloads/registry').workload(values.WORKLOAD || 'insert').keys || {}).MIX);
 const ABOUT = 'a workload whose run operations are chosen by MIX (WORKLOAD=ycsb, globalsign) and GROUPS';
 
 function groupSpecs() {
-  const words = { type: 'text', pattern: /^\S+( \S+)*$/, patternAbout: 'one space-separated word per group of GROUPS' };
+  // each list key: one word per group, only beside GROUPS
+  const list = (about) => ({
+    type: 'text', pattern: /^\S+( \S+)*$/, patternAbout: 'one space-separated word per group of GROUPS', about,
+    appliesIf: (v) => hasMix(v) && Boolean(v.GROUPS), appliesAbout: ABOUT,
+  });
   return {
     GROUPS: {
       type: 'text', pattern: /^[a-z][a-z0-9-]{0,31}( [a-z][a-z0-9-]{0,31})*$/,
@@ -33,10 +36,10 @@ function groupSpecs() {
       about: 'the run phase\'s client groups: streams at once, each with its own clients, rate and MIX (GROUP_CLIENTS, GROUP_MIXES, GROUP_RATES, GROUP_OPS)',
       appliesIf: hasMix, appliesAbout: 'a workload whose run operations are chosen by MIX (WORKLOAD=ycsb, globalsign)',
     },
-    GROUP_CLIENTS: { ...words, about: 'each group\'s clients, adding up to CLIENTS', appliesIf: (v) => hasMix(v) && Boolean(v.GROUPS), appliesAbout: ABOUT },
-    GROUP_MIXES: { ...words, about: 'each group\'s MIX (op=weight,...)', appliesIf: (v) => hasMix(v) && Boolean(v.GROUPS), appliesAbout: ABOUT },
-    GROUP_RATES: { ...words, about: 'each group\'s RATE per client (unset: RATE)', appliesIf: (v) => hasMix(v) && Boolean(v.GROUPS), appliesAbout: ABOUT },
-    GROUP_OPS: { ...words, about: 'each group\'s OPS per client (unset: OPS)', appliesIf: (v) => hasMix(v) && Boolean(v.GROUPS), appliesAbout: ABOUT },
+    GROUP_CLIENTS: list('each group\'s clients, adding up to CLIENTS'),
+    GROUP_MIXES: list('each group\'s MIX (op=weight,...)'),
+    GROUP_RATES: list('each group\'s RATE per client (unset: RATE)'),
+    GROUP_OPS: list('each group\'s OPS per client (unset: OPS)'),
   };
 }
 
@@ -99,5 +102,5 @@ function checkGroups(values, where, workload) {
 const groupOfClient = (groups, id) => (groups || []).find((g) => id >= g.clients[0] && id <= g.clients[1]) || null;
 
 module.exports = {
-  groupSpecs, groupsOf, checkGroups, groupOfClient, LIST_KEYS,
+  groupSpecs, groupsOf, checkGroups, groupOfClient,
 };

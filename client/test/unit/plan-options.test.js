@@ -13,6 +13,7 @@ const { validateBenchText } = require('../../src/bench-schema');
 const { planDocument } = require('../../src/commands/plan');
 const { parseOptions, COMMANDS } = require('../../src/options');
 const { takePlanFlags, planEnvironment } = require('../../src/plan-options');
+const { groupOfClient } = require('../../src/groups');
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'client', 'src', 'cli.js');
@@ -42,7 +43,7 @@ function oldEnvironment(doc, phase, i, bench) {
     METRICS_PORT: '9464', METRICS_LINGER_S: phase.stage === 'query' ? '8' : '3', BENCH: bench, URI: URIS[phase.database] });
   if (phase.query) env.QUERY = phase.query;
   // a client of a group (GROUPS) got its group's MIX, RATE and OPS, and its group's name
-  const group = (phase.groups || []).find((g) => i >= g.clients[0] && i <= g.clients[1]);
+  const group = groupOfClient(phase.groups, i);
   if (group) Object.assign(env, { GROUP: group.name, MIX: group.mix, RATE: String(group.rate), OPS: String(group.ops) });
   return env;
 }
