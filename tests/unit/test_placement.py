@@ -209,8 +209,10 @@ def test_an_engine_per_context_speaks_to_that_context(tmp_path, contexts):
     assert main.on("") is main and main.docker == ["docker"]
     reach = main.on("jb-reach")
     assert reach.compose_args()[:4] == ["docker", "--context", "jb-reach", "compose"]
-    image = subprocess.run(["docker", "image", "ls", "--format", "{{.Repository}}:{{.Tag}}"], capture_output=True,
-                           text=True).stdout.split()[0]
+    # a tagged image: a rebuilt client image leaves its old one dangling as <none>:<none>, which inspect cannot name
+    image = [name for name in subprocess.run(["docker", "image", "ls", "--filter", "dangling=false", "--format",
+                                              "{{.Repository}}:{{.Tag}}"], capture_output=True, text=True).stdout.split()
+             if "<none>" not in name][0]
     here = subprocess.run(["docker", "image", "inspect", "-f", "{{.Id}}", image], capture_output=True, text=True).stdout.strip()
     assert reach.image_id(image) == here == main.image_id(image)
     assert main.on("jb-gone").image_id(image) is None  # through the context: nobody listens there
