@@ -332,13 +332,37 @@ def test_the_network_canary_measures_the_clients_host_against_the_database_host(
     assert bad["pairs"][0]["rtt_s"] is None and "did not start on jsonbench-sim-1" in bad["pairs"][0]["reason"]
 
 
-# A tiny insert bench placed across the two hosts (issue 27, docs/hosts.md): the database on host 1,
-# the clients on host 2, dialling host 1's address and published port. One database (the MongoDB
-# stand-in: the smallest database image to load, Debian-based so the canary's perl server runs in it)
-# and no single-host copy: the file list is compared with what the plan says a folder holds
+# Issue 27's two benches placed across the two hosts, in one runme call (they share the stack's start and
+# the images' loading): the databases on host 1, the clients on host 2, dialling host 1's address and
+# published ports. bench1, small (the tiny bench is bench1's shape: uuidv7 keys, clustered, 10 x 1000 B)
+# on its two databases, and a booking transaction bench on PostgreSQL (MongoDB's transactions need its
+# replica set, whose member names the clients on another host would have to resolve: not placed here).
+# No single-host copy: the file list is compared with what the plan says a folder holds
 # (tests/bench_files_expected.py, unit-tested for both placements).
-PLACED = (f"DATABASES=mongodb\nDATABASE_HOST={HOSTS[0]}\nCLIENT_HOST={HOSTS[1]}\n"
-          f"LAB_ADDRESSES=\"{HOSTS[0]}={ADDRESS[HOSTS[0]]} {HOSTS[1]}={ADDRESS[HOSTS[1]]}\"\n")
+PLACEMENT = (f"DATABASE_HOST={HOSTS[0]}\nCLIENT_HOST={HOSTS[1]}\n"
+             f"LAB_ADDRESSES=\"{HOSTS[0]}={ADDRESS[HOSTS[0]]} {HOSTS[1]}={ADDRESS[HOSTS[1]]}\"\n")
+PLACED = 'DATABASES="mongodb postgres"\n' + PLACEMENT
+PLACED_DBS = ("mongodb", "postgres")
+TXN_CLIENTS, TXN_OPS = 2, 40
+TXN_PLACED = f"""\
+DESCRIPTION="booking transactions placed across two hosts"
+WORKLOAD=booking
+KEY=uuidv7
+LAYOUT=clustered
+ISOLATION=read-committed
+FLIGHTS=1
+DAY_RANGE=1
+BOOKING_SLEEP_MS=0
+MAX_ATTEMPTS=100
+CLIENTS={TXN_CLIENTS}
+SESSIONS=2
+RATE=20
+OPS={TXN_OPS}
+SEED=7
+DATABASES=postgres
+QUIET_S=0
+PERF_RECORD_S=0
+""" + PLACEMENT
 
 
 def project_traces(context):
@@ -353,12 +377,13 @@ def placed_run(hosts, tmp_path_factory):
     workdir = tmp_path_factory.mktemp("placed")
     remove_project()
     placed = write_bench(workdir, "bench-placed", tiny_bench(20, 2, extra=PLACED))
+    txn = write_bench(workdir, "bench-placed-txn", TXN_PLACED)
     t0 = time.monotonic()
-    proc = runme(workdir, str(placed), log="placed.log")
+    proc = runme(workdir, str(placed), str(txn), log="placed.log")
     seconds = time.monotonic() - t0
     traces = {h: project_traces(h) for h in HOSTS}
     try:
-        yield placed, proc, seconds, traces
+        yield placed, proc, seconds, traces, txn
     finally:
         remove_project()
         for h in HOSTS:
@@ -376,37 +401,46 @@ def files_of(d):
 
 def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     from bench_files_expected import expected_files
-    placed, proc, seconds, traces = placed_run
-    print(f"the placed bench: {seconds:.1f} s")
+    placed, proc, seconds, traces, _ = placed_run
+    print(f"the two placed benches: {seconds:.1f} s")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     results = json.loads((placed / "results.json").read_text())
-    (r,) = results["runs"]
-    assert r["status"] == "ok", (r["database"], r["status"], r.get("reason"))
-    # every acknowledged document is in the database on host 1
-    assert r["docs_in_db"] == r["docs_ok"] == 40, (r["docs_in_db"], r["docs_ok"])
-    phase = json.loads((placed / "mongodb.phase.json").read_text())
-    # the database ran on host 1's engine: its cgroup is below host 1's cgroup parent, read by a probe
-    # container there (lab/driver/probe_box.py through its context), each call timed
-    assert phase["cgroup"].startswith(f"{HOSTS[0]}/"), phase["cgroup"]
-    assert phase["probe"]["kind"] == "container" and phase["probe"]["context"] == HOSTS[0], phase["probe"]
-    assert [c for c in phase["probe"]["calls"] if c["method"] == "cgroup_cpu_seconds"], phase["probe"]["calls"]
-    assert phase["cgroup_cpu_seconds"]["end"] > phase["cgroup_cpu_seconds"]["start"], phase["cgroup_cpu_seconds"]
-    # cAdvisor's figures come from host 1's own cAdvisor (lab/driver/placed.py start_cadvisors), and
-    # agree with the probe's cgroup reading of the same container
-    cpu = r["cpu"]
-    assert cpu["user_s"] is not None and cpu["system_s"] is not None, cpu
-    assert cpu["cgroup_cpu_s"] and cpu["cgroup_cpu_s"] > 0, cpu
-    assert r["network"]["rx_bytes"] > 0 and r["network"]["tx_bytes"] > 0, r["network"]
-    # the clients' CPU, from host 2's cAdvisor
-    assert r["client_cpu"] and (r["client_cpu"].get("cpu_s") or r["client_cpu"].get("user_s")), r["client_cpu"]
-    # the server's perf samples, recorded on host 1 by its probe, when perf runs there
-    if phase["perf"]["reason"] is None:
-        assert phase["perf"]["profile"] and phase["perf"]["profile"].get("samples"), phase["perf"]
-    # each host's clock at the marks, and the canary from host 2 to host 1 before the run
-    assert set(phase["clock"]["hosts"]) == set(HOSTS), phase.get("clock")
-    for h, marks in phase["clock"]["hosts"].items():
-        for mark in ("start", "end"):
-            assert marks[mark]["offset_s"] is not None and abs(marks[mark]["offset_s"]) < 0.1, (h, marks)
+    assert [r["database"] for r in results["runs"]] == list(PLACED_DBS), results["runs"]
+    perfs = set()
+    for r in results["runs"]:
+        db = r["database"]
+        assert r["status"] == "ok", (db, r["status"], r.get("reason"))
+        # every acknowledged document is in the database on host 1
+        assert r["docs_in_db"] == r["docs_ok"] == 40, (db, r["docs_in_db"], r["docs_ok"])
+        phase = json.loads((placed / f"{db}.phase.json").read_text())
+        # the database ran on host 1's engine: its cgroup is below host 1's cgroup parent, read by a probe
+        # container there (lab/driver/probe_box.py through its context), each call timed
+        assert phase["cgroup"].startswith(f"{HOSTS[0]}/"), (db, phase["cgroup"])
+        assert phase["probe"]["kind"] == "container" and phase["probe"]["context"] == HOSTS[0], phase["probe"]
+        assert [c for c in phase["probe"]["calls"] if c["method"] == "cgroup_cpu_seconds"], phase["probe"]["calls"]
+        assert phase["cgroup_cpu_seconds"]["end"] > phase["cgroup_cpu_seconds"]["start"], phase["cgroup_cpu_seconds"]
+        # cAdvisor's figures come from host 1's own cAdvisor (lab/driver/placed.py start_cadvisors), and
+        # agree with the probe's cgroup reading of the same container
+        cpu = r["cpu"]
+        assert cpu["user_s"] is not None and cpu["system_s"] is not None, (db, cpu)
+        assert cpu["cgroup_cpu_s"] and cpu["cgroup_cpu_s"] > 0, (db, cpu)
+        # the bytes that crossed between the hosts' namespaces, read on the database's side
+        assert r["network"]["rx_bytes"] > 0 and r["network"]["tx_bytes"] > 0, (db, r["network"])
+        # the clients' CPU, from host 2's cAdvisor
+        assert r["client_cpu"] and (r["client_cpu"].get("cpu_s") or r["client_cpu"].get("user_s")), (db, r["client_cpu"])
+        # the server's perf samples, recorded on host 1 by its probe, when perf runs there
+        perfs.add(phase["perf"]["reason"] is None)
+        if phase["perf"]["reason"] is None:
+            assert phase["perf"]["profile"] and phase["perf"]["profile"].get("samples"), (db, phase["perf"])
+        # each host's clock at the marks
+        assert set(phase["clock"]["hosts"]) == set(HOSTS), (db, phase.get("clock"))
+        for h, marks in phase["clock"]["hosts"].items():
+            for mark in ("start", "end"):
+                assert marks[mark]["offset_s"] is not None and abs(marks[mark]["offset_s"]) < 0.1, (db, h, marks)
+        print(f"placed {db}: database CPU {cpu['cgroup_cpu_s']:.3f} s (cAdvisor user+system "
+              f"{cpu['user_s'] + cpu['system_s']:.3f} s), client CPU {r['client_cpu']}, network {r['network']}, "
+              f"clock {phase['clock']['hosts']}")
+    # the canary from host 2 to host 1 before the run
     (pair,) = results["network_canary"]["pairs"]
     assert results["network_canary"]["client_host"] == HOSTS[1] and pair["database_host"] == HOSTS[0], results["network_canary"]
     assert pair["rtt_s"]["median"] > 0 and pair["peer"] == ADDRESS[HOSTS[1]], pair
@@ -414,14 +448,14 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     hosts_rec = {h["context"]: h for h in results["hosts"]}
     assert hosts_rec[HOSTS[0]]["roles"] == ["database"] and hosts_rec[HOSTS[1]]["roles"] == ["client"], hosts_rec
     assert hosts_rec[HOSTS[0]]["cpu_model"] and hosts_rec[HOSTS[0]]["cgroup_driver"], hosts_rec[HOSTS[0]]
-    print(f"placed: database CPU {cpu['cgroup_cpu_s']:.3f} s (cAdvisor user+system {cpu['user_s'] + cpu['system_s']:.3f} s), "
-          f"client CPU {r['client_cpu']}, network {r['network']}, RTT median {pair['rtt_s']['median'] * 1e6:.0f} us, "
-          f"{(pair['throughput_bytes_per_s'] or 0) / 1e6:.0f} MB/s, clock {phase['clock']['hosts']}")
+    print(f"canary: RTT median {pair['rtt_s']['median'] * 1e6:.0f} us, "
+          f"{(pair['throughput_bytes_per_s'] or 0) / 1e6:.0f} MB/s")
 
     # the clients ran on host 2 and their results came back only through the bench-files volume there
     # (lab/driver/files.py), gone with its box once the bench ended; the hosts' cAdvisors are gone too
     assert not [v for h in HOSTS for v in traces[h]["volume ls"] if v.endswith("_bench-files")], traces
-    assert f"{PROJECT}_mongodb-data" in traces[HOSTS[0]]["volume ls"], traces  # the database's, kept as on one host
+    # the last bench's database's volume, kept as on one host
+    assert f"{PROJECT}_postgres-data" in traces[HOSTS[0]]["volume ls"], traces
     assert run("docker", "--context", HOSTS[1], "ps", "-aq", "--filter", "label=jsonbench.role=bench-files").stdout == ""
     for h in HOSTS:
         assert not [c for c in run("docker", "--context", h, "ps", "-a", "--format", "{{.Names}}", "--filter",
@@ -431,9 +465,9 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     import jsonschema
     record = json.loads((placed / "placement.json").read_text())
     jsonschema.validate(record, json.loads((LAB_ROOT / "lab" / "placement.schema.json").read_text()))
-    assert record["databases"] == {"mongodb": HOSTS[0]} and record["clients"] == HOSTS[1]
+    assert record["databases"] == {"mongodb": HOSTS[0], "postgres": HOSTS[0]} and record["clients"] == HOSTS[1]
     assert {(i["context"], i["service"]) for i in record["images"]} == {
-        (HOSTS[0], "mongodb"), (HOSTS[0], "probe"), (HOSTS[0], "cadvisor"), (HOSTS[1], "client"), (HOSTS[1], "cadvisor")}, record["images"]
+        (HOSTS[0], "mongodb"), (HOSTS[0], "postgres"), (HOSTS[0], "probe"), (HOSTS[0], "cadvisor"), (HOSTS[1], "client"), (HOSTS[1], "cadvisor")}, record["images"]
     for i in record["images"]:
         here = run("docker", "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
         there = run("docker", "--context", i["context"], "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
@@ -442,7 +476,32 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
 
     # every file a phase produces reached the controller's bench folder: the plan's list, placed
     plan = json.loads((placed / "plan.json").read_text())
-    assert files_of(placed) == expected_files(plan, placed=True, perf=phase["perf"]["reason"] is None), files_of(placed)
+    assert len(perfs) == 1, "perf ran on host 1 for one database and not the other"
+    assert files_of(placed) == expected_files(plan, placed=True, perf=perfs.pop()), files_of(placed)
+
+
+def test_a_transaction_bench_placed_across_two_hosts_commits_and_loses_no_booking(placed_run):
+    """The second bench of the placed run: booking transactions on PostgreSQL on host 1 from clients on
+    host 2. Every booking the clients recorded as committed is found by id in the database (count's
+    nothing-lost check), the server's own counters reconcile with the clients' transactions, and the
+    CPU per committed booking comes from host 1's probe reading."""
+    *_, txn = placed_run
+    results = json.loads((txn / "results.json").read_text())
+    (r,) = results["runs"]
+    assert r["status"] == "ok", (r["status"], r.get("reason"), r["reconciliation"]["reasons"])
+    t, check = r["transactions"], r["booking_check"]
+    committed = sum(json.loads((txn / "clients" / f"postgres-client-{i}.json").read_text())["transactions"]["committed"]
+                    for i in range(1, TXN_CLIENTS + 1))
+    assert committed == TXN_CLIENTS * TXN_OPS == t["committed"] and t["gave_up"] == 0, t
+    assert check["ok"] and check["ids_checked"] == committed and check["lost_count"] == check["unexpected_count"] == 0, check
+    assert check["seats"] == check["payments"] == check["audit_seats"] == committed, check
+    assert r["reconciliation"]["checks"]["transactions"]["verdict"] == "ok", r["reconciliation"]["checks"]
+    phase = json.loads((txn / "postgres.phase.json").read_text())
+    assert phase["cgroup"].startswith(f"{HOSTS[0]}/") and phase["probe"]["context"] == HOSTS[0], phase["probe"]
+    assert r["cpu"]["cgroup_cpu_s"] and r["cpu"]["cgroup_cpu_s"] > 0, r["cpu"]
+    assert r["network"]["rx_bytes"] > 0 and r["client_cpu"], (r["network"], r["client_cpu"])
+    print(f"placed booking on postgres: {committed} committed, {t['retries']} retries, "
+          f"CPU {t['cpu_us_per_committed']:.0f} us per committed booking, network {r['network']}")
 
 
 def test_down_cleans_every_context_by_the_project_label(placed_run, image):
