@@ -1,7 +1,9 @@
 """Three databases through ./runme.sh on the real stack (issues 17, 24): bench1's insert and YCSB-A
 with DATABASES="mongodb postgres mysql" (MySQL's stand-in: Debian's MySQL 9.7, a real MySQL of
 another build, labelled a stand-in), every document read back after each phase (DIGEST=documents)
-and digested: the same keys and documents on all three, per-document and per-operation figures for
+and digested: the same keys and documents on all three, whatever form each stores them in (issue 28's
+storage forms: PostgreSQL's json in the insert bench, its relational table in the YCSB bench, jsonb in
+the others of tests/e2e; MySQL's JSON; MongoDB's BSON), per-document and per-operation figures for
 each, every mysql phase reconciled on MySQL 9.7's measured counter meanings, its redo and binary log
 bytes (the binary log against the files left in the data volume), a report with a column per database
 and the mysql/postgres ratio. One runme.sh run of both benches (one stack start)."""
@@ -26,9 +28,15 @@ DIGEST=documents
 DATABASES="{' '.join(DBS)}"
 """
 # 2 x 600 documents: the read-back crosses its 1000-row pages on PostgreSQL and MySQL
-INSERT = f'DESCRIPTION="three databases, insert"\nFIELD_BYTES=1000\nRATE=200\nDOCS={DOCS}\n' + COMMON
+# PostgreSQL's forms other than jsonb (every other e2e bench's), at no extra phase: json here, its
+# relational table in the YCSB bench; storage and CPU per document of each, and the read-back digests
+# equal to the other databases' (MySQL's relational form: client tests, databases/mysql/client/test)
+FORMS = {"insert": {"mongodb": "bson", "postgres": "json", "mysql": "json"},
+         "ycsb": {"mongodb": "bson", "postgres": "relational", "mysql": "json"}}
+INSERT = (f'DESCRIPTION="three databases, insert"\nFIELD_BYTES=1000\nRATE=200\nDOCS={DOCS}\n'
+          'POSTGRES_FORM=json\n' + COMMON)
 YCSB = (f'DESCRIPTION="three databases, YCSB-A"\nFIELD_BYTES=100\nRATE=100\nWORKLOAD=ycsb\nMIX=A\n'
-        f'RECORDS={RECORDS}\nOPS={OPS}\n' + COMMON)
+        f'RECORDS={RECORDS}\nOPS={OPS}\nPOSTGRES_FORM=relational\n' + COMMON)
 
 # GlobalSign's mixed workers (issue 28): three client groups at once, one client each at its own rate
 GS_OPS, GS_RATES = 100, {"inserts": 20, "updates": 25, "selects": 20}
@@ -78,6 +86,10 @@ def test_insert_runs_every_database_in_the_order_given_with_figures(insert):
         assert r["per_doc"]["cpu_us"] > 0 and r["per_doc"]["net_bytes"] > 0
         # 10 x 1000-character fields: no database stores a document in fewer bytes than its text
         assert r["per_doc"]["storage_bytes"] > 10_000
+        assert r["form"] == FORMS["insert"][r["database"]], (r["phase"], r.get("form"))
+    print("per document by form: " + ", ".join(
+        f"{r['database']} {r['form']}: {r['per_doc']['storage_bytes']:.0f} B stored, {r['per_doc']['cpu_us']:.0f} us CPU"
+        for r in results["runs"]))
     my = by_phase(results)["mysql"]
     # a real MySQL 9.7, Debian's build: a stand-in for the official image, said by its container's
     # label and by the client, which tells the build by @@version_comment
@@ -168,6 +180,8 @@ def test_ycsb_a_same_documents_after_the_load_and_after_the_same_updates(ycsb):
         assert "which concurrent updates of one field can cause" in (bench / "report.md").read_text()
     # the updates changed documents
     assert load["digests"]["mysql"] != run["digests"]["mysql"]
+    for r in results["runs"]:
+        assert r["form"] == FORMS["ycsb"][r["database"]], (r["phase"], r.get("form"))
     for db in DBS:
         r = by_phase(results)[db]
         assert set(r["operations"]) == {"read", "update"}
