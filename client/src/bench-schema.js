@@ -247,6 +247,11 @@ function validateBenchText(text, file) {
       values[name] = parseValue(spec, entry.value, `${file}:${entry.line}: ${name}`);
     }
   }
+  // a workload whose operations are not YCSB's names its own MIX default (its file's mixDefault)
+  const { mixDefault, name: workloadName } = workloadOf(values);
+  if (!entries.has('MIX') && mixDefault) {
+    values.MIX = parseValue(BENCH_SPECS.MIX, mixDefault, `${file}: MIX (${workloadName}'s default)`);
+  }
   checkCombination(values, (name) => {
     const entry = entries.get(name);
     return entry ? `${file}:${entry.line}` : file;
@@ -313,8 +318,8 @@ function checkCombination(values, where, given) {
 }
 
 // A MIX naming an operation its workload does not offer (its file's mixOps: ycsb's are not
-// globalsign's), refused naming both; the default MIX (A, YCSB's) is ycsb's, so another workload's
-// bench file sets MIX. A client's load stage (values.STAGE) runs no MIX.
+// globalsign's), refused naming both; the default MIX (A, YCSB's) is ycsb's: another workload offers
+// its own (its file's mixDefault) or its bench file sets MIX. A client's load stage (values.STAGE) runs no MIX.
 function checkMixOps(workload, values, where) {
   // with GROUPS the run's clients take their groups' MIX (GROUP_MIXES, checked in groups.js), not MIX
   if (!workload.mixOps || !values.MIX || values.STAGE === 'load' || values.GROUPS) return;
@@ -328,7 +333,9 @@ function checkMixOps(workload, values, where) {
 // The keys a "does not apply" message quotes beside WORKLOAD (the workload file's contextKeys), as
 // " KEY=value ..." (a key without a value left out).
 function contextOf(workload, values) {
-  return (workload.contextKeys || []).filter((k) => values[k] !== null && values[k] !== undefined)
+  // with GROUPS each group's GROUP_MIXES entry is its MIX: the file's MIX (or its default) runs nowhere
+  const unused = (k) => k === 'MIX' && values.GROUPS;
+  return (workload.contextKeys || []).filter((k) => values[k] !== null && values[k] !== undefined && !unused(k))
     .map((k) => ` ${k}=${k === 'MIX' ? formatMix(values[k]) : values[k]}`).join('');
 }
 

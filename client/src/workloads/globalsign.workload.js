@@ -26,6 +26,9 @@ module.exports = {
   contextKeys: ['MIX'],
   // the operations MIX may name with this workload
   mixOps: OPS,
+  // MIX's value when the bench does not set it: the study's three streams of workers side by side,
+  // one operation each, in equal shares (the shared key's default, YCSB's A, names read: not offered)
+  mixDefault: 'insert=1,update=1,range=1',
   keys: {
     MIX: shared.MIX,
     RECORDS: shared.RECORDS,

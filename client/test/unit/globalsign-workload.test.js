@@ -94,8 +94,15 @@ for (const [extra, message] of BAD) {
   });
 }
 
-test('a globalsign bench without MIX is refused (MIX\'s default, A, is YCSB\'s); ycsb refuses range', () => {
-  assert.throws(() => validateBenchText(BASE.replace(/MIX=.*\n/, ''), 'f'), /MIX=read=50,update=50 names read, which WORKLOAD=globalsign does not offer \(A, MIX's default, is YCSB's\)/);
+test('a globalsign bench without MIX runs the study\'s three operations in equal shares; ycsb keeps A and refuses range', () => {
+  assert.deepEqual(validateBenchText(BASE.replace(/MIX=.*\n/, ''), 'f').MIX, { insert: 1, update: 1, range: 1 });
+  const ycsbDefault = validateBenchText('DESCRIPTION=t\nWORKLOAD=ycsb\nKEY=uuidv7\nLAYOUT=clustered\nCLIENTS=1\nRATE=5\nFIELDS=10\nFIELD_BYTES=100\n', 'y');
+  assert.deepEqual(ycsbDefault.MIX, { read: 50, update: 50 });
+  // a key that does not apply is refused quoting the workload, and its MIX only where MIX runs
+  const gs = fs.readFileSync(path.join(ROOT, 'globalsign', 'bench.env'), 'utf8');
+  assert.throws(() => validateBenchText(`${gs}FIELDS=10\n`, 'g'), /FIELDS applies only with WORKLOAD=insert or ycsb; this file has WORKLOAD=globalsign: remove FIELDS/);
+  assert.throws(() => validateBenchText(`${gs.replace(/^GROUP.*\n/gm, '')}FIELDS=10\n`, 'g'),
+    /this file has WORKLOAD=globalsign MIX=insert=1,update=1,range=1: remove FIELDS/);
   const ycsb = 'DESCRIPTION=t\nWORKLOAD=ycsb\nKEY=uuidv7\nLAYOUT=clustered\nCLIENTS=1\nRATE=5\nFIELDS=10\nFIELD_BYTES=100\nMIX=read=1,range=1\n';
   assert.throws(() => validateBenchText(ycsb, 'y'), /y:9: MIX=read=1,range=1 names range, which WORKLOAD=ycsb does not offer/);
 });
