@@ -161,6 +161,12 @@ _sim_pids_naming() {
   { grep -laE -- "${dir%?}[${dir: -1}]/" /proc/[0-9]*/cmdline 2>/dev/null || true; } | cut -d/ -f3
 }
 
+# The processes in host NAME's cgroups (its cgroup parent /NAME and below, in every v1 hierarchy
+# and the unified one).
+_sim_pids_in_cgroups() {
+  find /sys/fs/cgroup/*/"$1" /sys/fs/cgroup/"$1" -name cgroup.procs -exec cat {} + 2>/dev/null | sort -un || true
+}
+
 # Host K removed, whatever of it exists: its containers, its engine (by its pid file), its context,
 # link, namespace, folders and empty cgroup folders.
 sim_host_down() {
@@ -179,6 +185,13 @@ sim_host_down() {
   # Its containerd and shims end with it; any left after 10 s is ended by its id.
   for ((i = 0; i < 100; i++)); do left=$(_sim_pids_naming "$run/exec/"); [ -n "$left" ] || break; sleep 0.1; done
   [ -z "$left" ] || { _sim_log "$name: ending what its engine left: $(echo $left)"; kill -KILL $left 2>/dev/null || true; sleep 0.5; }
+  # An engine that was SIGKILLed stopped none of its containers, and killing their shims leaves the
+  # containers' own processes running, orphaned: they are still in the host's cgroups (under the
+  # cgroup parent, in every hierarchy), where they are found and ended.
+  for ((i = 0; i < 50; i++)); do left=$(_sim_pids_in_cgroups "$name"); [ -n "$left" ] || break
+    [ "$i" -gt 0 ] || _sim_log "$name: ending its containers' processes: $(echo $left)"
+    kill -KILL $left 2>/dev/null || true; sleep 0.1; done
+  [ -z "$left" ] || { _sim_log "$name: processes left in its cgroups: $(echo $left)"; return 1; }
   ip link del "jbsim-$k" 2>/dev/null || true
   ip netns list | awk '{print $1}' | grep -qx "$name" && { ip netns del "$name" || return 1; }
   for d in "$run" "$cache"; do

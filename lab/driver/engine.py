@@ -8,6 +8,12 @@ import json
 import os
 import subprocess
 
+# How long a short docker call (inspect, logs, stop, start, rm, image inspect, ps) may take before
+# the driver gives up on it: a placed host's engine can go away or its network stop answering
+# mid-run (issue 27's faults), and a call that waits on it must not hold the run. Far above what a
+# call takes here (well under a second; over SSH, a few round trips).
+CALL_TIMEOUT_S = 60
+
 # Where a loaded bench's folder appears in a client container: its plan.json is read there
 # (`--plan /bench/plan.json`, client/src/plan-options.js) and a phase's clients write their results
 # under it (clients/<phase>-client-<i>.json).
@@ -28,6 +34,23 @@ class Engine:
         if context == self.context:
             return self
         return Engine(self.root, self.project, self.standins, self.environ, context)
+
+    def where(self):
+        return f"docker --context {self.context}" if self.context else "docker"
+
+    def call(self, args, timeout=None, merged=False, **kw):
+        """`docker ARGS` on this engine, its output captured (MERGED: stderr into stdout, in docker's
+        order); never raises. A call with no answer within TIMEOUT seconds is ended and returned as exit
+        code 124 with a stderr that names the engine and the call (a host gone silent reads as "docker
+        cannot say", never as a hang)."""
+        timeout = CALL_TIMEOUT_S if timeout is None else timeout
+        cmd = [*self.docker, *args]
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT} if merged else {"capture_output": True}
+        try:
+            return subprocess.run(cmd, env=self.environ, stdin=subprocess.DEVNULL, timeout=timeout, **pipes, **kw)
+        except subprocess.TimeoutExpired:
+            why = f"{self.where()} {args[0]}: no answer within {timeout} s"
+            return subprocess.CompletedProcess(cmd, 124, "" if kw.get("text") else b"", why if kw.get("text") else why.encode())
 
     def compose_args(self, extra=()):
         """EXTRA: compose files (relative to the root) added after the lab's, e.g. the published
@@ -70,8 +93,7 @@ class Engine:
         """`docker inspect -f TEMPLATE` of CONTAINER, or None when docker cannot say."""
         if not container:
             return None
-        r = subprocess.run([*self.docker, "inspect", "-f", template, container], env=self.environ, capture_output=True,
-                           text=True)
+        r = self.call(["inspect", "-f", template, container], text=True)
         return r.stdout.strip() if r.returncode == 0 else None
 
     def state(self, container):
@@ -94,40 +116,37 @@ class Engine:
         ids = [c for c in containers if c]
         if not ids:
             return 0
-        r = subprocess.run([*self.docker, "inspect", "-f", "{{.State.Running}}", *ids], env=self.environ,
-                           capture_output=True, text=True)
+        r = self.call(["inspect", "-f", "{{.State.Running}}", *ids], text=True)
         return r.stdout.split().count("true")
 
     def logs(self, container):
-        r = subprocess.run([*self.docker, "logs", container], env=self.environ, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT)
-        return r.stdout.decode("utf-8", "replace")
+        r = self.call(["logs", container], merged=True)
+        return (r.stdout + (r.stderr or b"")).decode("utf-8", "replace")
 
     def stop(self, containers, timeout_s=30):
         ids = [c for c in containers if c]
         if ids:
-            subprocess.run([*self.docker, "stop", "-t", str(timeout_s), *ids], env=self.environ, capture_output=True)
+            self.call(["stop", "-t", str(timeout_s), *ids], timeout=timeout_s + CALL_TIMEOUT_S)
 
     def remove(self, containers):
         ids = [c for c in containers if c]
         if ids:
-            subprocess.run([*self.docker, "rm", "-f", *ids], env=self.environ, capture_output=True)
+            self.call(["rm", "-f", *ids])
 
     def start(self, container):
-        return subprocess.run([*self.docker, "start", container], env=self.environ, capture_output=True, text=True)
+        return self.call(["start", container], text=True)
 
     def remove_volume(self, name):
-        subprocess.run([*self.docker, "volume", "rm", name], env=self.environ, capture_output=True)
+        self.call(["volume", "rm", name])
 
     def published_ports(self):
-        r = subprocess.run([*self.docker, "ps", "--filter", f"label=com.docker.compose.project={self.project}",
-                            "--format", "{{.Ports}}"], env=self.environ, capture_output=True, text=True)
+        r = self.call(["ps", "--filter", f"label=com.docker.compose.project={self.project}", "--format", "{{.Ports}}"],
+                      text=True)
         return r.stdout
 
     def image_id(self, image):
         """IMAGE's id on this engine, or None when it has no such image."""
-        r = subprocess.run([*self.docker, "image", "inspect", "-f", "{{.Id}}", image], env=self.environ,
-                           capture_output=True, text=True)
+        r = self.call(["image", "inspect", "-f", "{{.Id}}", image], text=True)
         return r.stdout.strip() or None if r.returncode == 0 else None
 
 

@@ -265,6 +265,10 @@ class Phase:
         restarted = False
         if not lab.interrupted and bench.transactions and not (self.engine.state(self.cid) or {}).get("Running"):
             restarted = self.kept("the restart for the check", self.restart_for_check, False)
+        # A database that is not running now (stopped, gone, or its host's engine gone or silent) gives
+        # no end reading and no count: asking it would only wait out the clients' connection timeouts
+        # (count's patient MongoDB connection: 5 minutes) to learn what docker has said already.
+        down = self.down_reason(db_state, db_exit, restarted)
         csv = os.path.join(bench.dir, f"{ph}.perfstat.csv")
         if os.path.exists(csv) and os.path.getsize(csv):
             with open(csv, encoding="utf-8") as f:
@@ -277,20 +281,27 @@ class Phase:
         stats1 = None
         if restarted:
             self.append_out("server-stats: no end reading: the database was restarted after it stopped in the window")
+        elif down:
+            self.append_out(f"server-stats: no end reading: {down}")
         else:
             stats1 = self.kept("server-stats", self.server_stats)
         if not lab.interrupted:
             lab.write_json(os.path.join(bench.dir, f"{ph}.server-stats.json"), {"start": self.stats0, "end": stats1})
         # A query phase's plan: execution 0 once more under EXPLAIN, outside the window (not counted).
-        if self.query and not lab.interrupted:
+        if self.query and not lab.interrupted and not down:
             r = bench.oneshot(self.db, "explain", stdout=os.path.join(bench.dir, f"{ph}.plan.json"), stderr=self.out)
             if r.returncode != 0:
                 self.say(f"explain failed (see {ph}.out)")
 
-        count_outcome, count_problems = self.kept("count", self.count, ("failed", None))
+        if down:
+            self.say(f"count not attempted: {down}")
+            self.append_out(f"count: not attempted: {down}")
+            count_outcome, count_problems = "failed", None
+        else:
+            count_outcome, count_problems = self.kept("count", self.count, ("failed", None))
         # After a load phase, outside any window: VACUUM and CHECKPOINT / fsync, so that the work the
         # load deferred (checkpoint, autovacuum, hint bits) does not land in the next phase's window.
-        settled = self.kept("settle", self.settle, "") if self.stage == "load" and not lab.interrupted else ""
+        settled = self.kept("settle", self.settle, "") if self.stage == "load" and not lab.interrupted and not down else ""
         # the database's log since it started: a run phase's log holds its load phase's too
         with open(os.path.join(bench.dir, f"{ph}.log"), "w", encoding="utf-8") as f:
             f.write(self.engine.logs(self.cid) if self.cid else "")
@@ -379,6 +390,18 @@ class Phase:
             self.append_out(r.stderr)
         self.say(f"the database could not be started again: no nothing-lost check (see {self.id}.out)")
         return False
+
+    def down_reason(self, db_state, db_exit, restarted):
+        """Why the database cannot be asked anything after the window (None: it runs, or was restarted
+        for the nothing-lost check): its state as docker gave it at the window's end, and its host."""
+        if restarted or db_state in ("running", "restarted"):
+            return None
+        if (self.engine.state(self.cid) or {}).get("Running"):
+            return None
+        host = f" on {self.engine.context}" if self.engine.context else ""
+        code = f", exit code {db_exit}" if db_exit is not None else ""
+        gone = " (or its host's engine does not answer)" if db_state == "gone" else ""
+        return f"the database container{host} is {db_state}{code}{gone}"
 
     def count(self):
         """`node client count` into D.count.json: (outcome ok | failed | check_failed, problems or
