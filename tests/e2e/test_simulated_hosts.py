@@ -539,13 +539,14 @@ def test_down_cleans_every_context_by_the_project_label(placed_run, image):
 
 
 def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_nothing(placed_run, tmp_path):
-    """issue 27's fault: the database host's engine stopped while the clients run (here host 2 holds the
-    database and host 1 the clients, so that host 1 stays for the test after this one). The phase fails,
-    the run ends by itself, and what was gathered is in the bench folder: the clients' results from
-    their host, the phase's facts, results.json and report.md."""
-    h1, h2 = HOSTS
-    extra = (f"DATABASES=mongodb\nDATABASE_HOST={h2}\nCLIENT_HOST={h1}\n"
-             f"LAB_ADDRESSES=\"{h1}={ADDRESS[h1]} {h2}={ADDRESS[h2]}\"\n")
+    """issue 27's fault: the database host's engine stopped while the clients run, on the placed run's
+    placement (the database on host 1, the clients on host 2: every image is there already, none is
+    loaded again). The phase fails, the run ends by itself, and what was gathered is in the bench
+    folder: the clients' results from their host, the phase's facts, results.json and report.md.
+    Host 1's engine is started again afterwards for the tests after this one."""
+    db_host, client_host = HOSTS  # the database's host, whose engine stops; the clients'
+    extra = (f"DATABASES=mongodb\nDATABASE_HOST={db_host}\nCLIENT_HOST={client_host}\n"
+             f"LAB_ADDRESSES=\"{client_host}={ADDRESS[client_host]} {db_host}={ADDRESS[db_host]}\"\n")
     bench = write_bench(tmp_path, "bench-engine-stops", tiny_bench(1000, 0, extra=extra))
     killed, timer = [], []
 
@@ -558,7 +559,7 @@ def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_no
     def stop_engine():
         # SIGTERM: the engine stops its containers and ends (a SIGKILLed simulated engine leaves
         # its containers' processes running on this machine, beyond simulate-hosts 0's reach)
-        pid = engine_pid(h2)
+        pid = engine_pid(db_host)
         os.kill(pid, 15)
         killed.append(pid)
     try:
@@ -569,7 +570,7 @@ def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_no
         seconds = time.monotonic() - t0
     finally:
         remove_project()
-        # host 2's engine started again (simulate-hosts starts an engine that is not running), and what
+        # the database host's engine started again (simulate-hosts starts an engine that is not running), and what
         # the run left on either host removed by the project's label
         again = simulate(2)
         down_proc = subprocess.run([str(LAB_ROOT / "runme.sh"), "down"], cwd=LAB_ROOT, env=lab_env(), capture_output=True,
@@ -586,7 +587,7 @@ def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_no
     # the driver asked the gone database nothing more: no end reading, no count (count's patient
     # connection waited 5 minutes for it before), said in the phase's output
     out = (bench / "mongodb.out").read_text()
-    assert f"count: not attempted: the database container on {h2} is" in out, out[-2000:]
+    assert f"count: not attempted: the database container on {db_host} is" in out, out[-2000:]
     assert "server-stats: no end reading: the database container" in out, out[-2000:]
     assert phase["facts"]["count"]["outcome"] == "failed"
     # a hang guard, not a timing test: the run (image loads, 20 s of load, the stop, the clients'
@@ -597,19 +598,20 @@ def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_no
     assert all(c for c in clients), clients
     for name in ("report.md", "placement.json", "hosts.json", "canary.json", "mongodb.out", "mongodb.log"):
         assert (bench / name).exists(), name
-    print(f"the engine of {h2} stopped mid-run: status {r['status']} ({r.get('reason')}); "
+    print(f"the engine of {db_host} stopped mid-run: status {r['status']} ({r.get('reason')}); "
           f"documents acknowledged {r.get('docs_ok')}; the run took {seconds:.0f} s")
 
 
 def test_fewer_hosts_remove_the_extra_ones_and_zero_removes_everything(hosts, image):
     for h in HOSTS:  # there already when the module ran in full; loaded when this test runs alone
         assert load_image(h, image).returncode == 0
+    kept = engine_pid(HOSTS[0])  # the module's, or the one the engine-stop test started again
     # a container still running on the host that goes: removed with it
     r = run("docker", "--context", HOSTS[1], "run", "-d", "--entrypoint", "sleep", image, "600")
     assert r.returncode == 0, r.stderr
     r = simulate(1)
     assert r.returncode == 0, r.stdout + r.stderr
-    assert engine_pid(HOSTS[0]) == hosts[HOSTS[0]]
+    assert engine_pid(HOSTS[0]) == kept
     left = leftovers()
     assert left["contexts"] == [HOSTS[0]] and left["namespaces"] == [HOSTS[0]] and left["links"][0].startswith("jbsim-1"), left
     assert not os.path.exists(f"/run/{HOSTS[1]}") and not os.path.exists(f"{CACHE}/sim-hosts/{HOSTS[1]}")
