@@ -66,7 +66,10 @@ def leftovers():
         "contexts": [c for c in run("docker", "context", "ls", "--format", "{{.Name}}").stdout.split()
                      if c.startswith("jsonbench-sim")],
         "firewall": [r for r in run("iptables", "-S", "FORWARD").stdout.splitlines() if "jsonbench-sim" in r],
-        "processes": [c for p, c in cmdlines.items() if "jsonbench-sim" in c and p != f"/proc/{os.getpid()}/cmdline"],
+        # a command run under `flock /run/jsonbench-sim.lock` (the lock that keeps two users of the
+        # simulated hosts apart) names the lock, not a host
+        "processes": [c for p, c in cmdlines.items() if "jsonbench-sim" in c.replace("jsonbench-sim.lock", "")
+                      and p != f"/proc/{os.getpid()}/cmdline"],
         "cgroups": glob.glob("/sys/fs/cgroup/*/jsonbench-sim-*") + glob.glob("/sys/fs/cgroup/jsonbench-sim-*"),
         "folders": glob.glob("/run/jsonbench-sim-*") + glob.glob(f"{CACHE}/sim-hosts"),
         "mounts": mounts,
