@@ -187,11 +187,18 @@ class Bench:
         """Prometheus's client targets: the phase's CLIENTS containers by name (0: none), on the
         single host (lab/driver/monitoring_targets.py). The dashboards read them; results.json does not:
         a failure is said, and the run goes on."""
-        if clients and self.placement.client:
+        if self.placement.client != self.placement.monitoring:
             # Prometheus reaches a client by name only on its own compose network; a client on another
             # host would need a published port each (left): the dashboards go without, results.json never read them
-            self.say("the clients run on another host than Prometheus: their metrics are not scraped")
+            if clients:
+                self.say("the clients run on another host than Prometheus: their metrics are not scraped")
             clients = 0
+        if self.placement.monitoring:  # the clients on the monitoring host: its Prometheus, their host's label
+            try:
+                placed.scrape_clients(self, [self.client_name(phase_id, i) for i in range(1, clients + 1)])
+            except Exception as e:  # noqa: BLE001
+                self.say(f"the clients' metrics targets could not be written: {e}")
+            return
         try:
             self.lab.scrape_clients([self.client_name(phase_id, i) for i in range(1, clients + 1)])
         except Exception as e:  # noqa: BLE001
@@ -246,6 +253,8 @@ class Bench:
         self.database_env()
         self.remove_databases()
         self.load_images()
+        if self.placement.monitoring:
+            placed.start_monitoring(self)  # Prometheus on its host before the targets go into it
         if self.placement.placed:
             self.cadvisors = placed.start_cadvisors(self)  # each placed host's cAdvisor, scraped with its host label
         if self.placement.client:
@@ -289,6 +298,8 @@ class Bench:
         wanted.setdefault(self.placement.client, []).append("client")
         for ctx in placed.placed_contexts(self):
             wanted[ctx].append("cadvisor")  # each placed host's own cAdvisor (placed.start_cadvisors)
+        if self.placement.monitoring:  # Prometheus and Grafana on their own host (placed.start_monitoring)
+            wanted.setdefault(self.placement.monitoring, []).extend(placed.monitoring_services(self))
         todo = {}  # context -> [(service, image)], each host's list loaded in order
         for ctx, services in wanted.items():
             if not ctx:
@@ -371,6 +382,8 @@ class Bench:
         else:
             self.say(f"starting: {settings.get('DESCRIPTION', '')} ({settings['DATABASES']}; {settings['WORKLOAD']} workload; "
                      f"phases: {' '.join(p.id for p in self.plan.phases)})")
+        # where analysis's queries of this bench go: the monitoring host's Prometheus, or the lab's (None)
+        self.lab.monitoring_url = placed.prometheus_url(self)
         host = None
         try:
             host = self.probe.host_facts()

@@ -2,6 +2,10 @@
 host, done for each host a bench places a role on (lab/driver/placement.py).
 
   hosts(bench) -> {context: roles}      the bench's hosts; the controller's engine by its current context
+  start_monitoring(bench)               MONITORING_HOST: Prometheus (and Grafana) on that host's engine,
+                                        its ports on its lab address; prometheus_url(bench) where the
+                                        driver's queries go (None: the lab's own)
+  scrape_clients(bench, names)          the clients on the monitoring host as its Prometheus's targets
   start_cadvisors(bench)                a cAdvisor on each placed host holding a measured container,
                                         published on its lab address; Prometheus's targets name each host
   stop_cadvisors(bench)                 those cAdvisors removed, the single host's targets written again
@@ -28,15 +32,15 @@ def name_of(bench, context):
 
 
 def hosts(bench):
-    """{context: roles}: each database's host, the clients' host and the monitoring (on the controller's
-    engine: MONITORING_HOST is refused until the monitoring can move). Unplaced: the lab's single host."""
+    """{context: roles}: each database's host, the clients' host and the monitoring's (MONITORING_HOST,
+    else the controller's engine). Unplaced: the lab's single host."""
     if not bench.placement.placed:
         return bench.lab.hosts()
     out = {}
     for db in bench.databases:
         out.setdefault(name_of(bench, bench.placement.database(db)), set()).add("database")
     out.setdefault(name_of(bench, bench.placement.client), set()).add("client")
-    out.setdefault(here(bench), set()).add("monitoring")
+    out.setdefault(name_of(bench, bench.placement.monitoring), set()).add("monitoring")
     return out
 
 
@@ -70,13 +74,93 @@ def start_cadvisors(bench):
         if r.returncode != 0:
             raise RuntimeError(f"the cAdvisor on {context} did not start: {r.stderr.strip()[-500:]}")
         started.append(context)
-    prometheus = bench.engine.container_of("prometheus")
+    prometheus = prometheus_container(bench)
     if not prometheus:
-        raise RuntimeError("the lab's Prometheus container is not running: no host's cAdvisor can be scraped")
-    monitoring_targets.write_cadvisor_targets(hosts(bench), here(bench), prometheus,
+        raise RuntimeError(f"the lab's Prometheus container is not running on {monitoring_name(bench)}: no host's "
+                           "cAdvisor can be scraped")
+    monitoring_targets.write_cadvisor_targets(hosts(bench), monitoring_name(bench), prometheus,
                                               lambda c: bench.placement.addresses[c], cadvisor_port(bench),
                                               environ=bench.engine.environ)
     return started
+
+
+# -- the monitoring on its own host (MONITORING_HOST) --------------------------------------------
+# Prometheus and Grafana from the lab's compose files on the monitoring host's engine, their ports on
+# that host's lab address only (LAB_ADDRESSES: placement.py refuses MONITORING_HOST without one); the
+# driver's queries go there. Unset: the controller's, which runme.sh started, as on one host.
+MONITORING_SERVICES = ("prometheus", "grafana")
+
+
+def monitoring_services(bench):
+    """The monitoring host's services, as lab/stack.sh's monitoring_services names the controller's
+    (its cAdvisor is start_cadvisors'): no Grafana with the stand-ins (it has no stand-in image)."""
+    return MONITORING_SERVICES[:1] if bench.engine.standins else MONITORING_SERVICES
+# How long the monitoring host's Prometheus may take to answer /-/ready after `compose up` (a cold
+# start reads its data volume's WAL: seconds), and each HTTP call of that wait.
+READY_TIMEOUT_S = 60
+HTTP_TIMEOUT_S = 5
+
+
+def monitoring_name(bench):
+    """The context Prometheus runs on (the `host` label it writes on its own series and targets)."""
+    return name_of(bench, bench.placement.monitoring)
+
+
+def monitoring_env(bench):
+    """The compose variables of the monitoring host's services: the bench's, ports bound to its lab address."""
+    return {**bench.env, "BIND_ADDRESS": bench.placement.addresses[bench.placement.monitoring]}
+
+
+def prometheus_container(bench):
+    """The Prometheus container the targets go into: the monitoring host's, else the controller's."""
+    if bench.placement.monitoring:
+        return bench.lab.engine_on(bench.placement.monitoring).container_of("prometheus", env=monitoring_env(bench))
+    return bench.engine.container_of("prometheus")
+
+
+def prometheus_url(bench):
+    """Where the driver's queries (analysis's export and check) reach the bench's Prometheus: the
+    monitoring host's published port at its lab address; None without MONITORING_HOST (the lab's own,
+    Lab.prometheus_url)."""
+    if not bench.placement.monitoring:
+        return None
+    from .lab import host_address
+    address = bench.placement.addresses[bench.placement.monitoring]
+    return f"http://{host_address(address)}:{bench.env.get('PROMETHEUS_PORT') or 9090}"
+
+
+def start_monitoring(bench, timeout_s=READY_TIMEOUT_S):
+    """MONITORING_HOST: Prometheus and Grafana up on its engine (their images loaded there already) and
+    Prometheus answering at prometheus_url; returns its container id. Raises RuntimeError naming the
+    host: without it every figure from Prometheus would be missing."""
+    import time
+    import urllib.request
+    ctx = bench.placement.monitoring
+    engine = bench.lab.engine_on(ctx)
+    r = engine.compose(["up", "-d", "--no-deps", *monitoring_services(bench)], env=monitoring_env(bench))
+    if r.returncode != 0:
+        raise RuntimeError(f"the monitoring did not start on {ctx}: {r.stderr.strip()[-500:]}")
+    url = prometheus_url(bench)
+    deadline = time.monotonic() + timeout_s
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/-/ready", timeout=HTTP_TIMEOUT_S) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the Prometheus on {ctx} does not answer at {url} after {timeout_s} s")
+        time.sleep(0.5)
+    return prometheus_container(bench)
+
+
+def scrape_clients(bench, names):
+    """MONITORING_HOST with the clients on it: the phase's client containers NAMES (on that host's compose
+    network) as its Prometheus's client targets, labelled with the host."""
+    ctx = bench.placement.monitoring
+    monitoring_targets.write_client_targets({ctx: names}, ctx, prometheus_container(bench), context=ctx,
+                                            environ=bench.engine.environ)
 
 
 def stop_cadvisors(bench):
