@@ -184,23 +184,18 @@ class Bench:
         return f"{self.engine.project}-client-{phase_id}-{i}"
 
     def scrape_clients(self, phase_id, clients):
-        """Prometheus's client targets: the phase's CLIENTS containers by name (0: none), on the
-        single host (lab/driver/monitoring_targets.py). The dashboards read them; results.json does not:
-        a failure is said, and the run goes on."""
-        if self.placement.client != self.placement.monitoring:
-            # Prometheus reaches a client by name only on its own compose network; a client on another
-            # host would need a published port each (left): the dashboards go without, results.json never read them
-            if clients:
-                self.say("the clients run on another host than Prometheus: their metrics are not scraped")
-            clients = 0
-        if self.placement.monitoring:  # the clients on the monitoring host: its Prometheus, their host's label
-            try:
-                placed.scrape_clients(self, [self.client_name(phase_id, i) for i in range(1, clients + 1)])
-            except Exception as e:  # noqa: BLE001
-                self.say(f"the clients' metrics targets could not be written: {e}")
-            return
+        """Prometheus's client targets: the phase's CLIENTS containers (0: none), by name on
+        Prometheus's own host, at their published metrics port on another (lab/driver/placed.py
+        scrape_clients). The dashboards read them; results.json does not: a failure is said, and the
+        run goes on."""
+        names = [self.client_name(phase_id, i) for i in range(1, clients + 1)]
         try:
-            self.lab.scrape_clients([self.client_name(phase_id, i) for i in range(1, clients + 1)])
+            if self.placement.client or self.placement.monitoring:
+                why = placed.scrape_clients(self, names)
+                if why and clients:
+                    self.say(f"the clients' metrics are not scraped: {why}")
+                return
+            self.lab.scrape_clients(names)
         except Exception as e:  # noqa: BLE001
             self.say(f"the clients' metrics targets could not be written: {e}")
 
@@ -210,6 +205,7 @@ class Bench:
         env = self._client_env(self.client_uri(db))
         args = client_args(self.dir, "rw", self.settings.get("DATASET"), None, self.env, self.files_volume())
         words = ["run", "-d", "--no-deps", "--use-aliases", "--name", self.client_name(phase_id, i),
+                 *placed.client_metrics_publish(self, i),  # on another host than Prometheus: its /metrics port
                  "--user", f"{os.getuid()}:{os.getgid()}", *args, "client", "run",
                  "--plan", f"{BENCH_MOUNT}/plan.json", "--phase", phase_id, "--client", str(i)]
         r = self.client_engine.compose(words, env=env)

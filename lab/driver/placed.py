@@ -5,7 +5,8 @@ host, done for each host a bench places a role on (lab/driver/placement.py).
   start_monitoring(bench)               MONITORING_HOST: Prometheus (and Grafana) on that host's engine,
                                         its ports on its lab address; prometheus_url(bench) where the
                                         driver's queries go (None: the lab's own)
-  scrape_clients(bench, names)          the clients on the monitoring host as its Prometheus's targets
+  scrape_clients(bench, names)          a phase's clients as Prometheus's targets with their host label:
+                                        by name on its host, at their published metrics port elsewhere
   start_cadvisors(bench)                a cAdvisor on each placed host holding a measured container,
                                         published on its lab address; Prometheus's targets name each host
   stop_cadvisors(bench)                 those cAdvisors removed, the single host's targets written again
@@ -155,12 +156,56 @@ def start_monitoring(bench, timeout_s=READY_TIMEOUT_S):
     return prometheus_container(bench)
 
 
+# -- the clients' metrics (their /metrics, compose.yaml METRICS_PORT) -----------------------------
+# Client I on another host than Prometheus publishes its metrics port on its host's lab address at
+# CLIENT_METRICS_PORT_BASE + I (CLIENT_METRICS_PORT_BASE in .env or the environment: 9464 unless set),
+# so that Prometheus reaches it across the hosts; on Prometheus's own host it is reached by name.
+CLIENT_METRICS_PORT_BASE = 9464
+
+
+def client_metrics_port(bench, i):
+    return int(bench.env.get("CLIENT_METRICS_PORT_BASE") or CLIENT_METRICS_PORT_BASE) + i
+
+
+def _clients_address(bench):
+    """The clients' host's lab address when they run on another host than Prometheus, else None."""
+    if bench.placement.client == bench.placement.monitoring:
+        return None
+    return bench.placement.addresses.get(bench.placement.client) if bench.placement.client else None
+
+
+def client_metrics_publish(bench, i):
+    """`compose run` words publishing client I's metrics port on its host's lab address (only there),
+    when the clients run on another host than Prometheus and LAB_ADDRESSES names that host; else []."""
+    address = _clients_address(bench)
+    if not address:
+        return []
+    return ["-p", f"{address}:{client_metrics_port(bench, i)}:{monitoring_targets.CLIENT_METRICS_PORT}"]
+
+
+def client_targets(bench, names):
+    """{clients' host: [target]} for Prometheus and why none (None when they are scraped): by container
+    name on Prometheus's host, at ADDRESS:PORT (client_metrics_publish) on another."""
+    host = name_of(bench, bench.placement.client)
+    if bench.placement.client == bench.placement.monitoring:
+        return {host: list(names)}, None
+    address = _clients_address(bench)
+    if not address:
+        where = bench.placement.client or "the controller's engine"
+        return {host: []}, (f"they run on {where}, Prometheus on {monitoring_name(bench)}, and LAB_ADDRESSES "
+                            f"names no address of {where} to publish their metrics port on")
+    return {host: [f"{address}:{client_metrics_port(bench, i)}" for i in range(1, len(names) + 1)]}, None
+
+
 def scrape_clients(bench, names):
-    """MONITORING_HOST with the clients on it: the phase's client containers NAMES (on that host's compose
-    network) as its Prometheus's client targets, labelled with the host."""
-    ctx = bench.placement.monitoring
-    monitoring_targets.write_client_targets({ctx: names}, ctx, prometheus_container(bench), context=ctx,
+    """The phase's client containers NAMES as the targets of the bench's Prometheus (the monitoring
+    host's, or the controller's), labelled with the clients' host; returns why they are not scraped,
+    or None."""
+    targets, why = client_targets(bench, names)
+    ctx = bench.placement.monitoring or None
+    monitoring_targets.write_client_targets(targets, monitoring_name(bench), prometheus_container(bench), context=ctx,
                                             environ=bench.engine.environ)
+    return why
 
 
 def stop_cadvisors(bench):
