@@ -223,7 +223,10 @@ class Lab:
         """The phase's status from its facts, then its window's metrics exported; returns the verdict."""
         self._analysis()
         from analysis import entry
-        verdict, _, said = entry.phase_finished(bench.dir, database, phase_id, self.prometheus_url(), self.engine.project)
+        # a bench's own monitoring host (MONITORING_HOST): an export it cannot answer is recorded with it
+        monitoring_host = bench.placement.monitoring or None
+        verdict, _, said = entry.phase_finished(bench.dir, database, phase_id, self.prometheus_url(), self.engine.project,
+                                                monitoring_host=monitoring_host)
         for line in said:
             self.say(line, bench.name)
         return verdict

@@ -17,6 +17,8 @@ host, done for each host a bench places a role on (lab/driver/placement.py).
 A figure a host cannot give is null with the reason (the functions called say it); none is read from
 another host than the one it describes.
 """
+import subprocess
+
 from . import canary as canary_mod
 from . import clock, host_facts, images, monitoring_targets
 
@@ -100,6 +102,9 @@ def monitoring_services(bench):
 # start reads its data volume's WAL: seconds), and each HTTP call of that wait.
 READY_TIMEOUT_S = 60
 HTTP_TIMEOUT_S = 5
+# Each docker call to the monitoring host during the phases (its Prometheus's container, the client
+# targets copied in: monitoring_targets.install allows 60 s): a lost host ends the call, said, not the run.
+DOCKER_TIMEOUT_S = 30
 
 
 def monitoring_name(bench):
@@ -113,10 +118,15 @@ def monitoring_env(bench):
 
 
 def prometheus_container(bench):
-    """The Prometheus container the targets go into: the monitoring host's, else the controller's."""
-    if bench.placement.monitoring:
-        return bench.lab.engine_on(bench.placement.monitoring).container_of("prometheus", env=monitoring_env(bench))
-    return bench.engine.container_of("prometheus")
+    """The Prometheus container the targets go into: the monitoring host's (asked once per bench, within
+    DOCKER_TIMEOUT_S: a lost host makes the caller say so, never wait), else the controller's."""
+    if not bench.placement.monitoring:
+        return bench.engine.container_of("prometheus")
+    if not getattr(bench, "monitoring_container", None):
+        engine = bench.lab.engine_on(bench.placement.monitoring)
+        r = engine.compose(["ps", "-q", "prometheus"], env=monitoring_env(bench), timeout=DOCKER_TIMEOUT_S)
+        bench.monitoring_container = r.stdout.strip().splitlines()[0] if r.returncode == 0 and r.stdout.strip() else ""
+    return bench.monitoring_container
 
 
 def prometheus_url(bench):
@@ -203,8 +213,14 @@ def scrape_clients(bench, names):
     or None."""
     targets, why = client_targets(bench, names)
     ctx = bench.placement.monitoring or None
-    monitoring_targets.write_client_targets(targets, monitoring_name(bench), prometheus_container(bench), context=ctx,
-                                            environ=bench.engine.environ)
+    if getattr(bench, "monitoring_lost", None):  # asked once already and it did not answer: not again
+        return bench.monitoring_lost
+    try:
+        monitoring_targets.write_client_targets(targets, monitoring_name(bench), prometheus_container(bench),
+                                                context=ctx, environ=bench.engine.environ)
+    except subprocess.TimeoutExpired as e:
+        bench.monitoring_lost = f"the monitoring host {monitoring_name(bench)} did not answer within {e.timeout:g} s"
+        return bench.monitoring_lost
     return why
 
 
