@@ -8,6 +8,7 @@ import os
 from .bench import folder, phase_status, phases, plan
 from .collect import export
 from .common.errors import AnalysisError
+from .common.fileio import read_json, write_json_atomic
 from .experiments import experiment_report
 from .figures import results
 from .render import flamegraph, report, summary
@@ -20,11 +21,14 @@ def _why(e):
     return str(e) if isinstance(e, AnalysisError) else f"{type(e).__name__}: {e}"
 
 
-def phase_finished(bench_dir, database, phase_id, prometheus_url, project=None, scrape_interval=1.0):
+def phase_finished(bench_dir, database, phase_id, prometheus_url, project=None, scrape_interval=1.0,
+                   monitoring_host=None):
     """The phase's status decided from its facts (written into D.phase.json), then its window's
     metrics exported from Prometheus (D.metrics.json, timeseries/D.csv.gz). Returns (verdict: `ok` or
     `<status> (<reason>)`, or None when no status could be decided; the export's result or None;
-    [what failed, one line each])."""
+    [what failed, one line each]). MONITORING_HOST: the context Prometheus runs on when the bench
+    placed it (MONITORING_HOST): an export that fails is recorded in D.phase.json `metrics_export`
+    with that host, for results.json's reason (figures/status.py)."""
     said, verdict, metrics = [], None, None
     path = os.path.join(bench_dir, f"{phase_id}.phase.json")
     if os.path.exists(path) and os.path.getsize(path):
@@ -36,7 +40,21 @@ def phase_finished(bench_dir, database, phase_id, prometheus_url, project=None, 
         metrics = export.export(bench_dir, database, prometheus_url, project, scrape_interval, phase_id)
     except Exception as e:  # noqa: BLE001  (the lab's bash goes on after any failed step)
         said.append(f"{phase_id}: metrics export failed; the phase's other files are kept: {_why(e)}")
+        if monitoring_host:
+            said.extend(_record_export_failure(path, monitoring_host, prometheus_url, _why(e)))
     return verdict, metrics, said
+
+
+def _record_export_failure(path, host, prometheus_url, why):
+    """D.phase.json `metrics_export`: the monitoring host whose Prometheus did not answer, and why;
+    [what failed] when the phase file cannot take it (the reason is then only said)."""
+    try:
+        doc = read_json(path)
+        doc["metrics_export"] = {"host": host, "prometheus": prometheus_url, "reason": why}
+        write_json_atomic(path, doc)
+    except Exception as e:  # noqa: BLE001
+        return [f"{os.path.basename(path)}: the export's failure could not be recorded: {_why(e)}"]
+    return []
 
 
 def bench_finished(bench_dir, lab_env=None, gzip_over_bytes=GZIP_OVER_BYTES):

@@ -27,7 +27,11 @@ def data_notes(ph, counts, docs_before, check, txn, ops_note, cpu):
     ops_note: operations.merge's note; cpu: the cpu block, figures/cpu.py)."""
     phase_id, metrics = ph.id, ph.metrics()
     notes = list((metrics or {}).get("notes") or [])
-    if metrics is None:
+    lost = ((ph.doc() or {}).get("metrics_export") or {}) if metrics is None else {}
+    if lost:  # the monitoring host's Prometheus did not answer the export (analysis/entry.py phase_finished)
+        notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase: the Prometheus on "
+                     f"{lost['host']} (MONITORING_HOST, {lost['prometheus']}) did not answer: {lost['reason']}")
+    elif metrics is None:
         notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase")
     if ph.count() is None:
         notes.append(f"{phase_id}.count.json missing: no database-side count or sizes")

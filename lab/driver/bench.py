@@ -184,16 +184,18 @@ class Bench:
         return f"{self.engine.project}-client-{phase_id}-{i}"
 
     def scrape_clients(self, phase_id, clients):
-        """Prometheus's client targets: the phase's CLIENTS containers by name (0: none), on the
-        single host (lab/driver/monitoring_targets.py). The dashboards read them; results.json does not:
-        a failure is said, and the run goes on."""
-        if clients and self.placement.client:
-            # Prometheus reaches a client by name only on its own compose network; a client on another
-            # host would need a published port each (left): the dashboards go without, results.json never read them
-            self.say("the clients run on another host than Prometheus: their metrics are not scraped")
-            clients = 0
+        """Prometheus's client targets: the phase's CLIENTS containers (0: none), by name on
+        Prometheus's own host, at their published metrics port on another (lab/driver/placed.py
+        scrape_clients). The dashboards read them; results.json does not: a failure is said, and the
+        run goes on."""
+        names = [self.client_name(phase_id, i) for i in range(1, clients + 1)]
         try:
-            self.lab.scrape_clients([self.client_name(phase_id, i) for i in range(1, clients + 1)])
+            if self.placement.client or self.placement.monitoring:
+                why = placed.scrape_clients(self, names)
+                if why and clients:
+                    self.say(f"the clients' metrics are not scraped: {why}")
+                return
+            self.lab.scrape_clients(names)
         except Exception as e:  # noqa: BLE001
             self.say(f"the clients' metrics targets could not be written: {e}")
 
@@ -203,6 +205,7 @@ class Bench:
         env = self._client_env(self.client_uri(db))
         args = client_args(self.dir, "rw", self.settings.get("DATASET"), None, self.env, self.files_volume())
         words = ["run", "-d", "--no-deps", "--use-aliases", "--name", self.client_name(phase_id, i),
+                 *placed.client_metrics_publish(self, i),  # on another host than Prometheus: its /metrics port
                  "--user", f"{os.getuid()}:{os.getgid()}", *args, "client", "run",
                  "--plan", f"{BENCH_MOUNT}/plan.json", "--phase", phase_id, "--client", str(i)]
         r = self.client_engine.compose(words, env=env)
@@ -246,6 +249,8 @@ class Bench:
         self.database_env()
         self.remove_databases()
         self.load_images()
+        if self.placement.monitoring:
+            placed.start_monitoring(self)  # Prometheus on its host before the targets go into it
         if self.placement.placed:
             self.cadvisors = placed.start_cadvisors(self)  # each placed host's cAdvisor, scraped with its host label
         if self.placement.client:
@@ -289,6 +294,8 @@ class Bench:
         wanted.setdefault(self.placement.client, []).append("client")
         for ctx in placed.placed_contexts(self):
             wanted[ctx].append("cadvisor")  # each placed host's own cAdvisor (placed.start_cadvisors)
+        if self.placement.monitoring:  # Prometheus and Grafana on their own host (placed.start_monitoring)
+            wanted.setdefault(self.placement.monitoring, []).extend(placed.monitoring_services(self))
         todo = {}  # context -> [(service, image)], each host's list loaded in order
         for ctx, services in wanted.items():
             if not ctx:
@@ -371,6 +378,8 @@ class Bench:
         else:
             self.say(f"starting: {settings.get('DESCRIPTION', '')} ({settings['DATABASES']}; {settings['WORKLOAD']} workload; "
                      f"phases: {' '.join(p.id for p in self.plan.phases)})")
+        # where analysis's queries of this bench go: the monitoring host's Prometheus, or the lab's (None)
+        self.lab.monitoring_url = placed.prometheus_url(self)
         host = None
         try:
             host = self.probe.host_facts()

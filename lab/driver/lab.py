@@ -107,6 +107,7 @@ class Lab:
         self._stop = threading.Event()  # set by a signal: every nap ends at once
         self.context = None         # the single host's Docker context, the `host` label of its series
         self._prometheus = None     # the Prometheus container the targets are copied into
+        self.monitoring_url = None  # the bench's Prometheus on MONITORING_HOST (Bench.run sets it); None: the lab's
 
     @classmethod
     def from_environment(cls, environ=None):
@@ -189,6 +190,9 @@ class Lab:
         monitoring_targets.write_client_targets({context: names}, context, self._prometheus, environ=self.environ)
 
     def prometheus_url(self):
+        """The bench's Prometheus on its monitoring host (MONITORING_HOST), else the lab's own here."""
+        if self.monitoring_url:
+            return self.monitoring_url
         return f"http://{host_address(self.environ.get('BIND_ADDRESS'))}:{self.environ.get('PROMETHEUS_PORT') or 9090}"
 
     @staticmethod
@@ -219,7 +223,10 @@ class Lab:
         """The phase's status from its facts, then its window's metrics exported; returns the verdict."""
         self._analysis()
         from analysis import entry
-        verdict, _, said = entry.phase_finished(bench.dir, database, phase_id, self.prometheus_url(), self.engine.project)
+        # a bench's own monitoring host (MONITORING_HOST): an export it cannot answer is recorded with it
+        monitoring_host = bench.placement.monitoring or None
+        verdict, _, said = entry.phase_finished(bench.dir, database, phase_id, self.prometheus_url(), self.engine.project,
+                                                monitoring_host=monitoring_host)
         for line in said:
             self.say(line, bench.name)
         return verdict

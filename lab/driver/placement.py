@@ -5,7 +5,8 @@ placement keys, read and checked before anything starts.
   DATABASE_HOST_<db>     the context of one database of DATABASES (over DATABASE_HOST), e.g.
                          DATABASE_HOST_postgres
   CLIENT_HOST            the context of the phases' clients (and the one-shot client commands)
-  MONITORING_HOST        the context of Prometheus and Grafana (refused by request.py until built)
+  MONITORING_HOST        the context of Prometheus and Grafana; needs its LAB_ADDRESSES entry (their
+                         ports bind there, and the driver queries Prometheus there)
   LAB_ADDRESSES          "CONTEXT=ADDRESS ...": each host's address on the lab network, where its
                          published ports bind (compose's BIND_ADDRESS on that host) and where clients on
                          another host dial its databases; needed for a database whose clients run on
@@ -155,6 +156,12 @@ def of_settings(settings, databases):
         p.databases[db] = one.context if one else ""
     p.client = settings["CLIENT_HOST"].context if "CLIENT_HOST" in settings else ""
     p.monitoring = settings["MONITORING_HOST"].context if "MONITORING_HOST" in settings else ""
+    if p.monitoring and p.monitoring not in p.addresses:
+        s = p.settings["MONITORING_HOST"]
+        raise PlacementError(f"{s.where()}: Prometheus and Grafana publish their ports on {p.monitoring}'s address on "
+                             f"the lab network and the driver queries Prometheus there: LAB_ADDRESSES has none for "
+                             f"{p.monitoring}; allowed: MONITORING_HOST unset, or with LAB_ADDRESSES naming its address "
+                             f"(e.g. LAB_ADDRESSES=\"{p.monitoring}=10.0.0.4\"; simulated host K: 10.199.K.2)")
     for db in databases:
         if not p.dialled_across(db):
             continue

@@ -281,11 +281,6 @@ def check_placement(root, bench_dir, sets=()):
         p = placement.validate_bench(bench_env, sets, os.environ, os.path.join(root, ".env"))
     except placement.PlacementError as e:
         raise BadInput(str(e))
-    if p.monitoring:
-        s = p.settings["MONITORING_HOST"]
-        raise BadInput(f"{s.where()}: Prometheus and cAdvisor run on the controller's engine only (monitoring on "
-                       "its own host needs each host's cAdvisor and the driver's file_sd targets: not built yet); "
-                       "allowed: MONITORING_HOST unset")
     pool = env_values(bench_env, sets).get("POOL") or "none"
     for db in p.databases:
         if pool != "none" and p.dialled_across(db) and os.path.isfile(os.path.join(root, "databases", db, pool, "pool.py")):

@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from conftest import LAB_ROOT, PROJECT, lab_env, remove_project, runme, runme_watched, standins_choice, tiny_bench, write_bench
+from conftest import BIND_ADDRESS, LAB_ROOT, PORTS, PROJECT, lab_env, remove_project, runme, runme_watched, standins_choice, tiny_bench, write_bench
 
 sys.path.insert(0, str(LAB_ROOT / "tests" / "unit"))
 sys.path.insert(0, str(LAB_ROOT / "tests"))
@@ -348,7 +348,9 @@ def test_the_network_canary_measures_the_clients_host_against_the_database_host(
 # replica set, whose member names the clients on another host would have to resolve: not placed here).
 # No single-host copy: the file list is compared with what the plan says a folder holds
 # (tests/bench_files_expected.py, unit-tested for both placements).
-PLACEMENT = (f"DATABASE_HOST={HOSTS[0]}\nCLIENT_HOST={HOSTS[1]}\n"
+# Prometheus and Grafana run on the clients' host (MONITORING_HOST, lab/driver/placed.py start_monitoring):
+# the same run covers the monitoring on its own host too.
+PLACEMENT = (f"DATABASE_HOST={HOSTS[0]}\nCLIENT_HOST={HOSTS[1]}\nMONITORING_HOST={HOSTS[1]}\n"
              f"LAB_ADDRESSES=\"{HOSTS[0]}={ADDRESS[HOSTS[0]]} {HOSTS[1]}={ADDRESS[HOSTS[1]]}\"\n")
 PLACED = 'DATABASES="mongodb postgres"\n' + PLACEMENT
 PLACED_DBS = ("mongodb", "postgres")
@@ -455,7 +457,7 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     assert pair["rtt_s"]["median"] > 0 and pair["peer"] == ADDRESS[HOSTS[1]], pair
     # every host with its roles and facts; host 1's CPU model read by its probe
     hosts_rec = {h["context"]: h for h in results["hosts"]}
-    assert hosts_rec[HOSTS[0]]["roles"] == ["database"] and hosts_rec[HOSTS[1]]["roles"] == ["client"], hosts_rec
+    assert hosts_rec[HOSTS[0]]["roles"] == ["database"] and hosts_rec[HOSTS[1]]["roles"] == ["client", "monitoring"], hosts_rec
     assert hosts_rec[HOSTS[0]]["cpu_model"] and hosts_rec[HOSTS[0]]["cgroup_driver"], hosts_rec[HOSTS[0]]
     print(f"canary: RTT median {pair['rtt_s']['median'] * 1e6:.0f} us, "
           f"{(pair['throughput_bytes_per_s'] or 0) / 1e6:.0f} MB/s")
@@ -476,7 +478,9 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     jsonschema.validate(record, json.loads((LAB_ROOT / "lab" / "placement.schema.json").read_text()))
     assert record["databases"] == {"mongodb": HOSTS[0], "postgres": HOSTS[0]} and record["clients"] == HOSTS[1]
     assert {(i["context"], i["service"]) for i in record["images"]} == {
-        (HOSTS[0], "mongodb"), (HOSTS[0], "postgres"), (HOSTS[0], "probe"), (HOSTS[0], "cadvisor"), (HOSTS[1], "client"), (HOSTS[1], "cadvisor")}, record["images"]
+        (HOSTS[0], "mongodb"), (HOSTS[0], "postgres"), (HOSTS[0], "probe"), (HOSTS[0], "cadvisor"), (HOSTS[1], "client"),
+        (HOSTS[1], "cadvisor"), (HOSTS[1], "prometheus"),
+        *([(HOSTS[1], "grafana")] if standins_choice() != "1" else [])}, record["images"]
     for i in record["images"]:
         here = run("docker", "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
         there = run("docker", "--context", i["context"], "image", "inspect", "-f", "{{.Id}}", i["image"]).stdout.strip()
@@ -487,6 +491,34 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     plan = json.loads((placed / "plan.json").read_text())
     assert len(perfs) == 1, "perf ran on host 1 for one database and not the other"
     assert files_of(placed) == expected_files(plan, placed=True, perf=perfs.pop()), files_of(placed)
+
+    # -- MONITORING_HOST (issue 27): Prometheus and Grafana ran on host 2's engine, not the controller's,
+    # published on host 2's lab address only; the phase's figures were exported from that Prometheus,
+    # whose series of every host carry their `host` label (lab/driver/placed.py start_monitoring)
+    mon = HOSTS[1]
+    assert record["monitoring"] == mon and record["keys"]["MONITORING_HOST"]["context"] == mon, record
+    url = f"http://{ADDRESS[mon]}:{PORTS['PROMETHEUS_PORT']}"
+    # (Grafana too where it runs: the stand-ins have no Grafana, as on one host: lab/stack.sh)
+    for service, port in (("prometheus", 9090), ("grafana", 3000))[:1 if standins_choice() == "1" else 2]:
+        (cid,) = run("docker", "--context", mon, "ps", "-q", "--filter", f"label=com.docker.compose.project={PROJECT}",
+                     "--filter", f"label=com.docker.compose.service={service}").stdout.split()
+        bound = run("docker", "--context", mon, "port", cid, f"{port}/tcp").stdout.split()
+        assert bound and all(b.startswith(f"{ADDRESS[mon]}:") for b in bound), (service, bound)
+    # the controller's own Prometheus (runme.sh starts it before any bench) scraped no host of the bench
+    here_url = f"http://{BIND_ADDRESS}:{PORTS['PROMETHEUS_PORT']}"
+    assert not prometheus_query(here_url, f'container_cpu_usage_seconds_total{{host=~"{"|".join(HOSTS)}"}}[30m]')
+    metrics = json.loads((placed / "mongodb.metrics.json").read_text())
+    assert metrics["prometheus"] == url, metrics["prometheus"]
+    assert metrics["services"]["mongodb"]["counters"]["container_cpu_user_seconds_total"]["delta"] is not None, metrics["services"]
+    series = prometheus_query(url, f'container_cpu_usage_seconds_total{{container_label_com_docker_compose_project="{PROJECT}"}}[30m]')
+    seen = {(s["metric"].get("host"), s["metric"].get("container_label_com_docker_compose_service")) for s in series}
+    assert (HOSTS[0], "mongodb") in seen and (mon, "client") in seen, seen
+    assert {h for h, _ in seen} <= set(HOSTS), seen  # every series with its host
+    # the clients on the monitoring host are its targets by name, with their host (`up`: every scrape
+    # tried, also of a client whose 0.4 s of load ended between two 2 s scrapes)
+    clients = prometheus_query(url, 'up{job="client"}[30m]')
+    assert clients and all(c["metric"].get("host") == mon for c in clients), clients
+    assert {c["metric"]["instance"].split(":")[0] for c in clients} == {f"{PROJECT}-client-{db}-{i}" for db in PLACED_DBS for i in (1, 2)}, clients
 
 
 def test_a_transaction_bench_placed_across_two_hosts_commits_and_loses_no_booking(placed_run):
@@ -511,7 +543,6 @@ def test_a_transaction_bench_placed_across_two_hosts_commits_and_loses_no_bookin
     assert r["network"]["rx_bytes"] > 0 and r["client_cpu"], (r["network"], r["client_cpu"])
     print(f"placed booking on postgres: {committed} committed, {t['retries']} retries, "
           f"CPU {t['cpu_us_per_committed']:.0f} us per committed booking, network {r['network']}")
-
 
 def test_down_cleans_every_context_by_the_project_label(placed_run, image):
     """`./runme.sh down` after a placed run (issue 27's interrupted controller): what the run left on

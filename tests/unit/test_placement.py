@@ -40,7 +40,8 @@ def test_no_placement_is_the_single_host_and_asks_docker_nothing(tmp_path):
 def test_sources_in_order_set_bench_environment_env_file(tmp_path):
     env_file = tmp_path / "lab.env"
     env_file.write_text("DATABASE_HOST=from-env-file\nCLIENT_HOST=c-env-file\nMONITORING_HOST=m-env-file\n"
-                        "DATABASE_HOST_mysql=not-run-here\nLAB_ADDRESSES=\"from-bench=10.0.0.2 pg-bench=10.0.0.3\"\n")
+                        "DATABASE_HOST_mysql=not-run-here\nLAB_ADDRESSES=\"from-bench=10.0.0.2 pg-bench=10.0.0.3 "
+                        "m-environment=10.0.0.4 m-env-file=10.0.0.6\"\n")
     f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=from-bench\n"
                         "DATABASE_HOST_postgres=pg-bench\nCLIENT_HOST=c-bench\n")
     p = placement.of_bench(f, ["CLIENT_HOST=c-set"], environ={"MONITORING_HOST": "m-environment"},
@@ -53,7 +54,8 @@ def test_sources_in_order_set_bench_environment_env_file(tmp_path):
     # .env's DATABASE_HOST_mysql is a lab-wide default for benches that run mysql: not this bench's
     assert "DATABASE_HOST_mysql" not in p.settings
     assert p.record()["databases"] == {"mongodb": "from-bench", "postgres": "pg-bench"}
-    assert p.addresses == {"from-bench": "10.0.0.2", "pg-bench": "10.0.0.3"}
+    assert p.addresses == {"from-bench": "10.0.0.2", "pg-bench": "10.0.0.3", "m-environment": "10.0.0.4",
+                           "m-env-file": "10.0.0.6"}
     assert p.settings["LAB_ADDRESSES"].source == str(env_file)
     # an empty --set leaves the role on the controller's engine
     p = placement.of_bench(f, ["CLIENT_HOST=", "DATABASE_HOST_postgres="], environ={}, env_file=str(env_file))
@@ -93,7 +95,7 @@ def test_hosts_whose_cgroups_differ_are_refused_naming_both(tmp_path):
     # Two engines with different cgroup layouts cannot run on this machine (one kernel, one layout):
     # the readings are given here; the reading itself is tested against real engines below.
     f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=postgres\nDATABASE_HOST=db1\nCLIENT_HOST=cl1\nMONITORING_HOST=mon\n"
-                        "LAB_ADDRESSES=db1=10.0.0.2\n")
+                        "LAB_ADDRESSES=\"db1=10.0.0.2 mon=10.0.0.5\"\n")
     p = placement.of_bench(f, environ={})
     layouts = {"db1": ("1", "cgroupfs"), "cl1": ("2", "systemd"), "mon": ("2", "systemd"), "": ("1", "cgroupfs")}
     with pytest.raises(PlacementError) as e:
@@ -153,7 +155,7 @@ def contexts(tmp_path):
 @needs_docker
 def test_real_contexts_known_reachable_unknown_refused_and_silent(tmp_path, contexts):
     f = bench(tmp_path, "DESCRIPTION=x\nDATABASES=\"mongodb postgres\"\nDATABASE_HOST=jb-reach\n"
-                        "LAB_ADDRESSES=\"jb-reach=10.0.0.2 jb-gone=10.0.0.3\"\n")
+                        "LAB_ADDRESSES=\"jb-reach=10.0.0.2 jb-gone=10.0.0.3 jb-silent=10.0.0.4\"\n")
     p = placement.validate_bench(f, environ=contexts)
     here = subprocess.run(["docker", "info", "--format", "{{.CgroupVersion}} {{.CgroupDriver}}"],
                           capture_output=True, text=True).stdout.split()
@@ -222,9 +224,10 @@ def test_an_engine_per_context_speaks_to_that_context(tmp_path, contexts):
 
 
 @needs_docker
-def test_monitoring_on_its_own_host_is_refused_until_it_is_built(tmp_path, contexts):
-    """MONITORING_HOST is read and checked like the others, but the monitoring stays on the controller
-    (cAdvisor per host and file_sd targets come first): a value that would do nothing is refused."""
+def test_monitoring_on_its_own_host_needs_its_lab_address_and_is_then_accepted(tmp_path, contexts):
+    """MONITORING_HOST moves Prometheus and Grafana to a context (lab/driver/placed.py start_monitoring):
+    without that host's LAB_ADDRESSES entry (where their ports bind and the driver queries) it is
+    refused before anything starts, naming the key and what is allowed; with it the bench is planned."""
     d = tmp_path / "bench-mon"
     d.mkdir()
     (d / "bench.env").write_text("DESCRIPTION=x\nKEY=uuidv7\nLAYOUT=heap\nFIELDS=2\nFIELD_BYTES=10\nCLIENTS=1\n"
@@ -233,6 +236,15 @@ def test_monitoring_on_its_own_host_is_refused_until_it_is_built(tmp_path, conte
     r = subprocess.run(["python3", "-m", "lab.driver", "validate", "--set", "MONITORING_HOST=jb-reach", str(d)],
                        cwd=tmp_path, env=env, capture_output=True, text=True)
     assert r.returncode == 2, (r.stdout, r.stderr)
-    assert "runme.sh: --set: MONITORING_HOST=jb-reach: Prometheus and cAdvisor run on the controller's engine only" \
-        in r.stderr, r.stderr
+    assert "runme.sh: --set: MONITORING_HOST=jb-reach: Prometheus and Grafana publish their ports on jb-reach's " \
+        "address" in r.stderr and "LAB_ADDRESSES has none for jb-reach; allowed: MONITORING_HOST unset, or with " \
+        "LAB_ADDRESSES naming its address" in r.stderr, r.stderr
     assert sorted(os.listdir(d)) == ["bench.env"]
+    r = subprocess.run(["python3", "-m", "lab.driver", "validate", "--set", "MONITORING_HOST=jb-reach",
+                        "--set", "LAB_ADDRESSES=jb-reach=127.0.0.1", str(d)],
+                       cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    assert "plan.json" in os.listdir(d)
+    p = placement.of_bench(str(d / "bench.env"), ["MONITORING_HOST=jb-reach", "LAB_ADDRESSES=jb-reach=127.0.0.1"],
+                           environ={})
+    assert p.monitoring == "jb-reach" and p.record()["monitoring"] == "jb-reach"
