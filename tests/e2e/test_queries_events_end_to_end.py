@@ -5,7 +5,7 @@ each. results.json gets runs[].query and the top-level `queries` comparison (MyS
 by digest, its figures set against PostgreSQL's), report.md its Queries section with links to the
 plan files, and each window holds exactly K executions: counted from the client's result file and
 from the server's own counters. Then the same events from a DATASET file (gzip NDJSON): loaded into
-all three, the same answers as generated."""
+MongoDB and PostgreSQL, the same answers as generated."""
 import json
 import subprocess
 
@@ -150,7 +150,12 @@ def test_plans_are_saved_outside_the_window_and_linked_from_the_report(events_ru
 DATASET_BENCH = BENCH.replace('DESCRIPTION="events queries end to end"', 'DESCRIPTION="events queries from a DATASET file"') \
     .replace("EVENTS=3000\nREPOS=300\nACTORS=600\n", "DATASET=events.ndjson.gz\n") \
     .replace('QUERIES="olap-a olap-lookup"', "QUERIES=olap-a").replace(f"QUERY_RUNS={K}", "QUERY_RUNS=2") \
-    .replace("QUERY_RATE=16", "QUERY_RATE=0").replace(f"QUIET_S={QUIET_S}", "QUIET_S=0")  # answers only
+    .replace("QUERY_RATE=16", "QUERY_RATE=0").replace(f"QUIET_S={QUIET_S}", "QUIET_S=0") \
+    .replace('DATABASES="mongodb postgres mysql"', 'DATABASES="mongodb postgres"')  # answers only
+# Two databases read the file: it is read by the client the same way for every database
+# (client/src/workloads/events.js), and MongoDB's binding parses its lines where PostgreSQL takes their
+# text; MySQL, which takes the text as PostgreSQL does, is left out (two phases of CI time).
+DATASET_DBS = ("mongodb", "postgres")
 WRITE_EVENTS = """
 const fs = require('fs'); const zlib = require('zlib');
 const gh = require(process.argv[1] + '/client/src/datasets/github-events');
@@ -181,7 +186,8 @@ def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_an
     bench, proc, results = dataset_run
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert results is not None and results["complete"], results and results["incomplete"]
-    for db in DBS:
+    assert [r["database"] for r in results["runs"] if r["stage"] == "load"] == list(DATASET_DBS)
+    for db in DATASET_DBS:
         assert run_of(results, f"{db}-load")["docs_in_db"] == 3000
     a = results["queries"]["olap-a"]
     assert a["status"] == "ok" and a["answers_equal"] is True, a["reason"]
@@ -190,7 +196,7 @@ def test_a_dataset_file_loads_the_same_events_on_both_and_gives_the_generated_an
     first = lambda r: [e["digest"] for e in r["query"]["per_execution"][:2]]  # noqa: E731
     assert first(run_of(results, "postgres-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
     assert a["databases"]["postgres"]["rows_first"] == generated["rows_first"]
-    assert first(run_of(results, "mysql-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
+    assert first(run_of(results, "mongodb-q-olap-a")) == first(run_of(events_run[2], "postgres-q-olap-a"))
 
 
 def test_query_cpu_is_reported_net_of_idle_beside_the_gross_and_the_linger_is_outside_the_window(events_run):
