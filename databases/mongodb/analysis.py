@@ -19,7 +19,15 @@ READ_IO = {"wt_cache_read": {
     "counter": "wt_cache_bytes_read", "unit_counter": None, "source": "wiredTiger.cache 'bytes read into cache'",
     "about": ("bytes WiredTiger read into its cache (misses of its cache, as the pages are in memory: "
               "uncompressed, so larger than the compressed bytes read from the file); a read the OS page "
-              "cache may serve")}}
+              "cache may serve")},
+    # The server process's own storage reads, which SecantusDB has too: /proc/<pid>/io read_bytes of the
+    # manifest's server processes (mongod; the stand-in's secantusd-py) at the window's marks, read by the
+    # probe from outside the container (no exec in it; analysis/figures/read_io.py server_process_figure).
+    "server_process_read": {
+        "process_field": "read_bytes",
+        "source": "/proc/<pid>/io read_bytes of the server's process (mongod, secantusd-py) at the window's marks (the probe)",
+        "about": ("bytes the server's process caused to be fetched from storage (WiredTiger's file reads that "
+                  "missed both its cache and the OS page cache; a read the page cache serves adds nothing)")}}
 
 
 # --- counter meanings (analysis/figures/counters.py asks `counter_semantics`) ---------------------------
