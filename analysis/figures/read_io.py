@@ -41,11 +41,36 @@ def _div(v, ops):
     return None if v is None or not ops else v / ops
 
 
-def server_figures(database, stats, phase_id, ops):
+def server_process_figure(database, spec, process_io, ops):
+    """A READ_IO figure read from the kernel for the server's own processes (spec `process_field`: a
+    /proc/<pid>/io field; the processes: the manifest's server names, databases/<db>/database.json
+    processes, its stand-in's and earlier ones), the window's marks as the kernel's figures take them
+    (kernel_delta on those processes only): for a server that keeps no read counter of its own
+    (SecantusDB has no wiredTiger section)."""
+    comms = databases.server_processes(database)
+    own = {mark: ({**r, "processes": [p for p in r["processes"] if p["comm"] in comms]}
+                  if r and not r.get("error") else r)
+           for mark, r in process_io.items()}
+    bytes_, _, reason = kernel_delta(own)
+    if bytes_ is not None and not any(own[m]["processes"] for m in ("start", "end")):
+        bytes_, reason = None, (f"no process named {', '.join(sorted(comms))} (the manifest's server processes) "
+                                "in the container at the window's marks")
+    b = None if bytes_ is None else bytes_[spec["process_field"]]
+    return {"bytes": b, "count": None, "per_op": _div(b, ops), "source": spec["source"], "about": spec["about"],
+            "reason": reason}
+
+
+def server_figures(database, stats, phase_id, ops, process_io=None):
     """{name: {bytes, per_op, source, about, reason}} of the database's READ_IO counters; {} for a
-    database whose hooks name none."""
+    database whose hooks name none. A figure of the server's processes' /proc/<pid>/io (spec
+    `process_field`) is there only when the phase file has the probe's readings (process_io; a run
+    older than them has none, and its kernel figures say so)."""
     out = {}
     for name, spec in (databases.hook(database, "READ_IO") or {}).items():
+        if spec.get("process_field"):
+            if process_io:
+                out[name] = server_process_figure(database, spec, process_io, ops)
+            continue
         d = wal_mod.delta(spec, stats, phase_id, what="read I/O")
         unit = 1
         if d["bytes"] is not None and spec.get("unit_counter"):
@@ -113,7 +138,7 @@ def of_phase(ph, operations):
         "ops": ops,
         "basis": "operations_ok",
         "reads": sum(int(o.get("ok") or 0) for op, o in operations.items() if op in READ_OPS),
-        "server": server_figures(ph.database(), ph.server_stats(), ph.id, ops),
+        "server": server_figures(ph.database(), ph.server_stats(), ph.id, ops, (ph.doc() or {}).get("process_io")),
         "kernel": kernel_figures((ph.doc() or {}).get("process_io"), ops),
     }
 

@@ -81,7 +81,15 @@ def lab_work(clients, stats, booking_check=None):
     # the storage form and FIELDS of generated documents (a database's table's width follows them:
     # databases/mysql/analysis.py), as the clients report them (absent before the forms: the default)
     forms = {(c.get("form"), c.get("fields")) for c in clients if c.get("form")}
+    # globalsign on MongoDB: the range selects' finds and getMores as the clients counted them
+    # (range_round_trips), when every client that ran a range states them
+    rangers = [c for c in clients if ((c.get("operations") or {}).get("range") or {}).get("ok")
+               or ((c.get("operations") or {}).get("range") or {}).get("errors")]
+    trips = None
+    if rangers and all(c.get("range_round_trips") for c in rangers):
+        trips = {k: sum(int(c["range_round_trips"][k]) for c in rangers) for k in ("ranges", "round_trips")}
     return {
+        **({"range_round_trips": trips} if trips else {}),
         "clients": len(clients), "client_sessions": sessions, "docs_ok": docs_ok, "errors": errors,
         **({"buckets_created": buckets_created} if buckets_created else {}),
         **({"form": {"form": next(iter(forms))[0], "fields": next(iter(forms))[1]}} if len(forms) == 1 else {}),

@@ -67,3 +67,50 @@ def test_read_io_from_the_phase_files(tmp_path):
     row = next(line for line in lines if line.startswith("| server: blks_read "))
     assert "pg_stat_database.blks_read x block_size" in row and "4.7 MiB in all" in row
     assert any(line.startswith("| kernel: read_bytes | /proc/<pid>/io | ") and "4.0 KiB in all" in line for line in lines)
+
+
+def test_mongodb_server_process_read_bytes_from_the_probe(tmp_path):
+    """MongoDB's server read I/O where SecantusDB keeps no WiredTiger counter: /proc/<pid>/io
+    read_bytes of the server's own process (the manifest's secantusd-py), the container's other
+    processes left out; a phase file without the probe's readings has no such figure."""
+    bench = str(tmp_path / "ycsb")
+    ycsb_fixture.build(bench)
+
+    def p(pid, comm, read_bytes):
+        return {"pid": pid, "comm": comm, "ppid": 1, "start_ticks": 7, "read_bytes": read_bytes, "rchar": 0}
+
+    def phase(doc):
+        doc["process_io"] = {
+            "start": {"t": 1.0, "cgroup": "/docker/m", "processes": [p(1, "secantusd-py", 1000), p(9, "bash", 5)]},
+            "end": {"t": 2.0, "cgroup": "/docker/m", "processes": [p(1, "secantusd-py", 1000 + 3 * 4096),
+                                                                   p(9, "bash", 5 + 777)]}}
+    edit(os.path.join(bench, "mongodb.phase.json"), phase)
+    result = results.build(bench)
+    io = next(r for r in result["runs"] if r["phase"] == "mongodb")["read_io"]
+    own = io["server"]["server_process_read"]
+    assert (own["bytes"], own["reason"], own["count"]) == (3 * 4096, None, None)
+    assert own["per_op"] == 3 * 4096 / io["ops"]
+    assert "/proc/<pid>/io read_bytes of the server's process" in own["source"]
+    assert io["kernel"]["read_bytes"]["bytes"] == 3 * 4096 + 777  # the container's, every process
+    # the server's counter stays null with its reason (no wiredTiger section)
+    assert io["server"]["wt_cache_read"]["bytes"] is None
+
+    # a reading that failed: null with the reading's error
+    edit(os.path.join(bench, "mongodb.phase.json"),
+         lambda d: d["process_io"].update(end={"t": 2.0, "error": "PermissionError: /proc/1/io"}))
+    own = next(r for r in results.build(bench)["runs"] if r["phase"] == "mongodb")["read_io"]["server"]["server_process_read"]
+    assert own["bytes"] is None and "PermissionError" in own["reason"]
+
+    # no server process among the container's: null, naming the processes looked for
+    edit(os.path.join(bench, "mongodb.phase.json"), lambda d: d["process_io"].update(
+        start={"t": 1.0, "cgroup": "/docker/m", "processes": [p(9, "bash", 5)]},
+        end={"t": 2.0, "cgroup": "/docker/m", "processes": [p(9, "bash", 6)]}))
+    own = next(r for r in results.build(bench)["runs"] if r["phase"] == "mongodb")["read_io"]["server"]["server_process_read"]
+    assert own["bytes"] is None and "secantusd-py" in own["reason"]
+
+    # the report's row names the source
+    run = next(r for r in result["runs"] if r["phase"] == "mongodb")
+    run["read_io"]["reads"] = run["read_io"]["ops"]
+    lines = read_io_report.report_lines(result)
+    row = next(line for line in lines if line.startswith("| server: server_process_read "))
+    assert "/proc/<pid>/io read_bytes of the server's process" in row and "12.0 KiB in all" in row

@@ -76,6 +76,12 @@ class GlobalsignWorkload {
   }
 
   acknowledge() {}
+
+  // The range selects' round trips where the database's steps count them (MongoDB: a find and its
+  // getMores; the SQL databases' ranges are one statement each): range_round_trips of the result.
+  resultFields() {
+    return this.steps && this.steps.rangeRoundTrips ? { range_round_trips: this.steps.rangeRoundTrips() } : {};
+  }
 }
 
 const createGlobalsign = ({ target, opts }) => new GlobalsignWorkload({ target, opts });

@@ -52,7 +52,8 @@ function secantusVenv() {
 
 // replset: without --standalone, so it advertises a single-node replica set and runs
 // multi-document transactions (the URI then has directConnection=true).
-async function startSecantus({ replset = false } = {}) {
+// args: more secantusd-py arguments (e.g. ['--cache-size', '8M']).
+async function startSecantus({ replset = false, args = [] } = {}) {
   const bin = secantusVenv();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-secantus-'));
   const port = await freePort();
@@ -62,7 +63,7 @@ async function startSecantus({ replset = false } = {}) {
   const spawnServer = () => {
     const log = fs.openSync(logFile, 'a');
     const c = spawn(bin, ['--host', '127.0.0.1', '--port', String(port), '--storage-path', path.join(dir, 'data'),
-      '--sync-on-commit', ...(replset ? [] : ['--standalone']), '--log-level', 'WARNING'], { stdio: ['ignore', log, log] });
+      '--sync-on-commit', ...(replset ? [] : ['--standalone']), '--log-level', 'WARNING', ...args], { stdio: ['ignore', log, log] });
     fs.closeSync(log);
     return c;
   };
