@@ -1,7 +1,7 @@
 'use strict';
 // FIT against XL on the MongoDB stand-in SecantusDB (ycsb-c-fit/ and ycsb-c-xl/ at CI scale,
-// client/test/helpers/fit-xl.js): WiredTiger's cache 16 MiB for the files' 256, the records scaled
-// alike (3,125 and 62,500 documents of 10 x 100 B). SecantusDB keeps no WiredTiger bytes-read
+// client/test/helpers/fit-xl.js): WiredTiger's cache 8 MiB for the files' 256, the records scaled
+// alike (1,563 and 31,250 documents of 10 x 100 B). SecantusDB keeps no WiredTiger bytes-read
 // counter: the figure is the server process's /proc/<pid>/io as the lab's probe reads it
 // (runs[].read_io.server.server_process_read, lab/driver/cgroup_processes.py process_counters), around
 // the run stage. This host's page cache is not limited as the lab's container memory limits it, so
@@ -19,7 +19,7 @@ const { startSecantus } = require(path.join(CLIENT_DIR, 'test/helpers/secantus-s
 const { readBytesPerOp } = require(path.join(CLIENT_DIR, 'test/helpers/fit-xl'));
 
 const ROOT = path.resolve(CLIENT_DIR, '..');
-const CACHE_MB = 16;
+const CACHE_MB = 8;
 
 function counters(pid) {
   return JSON.parse(execFileSync('python3', ['-c', `import json, sys
@@ -39,7 +39,7 @@ for root, _, files in os.walk(sys.argv[1]):
             os.close(fd)`, dir]);
 }
 
-test('SecantusDB: the server process\'s read I/O per read, ycsb-c-xl many times ycsb-c-fit (cache 16 MiB)', { timeout: 900000 }, async (t) => {
+test('SecantusDB: the server process\'s read I/O per read, ycsb-c-xl many times ycsb-c-fit (cache 8 MiB)', { timeout: 900000 }, async (t) => {
   const got = {};
   for (const bench of ['ycsb-c-fit', 'ycsb-c-xl']) {
     const db = await startSecantus({ args: ['--cache-size', `${CACHE_MB}M`] });
