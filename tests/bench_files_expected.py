@@ -18,15 +18,16 @@ PERF_RECORD = ("{p}.perf", "{p}.svg")
 PLACED = ("placement.json", "canary.json")
 
 
-def expected_files(plan, placed, perf):
+def expected_files(plan, placed, perf, unprofiled=()):
     """Sorted relative paths. PLAN: plan.json's object; PLACED: a placement key was set; PERF: perf ran
-    on the database's host (phase.json perf.reason null)."""
+    on the database's host (phase.json perf.reason null); UNPROFILED: the phases whose recording held
+    no sample (phase.json perf.profile.file null, its reason said): no profile and no flame graph."""
     values = plan["settings"]["values"]
     record = int(values.get("PERF_RECORD_S") or 0) > 0
     files = set(BENCH) | (set(PLACED) if placed else set())
     files |= {f"{db['name']}.settings.json" for db in plan["databases"]}
     for phase in plan["phases"]:
-        shapes = PHASE + ((PERF_STAT + (PERF_RECORD if record else ())) if perf else ())
+        shapes = PHASE + ((PERF_STAT + (PERF_RECORD if record and phase["id"] not in unprofiled else ())) if perf else ())
         files |= {s.format(p=phase["id"]) for s in shapes}
         files |= {f"clients/{phase['id']}-client-{i}.json" for i in range(1, phase["clients"] + 1)}
     return sorted(files)

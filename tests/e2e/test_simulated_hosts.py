@@ -312,7 +312,7 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     results = json.loads((placed / "results.json").read_text())
     assert [r["database"] for r in results["runs"]] == list(PLACED_DBS), results["runs"]
-    perfs = set()
+    perfs, unprofiled = set(), set()
     for r in results["runs"]:
         db = r["database"]
         assert r["status"] == "ok", (db, r["status"], r.get("reason"))
@@ -337,7 +337,12 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
         # the server's perf samples, recorded on host 1 by its probe, when perf runs there
         perfs.add(phase["perf"]["reason"] is None)
         if phase["perf"]["reason"] is None:
-            assert phase["perf"]["profile"] and phase["perf"]["profile"].get("samples"), (db, phase["perf"])
+            # the recording is as long as the load (about 1 s here): an idle-enough server can leave no
+            # sample in it, which the profile then says instead of a count
+            profile = phase["perf"]["profile"]
+            assert profile and (profile.get("samples") or profile.get("reason")), (db, phase["perf"])
+            if not profile.get("file"):
+                unprofiled.add(db)
         # each host's clock at the marks
         assert set(phase["clock"]["hosts"]) == set(HOSTS), (db, phase.get("clock"))
         for h, marks in phase["clock"]["hosts"].items():
@@ -385,7 +390,7 @@ def test_a_bench_placed_across_two_hosts_runs_every_phase_ok(placed_run):
     # every file a phase produces reached the controller's bench folder: the plan's list, placed
     plan = json.loads((placed / "plan.json").read_text())
     assert len(perfs) == 1, "perf ran on host 1 for one database and not the other"
-    assert files_of(placed) == expected_files(plan, placed=True, perf=perfs.pop()), files_of(placed)
+    assert files_of(placed) == expected_files(plan, placed=True, perf=perfs.pop(), unprofiled=unprofiled), files_of(placed)
 
     # -- MONITORING_HOST (issue 27): Prometheus and Grafana ran on host 2's engine, not the controller's,
     # published on host 2's lab address only; the phase's figures were exported from that Prometheus,

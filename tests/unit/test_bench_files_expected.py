@@ -36,3 +36,8 @@ def test_without_perf_or_without_a_recording_no_perf_files():
     assert not [f for f in without_perf if f.endswith((".perf", ".svg", ".perfstat.csv"))], without_perf
     no_record = expected_files(plan(["mongodb"], 0), placed=False, perf=True)
     assert "mongodb.perfstat.csv" in no_record and "mongodb.perf" not in no_record and "mongodb.svg" not in no_record
+    # a recording that held no sample: its phase has perf stat's counters but no profile nor flame graph
+    p = plan(["mongodb", "postgres"], 2)
+    empty = expected_files(p, placed=False, perf=True, unprofiled={"mongodb"})
+    assert "mongodb.perfstat.csv" in empty and "mongodb.perf" not in empty and "mongodb.svg" not in empty
+    assert "postgres.perf" in empty and "postgres.svg" in empty
