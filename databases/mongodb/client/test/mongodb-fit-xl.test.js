@@ -11,33 +11,14 @@
 // reads: read_bytes and rchar per read must be several times FIT's.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('child_process');
 const path = require('path');
 
 const CLIENT_DIR = path.resolve(__dirname, '../../../../client');
 const { startSecantus } = require(path.join(CLIENT_DIR, 'test/helpers/secantus-server'));
+const { processCounters: counters, dropPageCache } = require(path.join(CLIENT_DIR, 'test/helpers/process-io'));
 const { readBytesPerOp } = require(path.join(CLIENT_DIR, 'test/helpers/fit-xl'));
 
-const ROOT = path.resolve(CLIENT_DIR, '..');
 const CACHE_MB = 8;
-
-function counters(pid) {
-  return JSON.parse(execFileSync('python3', ['-c', `import json, sys
-from lab.driver import cgroup_processes as c
-print(json.dumps(c.process_counters(int(sys.argv[1]), "/proc")))`, String(pid)], { cwd: ROOT, encoding: 'utf8' }));
-}
-
-function dropPageCache(dir) {
-  execFileSync('python3', ['-c', `import os, sys
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        fd = os.open(os.path.join(root, f), os.O_RDONLY)
-        try:
-            os.fsync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        finally:
-            os.close(fd)`, dir]);
-}
 
 test('SecantusDB: the server process\'s read I/O per read, ycsb-c-xl many times ycsb-c-fit (cache 8 MiB)', { timeout: 900000 }, async (t) => {
   const got = {};

@@ -14,13 +14,13 @@
 // name the analysis picks the server's process by.
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { execFileSync } = require('child_process');
 const crypto = require('crypto');
 const fs = require('fs');
 const path = require('path');
 const CLIENT_DIR = path.resolve(__dirname, '../../../../client');
 
 const { startSecantus } = require(path.join(CLIENT_DIR, 'test/helpers/secantus-server'));
+const { processCounters: counters, dropPageCache } = require(path.join(CLIENT_DIR, 'test/helpers/process-io'));
 
 const ROOT = path.resolve(CLIENT_DIR, '..');
 const MANIFEST = JSON.parse(fs.readFileSync(path.join(ROOT, 'databases/mongodb/database.json'), 'utf8'));
@@ -28,28 +28,7 @@ const DOCS = 6000;
 const CACHE_MB = 8;
 const PAD = 4096; // random bytes: WiredTiger's snappy cannot shrink them, so the file holds ~DOCS x PAD
 
-// The probe's own per-process reading (the lab reads every process of the container this way).
-function counters(pid) {
-  const out = execFileSync('python3', ['-c', `import json, sys
-from lab.driver import cgroup_processes as c
-print(json.dumps(c.process_counters(int(sys.argv[1]), "/proc")))`, String(pid)], { cwd: ROOT, encoding: 'utf8' });
-  return JSON.parse(out);
-}
-
 const comm = (pid) => fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-
-// Every file under dir: synced, then its pages dropped from the page cache (clean pages only).
-function dropPageCache(dir) {
-  execFileSync('python3', ['-c', `import os, sys
-for root, _, files in os.walk(sys.argv[1]):
-    for f in files:
-        fd = os.open(os.path.join(root, f), os.O_RDONLY)
-        try:
-            os.fsync(fd)
-            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-        finally:
-            os.close(fd)`, dir]);
-}
 
 function filesBytes(dir, pick = () => true) {
   let n = 0;
