@@ -259,16 +259,18 @@ class Phase:
         self.kept("waiting for the clients to exit", lambda: self.wait_clients_exit(60))
         missing = decisions.missing_clients(self.results_written()[:len(self.client_ids)])
         codes = self.kept("collecting the clients' logs", self.collect_clients, [])
+        # the database's state read once: on a host gone silent each reading waits out a call's timeout
         db_state, db_exit = decisions.database_state(self.engine.state(self.cid), self.db_started_at)
+        running = db_state in ("running", "restarted")
         # A transaction phase whose database stopped is started again, after the window, so that
         # count's nothing-lost check still runs: every transaction a client saw committed must have survived.
         restarted = False
-        if not lab.interrupted and bench.transactions and not (self.engine.state(self.cid) or {}).get("Running"):
+        if not lab.interrupted and bench.transactions and not running:
             restarted = self.kept("the restart for the check", self.restart_for_check, False)
         # A database that is not running now (stopped, gone, or its host's engine gone or silent) gives
         # no end reading and no count: asking it would only wait out the clients' connection timeouts
         # (count's patient MongoDB connection: 5 minutes) to learn what docker has said already.
-        down = self.down_reason(db_state, db_exit, restarted)
+        down = None if running or restarted else self.down_reason(db_state, db_exit)
         csv = os.path.join(bench.dir, f"{ph}.perfstat.csv")
         if os.path.exists(csv) and os.path.getsize(csv):
             with open(csv, encoding="utf-8") as f:
@@ -391,13 +393,9 @@ class Phase:
         self.say(f"the database could not be started again: no nothing-lost check (see {self.id}.out)")
         return False
 
-    def down_reason(self, db_state, db_exit, restarted):
-        """Why the database cannot be asked anything after the window (None: it runs, or was restarted
-        for the nothing-lost check): its state as docker gave it at the window's end, and its host."""
-        if restarted or db_state in ("running", "restarted"):
-            return None
-        if (self.engine.state(self.cid) or {}).get("Running"):
-            return None
+    def down_reason(self, db_state, db_exit):
+        """Why a database that is not running cannot be asked anything after the window: its state as
+        docker gave it at the window's end, and its host."""
         host = f" on {self.engine.context}" if self.engine.context else ""
         code = f", exit code {db_exit}" if db_exit is not None else ""
         gone = " (or its host's engine does not answer)" if db_state == "gone" else ""
