@@ -191,6 +191,7 @@ sim_host_down() {
   for ((i = 0; i < 50; i++)); do left=$(_sim_pids_in_cgroups "$name"); [ -n "$left" ] || break
     [ "$i" -gt 0 ] || _sim_log "$name: ending its containers' processes: $(echo $left)"
     kill -KILL $left 2>/dev/null || true; sleep 0.1; done
+  left=$(_sim_pids_in_cgroups "$name")  # after the last kill, not before it
   [ -z "$left" ] || { _sim_log "$name: processes left in its cgroups: $(echo $left)"; return 1; }
   ip link del "jbsim-$k" 2>/dev/null || true
   ip netns list | awk '{print $1}' | grep -qx "$name" && { ip netns del "$name" || return 1; }
