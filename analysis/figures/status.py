@@ -27,12 +27,12 @@ def data_notes(ph, counts, docs_before, check, txn, ops_note, cpu):
     ops_note: operations.merge's note; cpu: the cpu block, figures/cpu.py)."""
     phase_id, metrics = ph.id, ph.metrics()
     notes = list((metrics or {}).get("notes") or [])
-    lost = ((ph.doc() or {}).get("metrics_export") or {}) if metrics is None else {}
-    if lost:  # the monitoring host's Prometheus did not answer the export (analysis/entry.py phase_finished)
-        notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase: the Prometheus on "
-                     f"{lost['host']} (MONITORING_HOST, {lost['prometheus']}) did not answer: {lost['reason']}")
-    elif metrics is None:
-        notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase")
+    if metrics is None:
+        # the monitoring host's Prometheus did not answer the export (analysis/entry.py phase_finished)
+        lost = (ph.doc() or {}).get("metrics_export")
+        why = (f": the Prometheus on {lost['host']} (MONITORING_HOST, {lost['prometheus']}) did not answer: "
+               f"{lost['reason']}") if lost else ""
+        notes.append(f"{phase_id}.metrics.json missing: no Prometheus figures for this phase{why}")
     if ph.count() is None:
         notes.append(f"{phase_id}.count.json missing: no database-side count or sizes")
     uncovered = transactions.check_uncovered(check, txn)

@@ -98,6 +98,8 @@ def monitoring_services(bench):
     """The monitoring host's services, as lab/stack.sh's monitoring_services names the controller's
     (its cAdvisor is start_cadvisors'): no Grafana with the stand-ins (it has no stand-in image)."""
     return MONITORING_SERVICES[:1] if bench.engine.standins else MONITORING_SERVICES
+
+
 # How long the monitoring host's Prometheus may take to answer /-/ready after `compose up` (a cold
 # start reads its data volume's WAL: seconds), and each HTTP call of that wait.
 READY_TIMEOUT_S = 60
