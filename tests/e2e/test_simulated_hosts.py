@@ -492,8 +492,8 @@ def test_a_database_host_whose_engine_stops_mid_run_fails_its_phase_and_loses_no
             timer[0].start()
 
     def stop_engine():
-        # SIGTERM: the engine stops its containers and ends (a SIGKILLed simulated engine leaves
-        # its containers' processes running on this machine, beyond simulate-hosts 0's reach)
+        # SIGTERM: the engine stops its containers and ends, as a host shut down does (a SIGKILLed
+        # engine's leftovers are the fewer-hosts test's)
         pid = engine_pid(db_host)
         os.kill(pid, 15)
         killed.append(pid)
