@@ -26,6 +26,8 @@ if [ -z "${JSONBENCH_STANDINS:-}" ]; then
   echo "test: JSONBENCH_STANDINS=$JSONBENCH_STANDINS${JSONBENCH_REGISTRY_PROBE_ERROR:+ (registry probe: $JSONBENCH_REGISTRY_PROBE_ERROR)}"
 fi
 export JSONBENCH_STANDINS
+# pytest keeps no cache folder (.pytest_cache) in the checkout: the tests write nothing into it
+export PYTEST_ADDOPTS="${PYTEST_ADDOPTS:+$PYTEST_ADDOPTS }-p no:cacheprovider"
 "$LAB_ROOT/host/install-prometheus.sh" || exit 2
 # The stand-in images before any suite: unit tests start a PostgreSQL container and a busy one from
 # them (tests/unit/lab_images.py), the client's tests their PostgreSQL server
