@@ -13,7 +13,7 @@ from ..common.labels import fmt
 from ..bench import benchfiles
 from ..figures import ingest
 from ..render import txn_report
-from . import ci, experiment_schema, figures, repeat, sweep_categories, sweep_plots, sweep_queries
+from . import ci, experiment_schema, figures, repeat, sweep_categories, sweep_documents, sweep_plots, sweep_queries
 
 SCHEMA_VERSION = 1
 KIND = "sweep"
@@ -159,6 +159,8 @@ def build(sweep_dir):
                         {"value": value, **{f: s.get(f) for f in ("n", "mean", "stdev", "ci", "includes_no_difference")
                                             if f in s}})
     bench = os.path.basename(os.path.dirname(os.path.abspath(sweep_dir)))
+    documents = sweep_documents.build(keys_of(key), pts)
+    incomplete += sweep_documents.incomplete(documents)
     return {
         "schema_version": SCHEMA_VERSION,
         "kind": KIND,
@@ -184,6 +186,8 @@ def build(sweep_dir):
         "queries": sweep_queries.build(pts),
         # each point's time-series ingest side by side (tsbs: model, per event, storage, chunks)
         "ingest": sweep_queries.ingest_sides(pts),
+        # a sweep of storage forms: the documents each side read back, compared across the points
+        "documents": documents,
         # what was left out of the series and ratios, and why (incomplete points or repetitions,
         # phases not ok)
         "notes": notes,
@@ -292,6 +296,7 @@ def report(result):
     for p in main:
         lines += [f"## {figures.name(p)} against {key_label(result)}", "", figure_table(result, p), ""]
     lines += sweep_queries.report_lines(result.get("queries"))
+    lines += sweep_documents.report_lines(result.get("documents"))
     lines += ["## Points", ""]
     for pt in result["points"]:
         state = "complete" if pt["complete"] else "INCOMPLETE: " + "; ".join(pt["incomplete"])
