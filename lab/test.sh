@@ -70,25 +70,27 @@ client_suite() {
 # binaries are installed first, once, so that the two never fetch them at the same time.
 # Three pytest processes side by side: their tests mostly wait (real servers, Prometheus, Docker:
 # analysis/tests took 257 s of wall time for 126 s of CPU on a loaded host), and the suite is on the
-# critical path (stream a starts when it ends). The export tests (the longest) in one, analysis/tests
-# and grafana/tests in another, tests/unit and tests/input in this one.
+# critical path (stream a starts when it ends). The export tests (the longest) in one with the other
+# tests that wait without work (SIDE_TESTS: a silent engine's timeouts), analysis/tests and
+# grafana/tests in another, tests/unit and tests/input in this one.
+SIDE_TESTS=(analysis/tests/test_export.py tests/unit/test_engine_timeouts.py)
 python_suite() {
   cd "$LAB_ROOT" || return 1
   bash host/install-prometheus.sh >/dev/null || return 1
   local export_out analysis_out export_pid analysis_pid rc=0
   export_out=$(mktemp "${TMPDIR:-/tmp}/jsonbench-export-tests.XXXXXX") || return 1
   analysis_out=$(mktemp "${TMPDIR:-/tmp}/jsonbench-analysis-tests.XXXXXX") || { rm -f "$export_out"; return 1; }
-  "$VENV/bin/python" -m pytest -q -rs analysis/tests/test_export.py >"$export_out" 2>&1 &
+  "$VENV/bin/python" -m pytest -q -rs "${SIDE_TESTS[@]}" >"$export_out" 2>&1 &
   export_pid=$!
   "$VENV/bin/python" -m pytest -q -rs --ignore=analysis/tests/test_export.py analysis/tests grafana/tests \
     >"$analysis_out" 2>&1 &
   analysis_pid=$!
-  "$VENV/bin/python" -m pytest -q -rs tests/unit tests/input || rc=1
+  "$VENV/bin/python" -m pytest -q -rs --ignore=tests/unit/test_engine_timeouts.py tests/unit tests/input || rc=1
   wait "$analysis_pid" || rc=1
   wait "$export_pid" || rc=1
   echo "--- analysis/tests (but test_export.py) and grafana/tests, run beside:"
   cat "$analysis_out"
-  echo "--- analysis/tests/test_export.py, run beside the rest:"
+  echo "--- ${SIDE_TESTS[*]}, run beside the rest:"
   cat "$export_out"
   rm -f "$export_out" "$analysis_out"
   return "$rc"

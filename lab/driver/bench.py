@@ -178,7 +178,9 @@ class Bench:
         for key, value in (extra_env or {}).items():
             args += ["-e", f"{key}={value}"]
         words = ["run", "--rm", "--no-deps", "-T", *args, "client", command, *flags]
-        return self.client_engine.compose_to(words, env, stdout, stderr)
+        # while the clients' host and the database's answer: a count that started before the database's
+        # host went silent ends within a watch instead of waiting out the client's connection timeouts
+        return self.client_engine.compose_to(words, env, stdout, stderr, watch=[self.db_engine(db)])
 
     def client_name(self, phase_id, i):
         return f"{self.engine.project}-client-{phase_id}-{i}"
@@ -309,7 +311,7 @@ class Bench:
         def load_onto(ctx):
             done = []
             for service, image in todo[ctx]:
-                d = images.load(self.lab.root, ctx, image, self.engine.environ)
+                d = images.load(self.engine, ctx, image)
                 self.say(f"{image} on {ctx}: {'loaded in ' + str(d['seconds']) + ' s' if d['loaded'] else 'there already'}")
                 done.append({**d, "service": service})
             return done

@@ -10,7 +10,6 @@ started, so no process of the lab's runs there for a copy (the clients' host is 
 nothing but the host's context is needed (no port, no SSH of the lab's own)."""
 import io
 import os
-import subprocess
 import tarfile
 
 DATASET_DIR = "dataset"  # a DATASET file's folder in the volume: /bench/dataset/<name>
@@ -28,8 +27,9 @@ class BenchFiles:
         self.bench_name = bench_name
 
     def _docker(self, *args, stdin=None, binary=False):
-        return subprocess.run([*self.engine.docker, *args], env=self.engine.environ, input=stdin, capture_output=True,
-                              text=not binary)
+        """`docker ARGS` on the clients' host while its engine answers (a copy of a large DATASET takes
+        as long as it takes; a silent host ends it: Engine.run_watched)."""
+        return self.engine.run_watched([*self.engine.docker, *args], input=stdin, text=not binary)
 
     def create(self):
         """A fresh volume and its box on the clients' host (a previous bench's are removed)."""

@@ -5,7 +5,6 @@ host/simulate-hosts.sh's load_image (one copy of that logic); this module names 
 services and keeps what each load did for the bench's records, and the port a service publishes."""
 import json
 import os
-import subprocess
 import time
 
 
@@ -30,12 +29,13 @@ def service_images(engine, env, services, profiles=("client",)):
     return out
 
 
-def load(root, context, image, environ=None):
-    """IMAGE from the controller's engine onto CONTEXT (host/simulate-hosts.sh load_image): returns
-    {image, id, context, seconds, loaded} (loaded False: the host had that id already)."""
+def load(engine, context, image):
+    """IMAGE from ENGINE (the controller's) onto CONTEXT (host/simulate-hosts.sh load_image), for as
+    long as both engines answer (Engine.run_watched): returns {image, id, context, seconds, loaded}
+    (loaded False: the host had that id already)."""
     t0 = time.monotonic()
-    r = subprocess.run([os.path.join(root, "host", "simulate-hosts.sh"), "load_image", context, image], env=environ,
-                       capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    r = engine.run_watched([os.path.join(engine.root, "host", "simulate-hosts.sh"), "load_image", context, image],
+                           watch=[engine.on(context)])
     seconds = round(time.monotonic() - t0, 3)
     if r.returncode != 0 or not r.stdout.strip():
         raise ImageError(f"{image} could not be loaded onto context {context}: {r.stderr.strip()[-500:]}")

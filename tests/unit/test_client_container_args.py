@@ -31,11 +31,11 @@ class RecordingEngine(Engine):
         super().__init__(str(ROOT), "p", False, ENV)
         self.calls = []
 
-    def compose(self, args, env=None, capture=True, stdin=None, timeout=None):
+    def compose(self, args, env=None, capture=True, timeout=None, extra=(), watch=()):
         self.calls.append(list(args))
         return subprocess.CompletedProcess(args, 0, "cid\n", "")
 
-    def compose_to(self, args, env, stdout="capture", stderr=None):
+    def compose_to(self, args, env, stdout="capture", stderr=None, watch=()):
         return self.compose(args, env)
 
 
