@@ -3,8 +3,10 @@
 named), documents that differ after concurrent updates (said, not a failure), a repeated point's
 repetitions as sides of their own, and no comparison for a sweep whose key changes the documents."""
 import json
+import os
+import shutil
 
-from analysis.experiments import sweep_documents
+from analysis.experiments import sweep, sweep_documents
 
 
 def point(tmp_path, folder, runs, repetitions=None):
@@ -74,3 +76,28 @@ def test_a_sweep_of_a_key_that_makes_other_documents_compares_none(tmp_path):
     bare.mkdir()
     (bare / "results.json").write_text(json.dumps({"complete": True, "runs": [{"database": "postgres", "stage": "run"}]}))
     assert sweep_documents.build(["POSTGRES_FORM"], [("jsonb", "bare", bare)]) is None
+
+
+RECORDED = os.path.join(os.path.dirname(__file__), "fixtures", "forms-sweep", "sweep-POSTGRES_FORM")
+
+
+def test_a_recorded_forms_sweep_finds_the_same_documents_in_jsonb_and_relational(tmp_path):
+    """fixtures/forms-sweep: the e2e storage-forms sweep as run on this machine (PostgreSQL 17 stand-in,
+    jsonb and relational, 200 documents of 10 x 100 B each): the sweep's results.json and report.md
+    compare the two forms' read-back digests; the same sweep with one point's digest changed is
+    incomplete and names it."""
+    d = tmp_path / "sweep-POSTGRES_FORM"
+    shutil.copytree(RECORDED, d)
+    r = sweep.write(str(d))
+    (c,) = r["documents"]
+    assert c["equal"] is True and c["documents"] == {"jsonb: postgres": 200, "relational: postgres": 200}, c
+    assert r["complete"], r["incomplete"]
+    assert "| run | 2 | 200 | equal on all 2 (digest 040ca54da9f2) |" in (d / "report.md").read_text()
+    point = d / "POSTGRES_FORM=relational" / "results.json"
+    res = json.loads(point.read_text())
+    res["runs"][0]["documents_digest"]["sha256"] = "0" * 64
+    point.write_text(json.dumps(res))
+    r = sweep.write(str(d))
+    assert not r["complete"] and r["incomplete"] == [
+        "run stage: the documents read back differ across the points (relational: postgres against jsonb: postgres)"]
+    assert "**documents differ**: relational: postgres against jsonb: postgres" in (d / "report.md").read_text()
