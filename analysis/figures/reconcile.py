@@ -239,6 +239,11 @@ def reconcile(database, stats, clients, phase=None, profile_foreign=None, bookin
                 c["expected"], c["observed"], c["tolerance"])
             if c["verdict"] == "suspect":
                 reasons.append(f"{name} {c['observed']} > expected {c['expected']} + tolerance {c['tolerance']}")
+            elif c.get("explained_by"):
+                # beyond its tolerance, and the readings say why (e.g. PostgreSQL's autovacuum on the
+                # lab's own tables): not a suspicion, but said with the run
+                out["notes"].append(f"{name} {c['observed']} > expected {c['expected']} + tolerance {c['tolerance']}: "
+                                    f"{c['explained_by']}")
             elif c["verdict"] == "low":
                 out["notes"].append(f"{name} {c['observed']} < expected {c['expected']} - tolerance {c['tolerance']}: "
                                     "the readings do not cover all of the clients' work")

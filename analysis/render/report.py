@@ -174,7 +174,8 @@ def _reconciliation_section(result):
         if rec.get("checks"):
             lines += ["| check | expected | observed | tolerance | verdict |", "|---|---|---|---|---|"]
             for name, c in rec["checks"].items():
-                verdict = c["verdict"] + (f" ({c['reason']})" if c.get("reason") else "")
+                verdict = c["verdict"] + (f" ({c['reason']})" if c.get("reason") else "") + (
+                    f" (over its tolerance, explained: {c['explained_by']})" if c.get("explained_by") else "")
                 lines.append(f"| {name} | {fmt(c['expected'])} | {fmt(c['observed'])} | {fmt(c['tolerance'])} | {verdict} |")
             lines.append("")
         lines += [f"- {x}" for x in rec.get("reasons") or []] + ([""] if rec.get("reasons") else [])

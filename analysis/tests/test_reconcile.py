@@ -66,6 +66,34 @@ def test_a_foreign_select_loop_on_postgres_is_suspect_with_the_reasons():
     assert checks["rows_read"]["verdict"] == "suspect"
 
 
+def test_postgres_rows_read_by_its_autovacuum_on_the_lab_s_tables_are_explained_not_suspect():
+    """postgres-globalsign-1mb-autoanalyze: globalsign-1mb's run phase on PostgreSQL 17 (the stand-in;
+    2 clients x 240 inserts of people with 1 MiB of padding, a partial index on data->'age'). Its
+    autoanalyze ran on the lab's table in the window and read each sampled document whole from TOAST
+    for the index's expression: hundreds of thousands of rows pg_stat_database counts, none from a
+    user-table scan. The check is ok, explained, and said in the notes; the same readings without the
+    autovacuum counters (a client before them) stay suspect, and so do readings where it did not run."""
+    stats, clients = case("postgres-globalsign-1mb-autoanalyze")
+    r = reconcile.reconcile("postgres", stats, clients)
+    rows = r["checks"]["rows_read"]
+    assert r["verdict"] == "ok" and r["reasons"] == [], r["reasons"]
+    assert rows["observed"] > 100 * rows["tolerance"] and rows["verdict"] == "ok", rows
+    assert rows["explained_by"].startswith("autovacuum ran "), rows
+    assert r["checks"]["user_table_reads"]["observed"] == 0
+    assert any(n.startswith("rows_read ") and "autovacuum ran" in n for n in r["notes"]), r["notes"]
+    for gone in ("user_autovacuum_count", "user_autoanalyze_count"):
+        older = copy.deepcopy(stats)
+        for edge in ("start", "end"):
+            del older[edge]["counters"][gone]
+        r = reconcile.reconcile("postgres", older, clients)
+        assert r["verdict"] == "suspect" and "explained_by" not in r["checks"]["rows_read"], gone
+    still = copy.deepcopy(stats)
+    for k in ("user_autovacuum_count", "user_autoanalyze_count"):
+        still["end"]["counters"][k] = still["start"]["counters"][k]
+    r = reconcile.reconcile("postgres", still, clients)
+    assert r["verdict"] == "suspect" and any(x.startswith("rows_read ") for x in r["reasons"])
+
+
 def test_ferretdb_readings_name_no_server_and_are_not_reconciled():
     """FerretDB's readings (and any older run's) carry no server.name: its counters are not
     interpreted, the reconciliation is null with the reason."""

@@ -73,6 +73,8 @@ test.describe('server-stats: PostgreSQL', () => {
     assert.equal(delta(a, b, 'xact_rollback'), 0);
     assert.ok([2, 3].includes(delta(a, b, 'sessions')), `sessions +${delta(a, b, 'sessions')}`);
     for (const k of ['user_seq_scan', 'user_seq_tup_read', 'user_idx_scan', 'user_idx_tup_fetch']) assert.equal(delta(a, b, k), 0, k);
+    // the server's own maintenance on the lab's tables: none in a second (autovacuum's naptime is 60 s)
+    for (const k of ['user_autovacuum_count', 'user_autoanalyze_count']) assert.equal(delta(a, b, k), 0, k);
     assert.ok(delta(a, b, 'wal_bytes') > N * 150, `WAL +${delta(a, b, 'wal_bytes')} B`);
 
     // a foreign full-table read, its session still connected at the reading

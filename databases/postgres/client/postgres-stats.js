@@ -6,7 +6,10 @@
 // session makes and every TOAST chunk (a 10 kB document is several rows);
 // pg_stat_user_tables (summed, TOAST and catalogs excluded) counts one row
 // per document inserted, and its scans are exactly zero for the lab's
-// inserts, so any read of the lab's data shows.
+// inserts, so any read of the lab's data shows. Its autovacuum_count and
+// autoanalyze_count say when the server's own maintenance ran on the lab's
+// tables: an ANALYZE evaluates an expression index on every sampled row,
+// reading each document whole from TOAST (rows pg_stat_database counts).
 //
 // Read as to_jsonb(row) so every column the server has is kept raw, whatever
 // its version; the fields the lab reconciles are then picked by name and a
@@ -26,7 +29,9 @@ const STATS_SQL = `select to_jsonb(d) as row,
        (select jsonb_build_object('seq_scan', coalesce(sum(seq_scan), 0), 'seq_tup_read', coalesce(sum(seq_tup_read), 0),
                                   'idx_scan', coalesce(sum(idx_scan), 0), 'idx_tup_fetch', coalesce(sum(idx_tup_fetch), 0),
                                   'n_tup_ins', coalesce(sum(n_tup_ins), 0), 'n_tup_upd', coalesce(sum(n_tup_upd), 0),
-                                  'n_tup_del', coalesce(sum(n_tup_del), 0))
+                                  'n_tup_del', coalesce(sum(n_tup_del), 0),
+                                  'autovacuum_count', coalesce(sum(autovacuum_count), 0),
+                                  'autoanalyze_count', coalesce(sum(autoanalyze_count), 0))
           from pg_stat_user_tables) as user_tables,
        (select coalesce(jsonb_object_agg(t.name, jsonb_build_object('n_tup_ins', s.n_tup_ins, 'n_tup_upd', s.n_tup_upd,
                                                                     'n_tup_del', s.n_tup_del)), '{}')
