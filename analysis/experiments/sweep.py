@@ -186,11 +186,12 @@ def build(sweep_dir):
         "queries": sweep_queries.build(pts),
         # each point's time-series ingest side by side (tsbs: model, per event, storage, chunks)
         "ingest": sweep_queries.ingest_sides(pts),
-        # a sweep of storage forms: the documents each side read back, compared across the points
-        "documents": documents,
         # what was left out of the series and ratios, and why (incomplete points or repetitions,
         # phases not ok)
         "notes": notes,
+        # a sweep of storage forms: the documents each side read back, compared across the points
+        # (absent from other sweeps, so that their results.json are as before)
+        **({"documents": documents} if documents is not None else {}),
     }
 
 
