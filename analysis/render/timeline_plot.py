@@ -12,6 +12,12 @@ from .plots import COLORS, _save, _title_suffix, short_label  # noqa: E402
 STYLES = ["-", "--", ":", "-."]
 
 
+def _lone(points):
+    """A series of one second (a phase shorter than two) drawn as a marker: a line needs two points,
+    and the series would not show at all."""
+    return {"marker": "o", "markersize": 4} if len(points) == 1 else {}
+
+
 def has_timeline(runs):
     return any((r.get("timeline") or {}).get("seconds") for r in runs)
 
@@ -41,16 +47,16 @@ def timeline(result, runs, path, what="run phase"):
                 pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
                 p99 = [(t, c["p99_ms"]) for t, c in pts if c.get("p99_ms") is not None]
                 ax_p99.plot([t for t, _ in p99], [v for _, v in p99], color=COLORS.get(r["database"], "#888"),
-                            linestyle=STYLES[k % len(STYLES)], label=f"{short_label(r)} {op}")
+                            linestyle=STYLES[k % len(STYLES)], label=f"{short_label(r)} {op}", **_lone(p99))
                 continue
             pts = [(s["t"] - start, s["ops"][op]) for s in seconds if op in s["ops"]]
             if not pts:
                 continue
             style = dict(color=COLORS.get(r["database"], "#888"), linestyle=STYLES[ops.index(op) % len(STYLES)],
                          label=f"{short_label(r)} {op}")
-            ax_rate.plot([t for t, _ in pts], [c["ok"] for _, c in pts], **style)
+            ax_rate.plot([t for t, _ in pts], [c["ok"] for _, c in pts], **style, **_lone(pts))
             p99 = [(t, c["p99_ms"]) for t, c in pts if c.get("p99_ms") is not None]
-            ax_p99.plot([t for t, _ in p99], [v for _, v in p99], **style)
+            ax_p99.plot([t for t, _ in p99], [v for _, v in p99], **style, **_lone(p99))
             errs = [(t, c["errors"]) for t, c in pts if c.get("errors")]
             if errs:
                 ax_rate.scatter([t for t, _ in errs], [v for _, v in errs], marker="x",
