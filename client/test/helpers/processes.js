@@ -36,12 +36,16 @@ async function stopChild(child, signal = 'SIGTERM', ms = 15000) {
   }
 }
 
-// Poll `probe` (async, throws until ready) for up to `ms`.
+// Poll `probe` (async, throws until ready) for up to `ms`; an error marked `fatal` (the server
+// exited: it will not become ready) ends the wait at once.
 async function waitUntil(probe, ms, what) {
   const deadline = Date.now() + ms;
   let last;
   while (Date.now() < deadline) {
-    try { return await probe(); } catch (err) { last = err; }
+    try { return await probe(); } catch (err) {
+      if (err.fatal) throw new Error(`${what} not ready: ${err.message}`);
+      last = err;
+    }
     await sleep(200);
   }
   throw new Error(`${what} not ready after ${ms} ms: ${last && last.message}`);

@@ -53,7 +53,22 @@ function secantusVenv() {
 // replset: without --standalone, so it advertises a single-node replica set and runs
 // multi-document transactions (the URI then has directConnection=true).
 // args: more secantusd-py arguments (e.g. ['--cache-size', '8M']).
-async function startSecantus({ replset = false, args = [] } = {}) {
+// The port is asked from the kernel and released before the server binds it: another process
+// (the suites run side by side) can take it in between, seen once in CI ("Address already in use").
+// The server then exits at once, and a start on another port is tried, up to PORT_TRIES times.
+const PORT_TRIES = 5;
+
+async function startSecantus(options = {}) {
+  for (let i = 1; ; i++) {
+    try {
+      return await startSecantusOnce(options);
+    } catch (err) {
+      if (i >= PORT_TRIES || !/Address already in use/.test(err.message)) throw err;
+    }
+  }
+}
+
+async function startSecantusOnce({ replset = false, args = [] } = {}) {
   const bin = secantusVenv();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsonbench-secantus-'));
   const port = await freePort();
@@ -89,7 +104,7 @@ async function startSecantus({ replset = false, args = [] } = {}) {
     },
     ready() {
       return waitUntil(async () => {
-        if (this.child.exitCode !== null) throw new Error(`secantusd-py exited: ${tail(logFile)}`);
+        if (this.child.exitCode !== null) throw Object.assign(new Error(`secantusd-py exited: ${tail(logFile)}`), { fatal: true });
         await this.withDb((db) => db.command({ ping: 1 }));
       }, 60000, 'SecantusDB');
     },
