@@ -36,14 +36,15 @@ async function stopChild(child, signal = 'SIGTERM', ms = 15000) {
   }
 }
 
-// Poll `probe` (async, throws until ready) for up to `ms`; an error marked `fatal` (the server
-// exited: it will not become ready) ends the wait at once.
+// Poll `probe` (async, throws until ready) for up to `ms`; an error marked `notReadyEver` (the server
+// exited: it will not become ready) ends the wait at once. Not `fatal`: mysql2 marks every lost
+// connection so, and a server still starting drops connections.
 async function waitUntil(probe, ms, what) {
   const deadline = Date.now() + ms;
   let last;
   while (Date.now() < deadline) {
     try { return await probe(); } catch (err) {
-      if (err.fatal) throw new Error(`${what} not ready: ${err.message}`);
+      if (err.notReadyEver) throw new Error(`${what} not ready: ${err.message}`);
       last = err;
     }
     await sleep(200);

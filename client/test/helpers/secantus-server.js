@@ -104,7 +104,7 @@ async function startSecantusOnce({ replset = false, args = [] } = {}) {
     },
     ready() {
       return waitUntil(async () => {
-        if (this.child.exitCode !== null) throw Object.assign(new Error(`secantusd-py exited: ${tail(logFile)}`), { fatal: true });
+        if (this.child.exitCode !== null) throw Object.assign(new Error(`secantusd-py exited: ${tail(logFile)}`), { notReadyEver: true });
         await this.withDb((db) => db.command({ ping: 1 }));
       }, 60000, 'SecantusDB');
     },
