@@ -7,7 +7,7 @@ every side's digest against the first side's, by the rule a bench applies to its
 the stage's concurrent updates make them order-dependent. A repeated point gives one side per
 repetition. Only a sweep of storage forms is compared: other keys change the documents themselves.
 """
-from ..figures.results import documents_compared
+from ..figures.results import documents_compared, documents_differ
 from .sweep_queries import _point_results
 
 
@@ -65,4 +65,4 @@ def report_lines(compared):
 def incomplete(compared):
     """What makes the sweep incomplete: a stage whose sides do not hold the same documents."""
     return [f"{c['stage']} stage: the documents read back differ across the points ({c['differ']})"
-            for c in compared or [] if c["keys_equal"] is False or (c["equal"] is False and not c["order_dependent"])]
+            for c in compared or [] if documents_differ(c)]

@@ -201,6 +201,12 @@ def documents_compared(runs):
     return out
 
 
+def documents_differ(c):
+    """Whether an entry of documents_compared fails: keys that differ, or documents that differ where
+    no concurrent update can explain it."""
+    return c["keys_equal"] is False or (c["equal"] is False and not c["order_dependent"])
+
+
 def build(bench_dir, lab_env=None):
     """results.json of a bench folder (its path, or its Bench): its files read once, through one Bench
     (bench/folder.py)."""
@@ -244,7 +250,7 @@ def build(bench_dir, lab_env=None):
     dbs = list(dict.fromkeys(r["database"] for r in runs))
     compared = documents_compared(runs)
     incomplete += [f"{c['stage']} phases: the documents read back differ between the databases ({c['differ']})"
-                   for c in compared if c["keys_equal"] is False or (c["equal"] is False and not c["order_dependent"])]
+                   for c in compared if documents_differ(c)]
     settings = {db: bench.settings(db) for db in dbs}
     result = {
         "schema_version": SCHEMA_VERSION,
