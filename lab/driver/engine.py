@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 
+from .probe import children
+
 # How long a short docker call (inspect, logs, stop, start, rm, image inspect, ps) may take before
 # the driver gives up on it: a placed host's engine can go away or its network stop answering
 # mid-run (issue 27's faults), and a call that waits on it must not hold the run. Far above what a
@@ -229,20 +231,11 @@ class Engine:
 def _kill_tree(pid):
     """SIGKILL to PID and every process below it (the docker CLI runs compose as a child of its own,
     which outlives a killed parent)."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
-                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
     todo, tree = [pid], []
     while todo:
         p = todo.pop()
         tree.append(p)
-        todo.extend(children.get(p, []))
+        todo.extend(children(p))
     for p in tree:
         try:
             os.kill(p, signal.SIGKILL)

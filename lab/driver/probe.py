@@ -161,7 +161,7 @@ def _read(path):
         return None
 
 
-def _children(pid, proc="/proc"):
+def children(pid, proc="/proc"):
     """The processes whose parent is PID, as {pid: comm} (each /proc/N/stat's ppid field: present
     on every kernel, unlike /proc/N/task/N/children)."""
     out = {}
@@ -488,7 +488,7 @@ class LocalProbe(Probe):
             for _ in range(10):
                 if handle.poll() is not None:
                     break
-                child = next((pid for pid, comm in _children(handle.pid, self.proc).items()
+                child = next((pid for pid, comm in children(handle.pid, self.proc).items()
                               if comm == "sleep"), None)
                 if child:
                     break
