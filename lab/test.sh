@@ -82,10 +82,11 @@ python_suite() {
   analysis_out=$(mktemp "${TMPDIR:-/tmp}/jsonbench-analysis-tests.XXXXXX") || { rm -f "$export_out"; return 1; }
   "$VENV/bin/python" -m pytest -q -rs "${SIDE_TESTS[@]}" >"$export_out" 2>&1 &
   export_pid=$!
-  "$VENV/bin/python" -m pytest -q -rs --ignore=analysis/tests/test_export.py analysis/tests grafana/tests \
+  local ignore=("${SIDE_TESTS[@]/#/--ignore=}")  # the side tests run in their own process only
+  "$VENV/bin/python" -m pytest -q -rs "${ignore[@]}" analysis/tests grafana/tests \
     >"$analysis_out" 2>&1 &
   analysis_pid=$!
-  "$VENV/bin/python" -m pytest -q -rs --ignore=tests/unit/test_engine_timeouts.py tests/unit tests/input || rc=1
+  "$VENV/bin/python" -m pytest -q -rs "${ignore[@]}" tests/unit tests/input || rc=1
   wait "$analysis_pid" || rc=1
   wait "$export_pid" || rc=1
   echo "--- analysis/tests (but test_export.py) and grafana/tests, run beside:"
