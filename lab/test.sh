@@ -54,7 +54,7 @@ else
 fi
 
 failed=()
-. "$LAB_ROOT/lab/two-at-a-time.sh"
+. "$LAB_ROOT/lab/at-a-time.sh"
 # Then no container of the client's tests may be left (the label its server helpers give each one,
 # with the test file that started it): a test stops what it starts, by its id.
 client_suite() {
@@ -97,10 +97,10 @@ python_suite() {
   return "$rc"
 }
 
-# End to end in two streams, each in a Compose project, port range and client image of its own.
-# Stream b holds the long independent modules; stream a everything else, so a new module runs there
-# by default (the session's lab_run stack and its live readers stay in one stream, in name order:
-# tests/unit/test_e2e_module_order.py). Arguments (a module, -k ...) run one stream as before.
+# End to end in three streams, each in a Compose project, port range and client image of its own.
+# Streams b and c hold the long independent modules; stream a everything else, so a new module runs
+# there by default (the session's lab_run stack and its live readers stay in one stream, in name
+# order: tests/unit/test_e2e_module_order.py). Arguments (a module, -k ...) run one stream as before.
 e2e_stream() {  # NAME PORT_BASE PYTEST-ARGS...
   local name=$1 base=$2; shift 2
   cd "$LAB_ROOT" && JSONBENCH_E2E_PROJECT="jsonbench-e2e-$name" JSONBENCH_E2E_PORT_BASE="$base" \
@@ -108,26 +108,33 @@ e2e_stream() {  # NAME PORT_BASE PYTEST-ARGS...
 }
 if [ $# -gt 0 ]; then
   say "client (unit and integration tests) and analysis and dashboards (pytest), side by side"
-  two_at_a_time client "client: unit and integration tests" client_suite \
+  at_a_time 2 client "client: unit and integration tests" client_suite \
     analysis "analysis and dashboards: pytest" python_suite
   say "end to end: the lab on a real Docker engine"
   (cd "$LAB_ROOT" && "$VENV/bin/python" -m pytest -q -rs -x --durations=12 tests/e2e "$@") || failed+=(e2e)
 else
-  # Four jobs two at a time: the client and Python suites first, then each e2e stream as a slot
-  # frees (the longer stream b first). On a fresh host (660ede9): Python 343 s, client 486 s, then
-  # e2e b 1172 s and a 1112 s; as two pairs the same jobs would have taken about 1658 s, this way 1599.
-  stream_b=(test_queries_events_end_to_end.py test_ycsb_end_to_end.py test_tsbs_ingest_end_to_end.py
-            test_three_databases_end_to_end.py)
+  # Five jobs three at a time: the client and Python suites and e2e stream b first, then streams c
+  # and a as slots free. An e2e stream keeps about a quarter of this 2-core machine busy (the ycsb
+  # module alone: 26% over its 182 s; it waits on guard seconds, quiet periods and fixed rates), so
+  # three side by side share it without starving each other. Stream b is the longest and starts at
+  # once; c and a start when the client and Python suites end, and each is about half of the rest.
+  # On a fresh host (9f073eb), two at a time: Python 532 s and client 616 s, then e2e b 1317 s and
+  # a 1327 s, 2094 s in all.
+  stream_b=(test_queries_events_end_to_end.py test_tsbs_ingest_end_to_end.py test_three_databases_end_to_end.py)
+  stream_c=(test_ycsb_end_to_end.py test_txn_booking_end_to_end.py test_repeat_sweep.py test_simulated_hosts.py
+            test_topology_replset_end_to_end.py test_check.py)
   stream_a=()
   for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
-    [[ " ${stream_b[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")
+    [[ " ${stream_b[*]} ${stream_c[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")
   done
   e2e_a() { e2e_stream a 25000 "${stream_a[@]}"; }
   e2e_b() { e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}"; }
-  say "client and Python suites, then the two end-to-end streams (the lab on a real Docker engine), two at a time"
-  two_at_a_time client "client: unit and integration tests" client_suite \
+  e2e_c() { e2e_stream c 26000 "${stream_c[@]/#/tests/e2e/}"; }
+  say "client and Python suites and the three end-to-end streams (the lab on a real Docker engine), three at a time"
+  at_a_time 3 client "client: unit and integration tests" client_suite \
     analysis "analysis and dashboards: pytest" python_suite \
     e2e-b "end to end, stream b: ${stream_b[*]}" e2e_b \
+    e2e-c "end to end, stream c: ${stream_c[*]}" e2e_c \
     e2e-a "end to end, stream a: ${stream_a[*]#tests/e2e/}" e2e_a
 fi
 

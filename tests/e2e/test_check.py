@@ -1,8 +1,8 @@
 """`./runme.sh check` on the real stack: about 20 s of a tiny bench on each database in a temporary
 copy, then the table of what will and will not be measured here; nothing of it left behind.
 
-Runs before test_lab_end_to_end.py (file order) and removes the test project's containers before
-and after, as the session's lab_run fixture does before its own run."""
+Removes the test project's containers before and after, as the session's lab_run fixture does
+before its own run (lab/test.sh runs this module in another stream than lab_run's users)."""
 import os
 import re
 import signal

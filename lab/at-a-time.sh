@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sourced by lab/test.sh: runs its suites two at a time (tests/unit/test_two_at_a_time.py runs it
+# Sourced by lab/test.sh: runs its suites a few at a time (tests/unit/test_at_a_time.py runs it
 # with jobs of its own). The caller defines `say` (a heading) and `stop_started_dockerd`, and reads
 # `failed` (the names of the jobs that failed).
 failed=()
@@ -9,13 +9,13 @@ stop_suites() {
   for pid in "${suite_pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
 }
 
-# two_at_a_time NAME HEADING FUNCTION [NAME HEADING FUNCTION]...: the jobs in the order given, two at
-# once, the next one starting as soon as either running one ends (both mostly wait: servers starting,
-# Prometheus scraping, guard seconds, a fixed rate; so on 2 cores two together take about as long as
-# the longer one, and a third would only slow the two). Each runs in its own process group (an
+# at_a_time SLOTS NAME HEADING FUNCTION [NAME HEADING FUNCTION]...: the jobs in the order given, at
+# most SLOTS at once, the next one starting as soon as a running one ends (they mostly wait: servers
+# starting, Prometheus scraping, guard seconds, a fixed rate). Each runs in its own process group (an
 # interrupted test run stops all of their processes); its output is kept whole and shown under its
 # heading when it ends; a failed one's NAME goes into `failed`.
-two_at_a_time() {
+at_a_time() {
+  local slots=$1; shift
   local logs; logs=$(mktemp -d)
   local -a names=() headings=() functions=()
   local -A running=()  # pid -> job index
@@ -23,7 +23,7 @@ two_at_a_time() {
   trap 'stop_suites; stop_started_dockerd' EXIT
   local next=0 pid rc i
   while [ "$next" -lt "${#names[@]}" ] || [ "${#running[@]}" -gt 0 ]; do
-    while [ "$next" -lt "${#names[@]}" ] && [ "${#running[@]}" -lt 2 ]; do
+    while [ "$next" -lt "${#names[@]}" ] && [ "${#running[@]}" -lt "$slots" ]; do
       set -m
       "${functions[$next]}" >"$logs/$next.log" 2>&1 &
       set +m
