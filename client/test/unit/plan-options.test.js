@@ -23,9 +23,14 @@ const URIS = {
   mysql: 'mysql://u:p@mysql:3306/jsonbench', timescaledb: 'postgres://u:p@timescaledb:5432/jsonbench',
 };
 
-// A bench folder in a temporary directory holding bench.env and its plan.json.
+// A bench folder in a temporary directory holding bench.env and its plan.json; every one removed
+// when the file's tests end.
+const temporary = [];
+test.after(() => { for (const d of temporary) fs.rmSync(d, { recursive: true, force: true }); });
 function benchWithPlan(name) {
-  const dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'plan-options-')), name);
+  const top = fs.mkdtempSync(path.join(os.tmpdir(), 'plan-options-'));
+  temporary.push(top);
+  const dir = path.join(top, name);
   fs.mkdirSync(dir);
   fs.copyFileSync(path.join(ROOT, name, 'bench.env'), path.join(dir, 'bench.env'));
   const file = path.join(dir, 'bench.env');
