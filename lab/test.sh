@@ -129,7 +129,9 @@ else
   done
   e2e_a() { e2e_stream a 25000 "${stream_a[@]}"; }
   e2e_b() { e2e_stream b 25500 "${stream_b[@]/#/tests/e2e/}"; }
-  e2e_c() { e2e_stream c 26000 "${stream_c[@]/#/tests/e2e/}"; }
+  # No port of a stream is another's, nor their second stacks' (base + 1000), nor tests/input's
+  # (tests/unit/test_e2e_stream_ports.py)
+  e2e_c() { e2e_stream c 27000 "${stream_c[@]/#/tests/e2e/}"; }
   say "client and Python suites and the three end-to-end streams (the lab on a real Docker engine), three at a time"
   at_a_time 3 client "client: unit and integration tests" client_suite \
     analysis "analysis and dashboards: pytest" python_suite \

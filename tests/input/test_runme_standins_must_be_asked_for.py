@@ -13,7 +13,9 @@ import pytest
 from test_runme_rejects_bad_input import LAB_ROOT, bench
 
 PROJECT = "jsonbench-standins-asked"
-_BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000")) + 1000
+# Beside the e2e streams' ports and their second stacks (base + 1000): lab/test.sh runs the two side
+# by side (tests/unit/test_e2e_stream_ports.py)
+_BASE = int(os.environ.get("JSONBENCH_E2E_PORT_BASE", "25000")) + 4000
 PORTS = {"PG_PORT": str(_BASE + 432), "MONGO_PORT": str(_BASE + 17), "PROMETHEUS_PORT": str(_BASE + 90),
          "GRAFANA_PORT": str(_BASE + 300)}
 CURL_ERROR = "curl: (56) CONNECT tunnel failed, response 407"
