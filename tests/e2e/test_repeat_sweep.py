@@ -1,7 +1,8 @@
 """REPEAT and sweeps through ./runme.sh on the real lab: a REPEAT=2 bench (repeat-1, repeat-2, each a
-complete bench folder, and the summary with its intervals), a 2-point sweep (one bench folder per
-value and the sweep report with its plots), and a run interrupted in its second repetition, which
-keeps the first and leaves no database or client container."""
+complete bench folder, and the summary with its intervals), the shipped storage-forms bench's paired
+sweep at small sizes (one bench folder per pair of forms and the sweep report with its plots), and a
+run interrupted in its second repetition, which keeps the first and leaves no database or client
+container."""
 import json
 import os
 import signal
@@ -95,63 +96,94 @@ def test_report_regenerates_a_repeat_bench(repeat_run):
     assert (bench / "report.md").exists() and (bench / "repeat-1" / "report.md").exists()
 
 
-def test_a_storage_forms_sweep_gives_its_report_and_compares_the_documents_across_forms(workdir):
-    """The sweep's mechanics (a bench folder per value, the series, the plots and the report) on the
-    storage-forms question (issue 28, Dolgov's): the same documents stored as PostgreSQL jsonb and as
-    its relational table, each point's storage and CPU per document side by side, and every document
-    read back (DIGEST=documents) equal across the two forms. PostgreSQL alone: the mechanics are the
-    same for any number of databases (the REPEAT run above covers two; MySQL's relational form is the
-    three-database e2e's)."""
+# The shipped storage-forms bench at small sizes: its own bench.env (the paired sweep, the load then
+# the read-only run, DIGEST=documents), only the sizes and waits made small.
+FORMS_SMALL = ["--set", "RECORDS=200", "--set", "OPS=100", "--set", "CLIENTS=2", "--set", "QUIET_S=0",
+               "--set", "PERF_RECORD_S=0"]
+
+
+def test_the_storage_forms_bench_gives_every_form_its_figures_and_equal_documents(workdir):
+    """The sweep's mechanics (a bench folder per point, the series, the plots and the report) on the
+    storage-forms question (issue 28, Dolgov's), as the shipped `storage-forms` bench asks it: the same
+    documents stored as PostgreSQL jsonb, json and its relational table beside MySQL JSON and its
+    relational table, each form's storage and CPU per document, and every document read back after
+    the load and after the read-only run (DIGEST=documents) equal across every form at every point."""
     remove_project()
-    # 10 fields of 100 characters: below PostgreSQL's ~2 KB TOAST threshold, so each form's storage is
-    # its own rows, uncompressed (storage-forms/bench.env's documents)
-    bench = make_bench(workdir, "bench-e2e-sweep", docs=100, perf_s=0,
-                       extra="DATABASES=postgres\nDIGEST=documents\n")
-    forms = ["jsonb", "relational"]
+    bench = workdir / "storage-forms"
+    bench.mkdir()
+    (bench / "bench.env").write_text((LAB_ROOT / "storage-forms" / "bench.env").read_text())
     try:
-        proc = runme(workdir, *TINY, "--set", "FIELD_BYTES=100", "--sweep", f"POSTGRES_FORM={','.join(forms)}",
-                     str(bench), log="runme-sweep.log")
+        proc = runme(workdir, *FORMS_SMALL, str(bench), log="runme-storage-forms.log")
         assert proc.returncode == 0, proc.stderr[-3000:]
-        sweep_dir = bench / "sweep-POSTGRES_FORM"
-        digests = {}
-        for form in forms:
-            point = sweep_dir / f"POSTGRES_FORM={form}"
-            # the sweep's value is the point's form in its plan (what the clients read)
-            plan = json.loads((point / "plan.json").read_text())
-            assert plan["settings"]["given"]["POSTGRES_FORM"] == form and plan["settings"]["values"]["POSTGRES_FORM"] == form
-            res = json.loads((point / "results.json").read_text())
-            assert res["complete"], res["incomplete"]
-            (run,) = res["runs"]
-            assert run["form"] == form and run["status"] == "ok", (run["form"], run["status"], run.get("reason"))
-            # count's own digest of what it read back, the independent side of the sweep's comparison
-            digests[form] = json.loads((point / "postgres.count.json").read_text())["digest"]["sha256"]
-        res = json.loads((sweep_dir / "results.json").read_text())
-        assert res["kind"] == "sweep" and res["values"] == forms and res["categorical"] and res["complete"], res["incomplete"]
-        storage = {s["value"]: s["mean"] for s in res["series"]["postgres"]["per_doc.storage_bytes"]}
-        cpu = {s["value"]: s["mean"] for s in res["series"]["postgres"]["per_doc.cpu_us"]}
-        # a relational row holds the values only: no key names, no jsonb header and offsets (10 x 100 B
-        # values; jsonb adds about 150 B a document)
-        assert 1000 < storage["relational"] < storage["jsonb"], storage
-        assert all(v > 0 for v in cpu.values()), cpu
-        (docs,) = res["documents"]
-        assert docs["stage"] == "run" and docs["equal"] is True and docs["keys_equal"] is True, docs
-        assert docs["digests"] == {f"{form}: postgres": digests[form] for form in forms}
-        assert len(set(digests.values())) == 1 and docs["documents"] == {f"{f}: postgres": 2 * 100 for f in forms}
-        print("storage forms sweep per document: " + ", ".join(
-            f"{f} {storage[f]:.0f} B stored, {cpu[f]:.0f} us CPU" for f in forms) + f"; digests equal ({digests['jsonb'][:12]})")
-        assert "plots/categories.png" in res["plots"]
-        assert (sweep_dir / "plots" / "categories.png").read_bytes()[:4] == b"\x89PNG"
-        report = (sweep_dir / "report.md").read_text()
-        assert "## Documents across the points" in report and "| run | 2 | 200 | equal on all 2 (digest" in report
-        # the sweep wrote only into its own folder
-        assert not (bench / "run.env").exists() and not (bench / "plan.json").exists()
-        (sweep_dir / "report.md").unlink()
-        p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(sweep_dir)], cwd=LAB_ROOT, env=lab_env(),
-                           capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stderr
-        assert (sweep_dir / "report.md").exists()
+        check_storage_forms(bench)
     finally:
         remove_project()
+
+
+FORM_PAIRS = [("jsonb", "json"), ("json", "json"), ("relational", "relational")]  # storage-forms/bench.env's SWEEP
+
+
+def check_storage_forms(bench):
+    sweep_dir = bench / "sweep-POSTGRES_FORM+MYSQL_FORM"
+    digests, reads = {}, {}
+    for pg, my in FORM_PAIRS:
+        point = sweep_dir / f"POSTGRES_FORM={pg}+MYSQL_FORM={my}"
+        # the point's forms are in its plan (what the clients read)
+        values = json.loads((point / "plan.json").read_text())["settings"]["values"]
+        assert (values["POSTGRES_FORM"], values["MYSQL_FORM"]) == (pg, my), values
+        res = json.loads((point / "results.json").read_text())
+        assert res["complete"], res["incomplete"]
+        forms = {"postgres": pg, "mysql": my}
+        assert sorted((r["database"], r["stage"]) for r in res["runs"]) == \
+            [(db, st) for db in ("mysql", "postgres") for st in ("load", "run")], res["runs"]
+        for run in res["runs"]:
+            assert run["form"] == forms[run["database"]] and run["status"] == "ok", \
+                (run["database"], run["stage"], run["status"], run.get("reason"))
+            # count's own digest of what it read back: the independent side of the comparison
+            count = json.loads((point / f"{run['phase']}.count.json").read_text())
+            digests[(pg, my, run["database"], run["stage"])] = count["digest"]["sha256"]
+            # the read-only run read by key OPS times per client (the clients' own result files)
+            if run["stage"] == "run":
+                reads[(pg, my, run["database"])] = sum(json.loads(f.read_text())["docs_ok"]
+                                                       for f in (point / "clients").glob(f"{run['phase']}-client-*.json"))
+    assert set(reads.values()) == {2 * 100}, reads
+    # one set of documents across every form, point and stage (the run only reads)
+    assert len(set(digests.values())) == 1, digests
+    res = json.loads((sweep_dir / "results.json").read_text())
+    labels = [f"{pg}, {my}" for pg, my in FORM_PAIRS]
+    assert res["kind"] == "sweep" and res["values"] == labels, res["values"]
+    assert res["categorical"] and res["complete"], res["incomplete"]
+    # each form's storage and CPU per document, from its load phase; each read's CPU from the run's
+    series = lambda name, figure: {s["value"]: s["mean"] for s in res["series"][name][figure]}  # noqa: E731
+    storage = {db: series(f"{db}-load", "per_doc.storage_bytes") for db in ("postgres", "mysql")}
+    cpu = {db: series(f"{db}-load", "per_doc.cpu_us") for db in ("postgres", "mysql")}
+    read_cpu = {db: series(db, "per_op.cpu_us") for db in ("postgres", "mysql")}
+    assert all(set(x[db]) == set(labels) for x in (storage, cpu, read_cpu) for db in x), (storage, cpu, read_cpu)
+    # a relational row holds the values only: no key names, no jsonb header and offsets (10 x 100 B
+    # values); every form stores at least the values
+    assert 1000 < storage["postgres"]["relational, relational"] < storage["postgres"]["jsonb, json"], storage
+    assert all(v > 1000 for db in storage.values() for v in db.values()), storage
+    assert all(v > 0 for x in (cpu, read_cpu) for db in x.values() for v in db.values()), (cpu, read_cpu)
+    compared = {c["stage"]: c for c in res["documents"]}
+    assert set(compared) == {"load", "run"}, compared
+    for c in compared.values():
+        assert c["equal"] is True and c["keys_equal"] is True, c
+        assert len(c["digests"]) == 6 and set(c["documents"].values()) == {200}, c
+        assert set(c["digests"].values()) == set(digests.values()), (c["digests"], digests)
+    print("storage-forms per document: " + "; ".join(
+        f"{db} {v}: {storage[db][v]:.0f} B stored, {cpu[db][v]:.0f} us CPU, {read_cpu[db][v]:.0f} us per read"
+        for db in storage for v in labels) + f"; every digest equal ({next(iter(digests.values()))[:12]})")
+    assert "plots/categories.png" in res["plots"]
+    assert (sweep_dir / "plots" / "categories.png").read_bytes()[:4] == b"\x89PNG"
+    report = (sweep_dir / "report.md").read_text()
+    assert "## Documents across the points" in report and "| load | 6 | 200 | equal on all 6 (digest" in report
+    # the sweep wrote only into its own folder
+    assert not (bench / "run.env").exists() and not (bench / "plan.json").exists()
+    (sweep_dir / "report.md").unlink()
+    p = subprocess.run([str(LAB_ROOT / "runme.sh"), "report", str(sweep_dir)], cwd=LAB_ROOT, env=lab_env(),
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    assert (sweep_dir / "report.md").exists()
 
 
 def test_interrupted_repetition_keeps_the_finished_one_and_no_container(workdir):
