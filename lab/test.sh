@@ -121,7 +121,8 @@ else
   # start when the Python and client suites end. Measured on a fresh host (12b5174), the modules'
   # times beside each other: events 530 s, tsbs 420, three-db 400, repeat+storage-forms 440, the
   # lab_run group with pgbouncer 529, booking 240, ycsb 225, simulated hosts 210, check 100,
-  # replica set 65.
+  # replica set 65. So split (69f7560), from nothing: Python ended at 823 s, client 893, then streams
+  # a at 1674, b 1759, c 1835; 1837 s in all (2094 s two at a time, without the storage-forms bench).
   stream_b=(test_queries_events_end_to_end.py test_tsbs_ingest_end_to_end.py test_three_databases_end_to_end.py
             test_topology_replset_end_to_end.py test_check.py)
   stream_c=(test_repeat_sweep.py test_txn_booking_end_to_end.py test_simulated_hosts.py)
