@@ -9,23 +9,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def offsets():
-    text = (ROOT / "tests" / "e2e" / "conftest.py").read_text()
-    return {int(n) for n in re.findall(r"_BASE \+ (\d+)", text)}
+def read(relative):
+    return (ROOT / relative).read_text()
+
+
+# what a stream publishes beyond its base (tests/e2e/conftest.py), and where test_database_stop.py's
+# second stack sits beyond it
+OFFSETS = {int(n) for n in re.findall(r"_BASE \+ (\d+)", read("tests/e2e/conftest.py"))}
+SECOND_STACK = int(re.search(r'PORTS\["PG_PORT"\]\) \+ (\d+)', read("tests/e2e/test_database_stop.py")).group(1))
 
 
 def ports(base):
-    return {base + extra + off for extra in (0, 1000) for off in offsets()}
+    return {base + extra + off for extra in (0, SECOND_STACK) for off in OFFSETS}
 
 
 def test_the_streams_and_the_input_tests_publish_no_port_twice():
-    bases = {name: int(base) for name, base in re.findall(r"e2e_stream (\w+) (\d+) ", (ROOT / "lab" / "test.sh").read_text())}
-    assert len(bases) >= 3, bases
-    assert len(offsets()) >= 5
-    input_text = (ROOT / "tests" / "input" / "test_runme_standins_must_be_asked_for.py").read_text()
-    found = re.search(r'"JSONBENCH_E2E_PORT_BASE", "(\d+)"\)\) \+ (\d+)', input_text)
+    bases = {name: int(base) for name, base in re.findall(r"e2e_stream (\w+) (\d+) ", read("lab/test.sh"))}
+    assert len(bases) >= 3 and len(OFFSETS) >= 5 and SECOND_STACK > 0, (bases, OFFSETS, SECOND_STACK)
+    found = re.search(r'"JSONBENCH_E2E_PORT_BASE", "(\d+)"\)\) \+ (\d+)',
+                      read("tests/input/test_runme_standins_must_be_asked_for.py"))
     input_base = int(found.group(1)) + int(found.group(2))
-    taken = {"tests/input": {input_base + off for off in offsets()}}
+    taken = {"tests/input": {input_base + off for off in OFFSETS}}
     taken.update({f"stream {n}": ports(b) for n, b in bases.items()})
     names = sorted(taken)
     for i, a in enumerate(names):
