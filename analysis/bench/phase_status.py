@@ -42,10 +42,12 @@ COUNT_FAILED = ("count failed after the window: the transactions' correctness ch
 
 # The rules, in the order the lab applied them when it decided in bash: a later rule may override an
 # earlier one's verdict where it says so; the reasons are the lab's words (results.json, report.md).
-def decide(facts, missing_clients, result_problems=(), count_checks=False):
+def decide(facts, missing_clients, result_problems=(), count_checks=False, shortfalls=None):
     """(status, reason) of a phase from its facts (schema `$defs/facts`), its missing result files and
     what is wrong with those it has (result_problems: `result_problems`). count_checks: the workload's
-    count is its correctness check (plan.workload_facts `transactions`), so a failed count fails it."""
+    count is its correctness check (plan.workload_facts `transactions`), so a failed count fails it.
+    shortfalls: {client number: what its result file says it did not do} (`client_shortfalls`), said
+    after a failed client's exit code."""
     status, reason = "ok", ""
     wait = facts["wait"]
     if wait["timed_out"]:
@@ -57,6 +59,8 @@ def decide(facts, missing_clients, result_problems=(), count_checks=False):
         for i, code in enumerate(facts["client_exit_codes"], start=1):
             if code != 0:
                 status, reason = "failed", f"client-{i} exited with code {'unknown' if code is None else code}"
+                if (shortfalls or {}).get(i):
+                    reason += f": {shortfalls[i]}"
                 break
     # a database that stopped or restarted fails the phase whatever the clients say
     db = facts["database"]
@@ -116,11 +120,57 @@ def complete(path):
     check(doc, path, part)
     bench_dir = os.path.dirname(path)
     status, reason = decide(doc["facts"], doc["missing_clients"], result_problems(bench_dir, doc),
-                            count_checks=plan.workload_facts(bench_dir)["transactions"])
+                            count_checks=plan.workload_facts(bench_dir)["transactions"],
+                            shortfalls=client_shortfalls(bench_dir, doc))
     doc = _with_verdict(doc, status, reason)
     check(doc, path)
     write_json_atomic(path, doc)
     return verdict(doc["status"], doc["reason"])
+
+
+def _client_results(bench_dir, doc):
+    """(client number, its result file's name, its path) for each of the phase's clients with a file."""
+    for i in range(1, int(doc.get("clients") or 0) + 1):
+        name = os.path.join("clients", f"{doc.get('phase')}-client-{i}.json")
+        path = os.path.join(bench_dir, name)
+        if os.path.exists(path):  # a missing file is missing_clients' rule
+            yield i, name, path
+
+
+def shortfall(result):
+    """What a client's result says it did not do, in the lab's words ("" when it did everything): a
+    client exits 1 when fewer than all its operations succeeded, and its exit code alone does not say
+    whether the database refused some, fell behind the rate, or went away."""
+    ok, target = result.get("docs_ok"), result.get("docs_target")
+    if not isinstance(ok, int) or not isinstance(target, int) or (ok >= target and not result.get("interrupted")):
+        return ""
+    said = [f"{ok} of {target} operations ok"]
+    if result.get("errors"):
+        samples = result.get("error_samples") or []
+        said.append(f"{result['errors']} failed" + (f" (first: {samples[0]})" if samples else ""))
+    if result.get("dropped"):
+        said.append(f"{result['dropped']} dropped: the database fell more than {result.get('queue_bound')} operations "
+                    f"behind the rate of {result.get('target_rate')}/s")
+    if result.get("gave_up"):
+        said.append(f"gave up: {result['gave_up']}")
+    if result.get("not_sent"):
+        said.append(f"{result['not_sent']} not sent")
+    return "; ".join(said)
+
+
+def client_shortfalls(bench_dir, doc):
+    """{client number: shortfall} of the phase's clients whose result file is readable; a file that is
+    not JSON is `result_problems`' to say."""
+    out = {}
+    for i, _, path in _client_results(bench_dir, doc):
+        try:
+            result = read_json(path)
+        except AnalysisError:
+            continue
+        said = shortfall(result) if isinstance(result, dict) else ""
+        if said:
+            out[i] = said
+    return out
 
 
 def result_problems(bench_dir, doc):
@@ -128,11 +178,7 @@ def result_problems(bench_dir, doc):
     window: a client checking its own file would spend CPU inside the window) against
     client/src/result.schema.json: one line per file that is not JSON or does not match."""
     out = []
-    for i in range(1, int(doc.get("clients") or 0) + 1):
-        name = os.path.join("clients", f"{doc.get('phase')}-client-{i}.json")
-        path = os.path.join(bench_dir, name)
-        if not os.path.exists(path):
-            continue  # a missing file is missing_clients' rule
+    for _, name, path in _client_results(bench_dir, doc):
         try:
             file_schemas.client(read_json(path), "result", name)
         except AnalysisError as e:

@@ -154,6 +154,36 @@ def test_phase_status_command_writes_the_verdict_where_the_lab_did_and_prints_it
     assert phase_status.read(str(path)) == doc
 
 
+def test_a_failed_clients_reason_says_what_its_result_file_says_it_did_not_do(tmp_path, capsys):
+    """A client exits 1 when fewer than all its operations succeeded; the reason says which of errors,
+    drops (fell behind the rate) or giving up it was, from the client's own result file (a real one of
+    the recorded run, changed as a client that fell behind writes it)."""
+    clients = tmp_path / "clients"
+    shutil.copytree(os.path.join(FIXTURES, "ci-standin-run", "clients"), clients)
+    result = json.loads((clients / "postgres-client-2.json").read_text())
+    target = result["docs_target"]
+    result.update(docs_ok=target - 4, errors=0, dropped=4, queue_bound=100, target_sustained=False)
+    (clients / "postgres-client-2.json").write_text(json.dumps(result))
+    path = lab_phase_file(tmp_path, client_exit_codes=[0, 1])
+    assert main(["phase-status", "--phase-file", str(path)]) == 0
+    rate = result["target_rate"]
+    said = (f"client-2 exited with code 1: {target - 4} of {target} operations ok; 4 dropped: the database fell more "
+            f"than 100 operations behind the rate of {rate}/s")
+    assert capsys.readouterr().out == f"failed ({said})\n"
+    assert json.loads(path.read_text())["reason"] == said
+
+
+def test_a_shortfall_names_errors_with_the_first_one_and_giving_up():
+    result = {"docs_ok": 7, "docs_target": 10, "errors": 2, "dropped": 0, "not_sent": 1,
+              "error_samples": ["booking: E11000 duplicate key", "booking: E11000 duplicate key"],
+              "gave_up": "no connection for 4.0 s (limit 4 s): connect ECONNREFUSED"}
+    assert phase_status.shortfall(result) == (
+        "7 of 10 operations ok; 2 failed (first: booking: E11000 duplicate key); "
+        "gave up: no connection for 4.0 s (limit 4 s): connect ECONNREFUSED; 1 not sent")
+    assert phase_status.shortfall({**result, "docs_ok": 10}) == ""
+    assert phase_status.decide(facts(client_exit_codes=[1]), [], shortfalls={1: "x"}) == ("failed", "client-1 exited with code 1: x")
+
+
 def test_phase_status_ok_prints_ok_alone(tmp_path, capsys):
     path = lab_phase_file(tmp_path)
     assert main(["phase-status", "--phase-file", str(path)]) == 0
