@@ -2,7 +2,8 @@
 copy, then the table of what will and will not be measured here; nothing of it left behind.
 
 Removes the test project's containers before and after, as the session's lab_run fixture does
-before its own run (lab/test.sh runs this module in another stream than lab_run's users)."""
+before its own run: in lab_run's users' stream (lab/test.sh) it runs before the first of them, by
+name, so its removals come before that stack starts (tests/unit/test_e2e_module_order.py)."""
 import os
 import re
 import signal
