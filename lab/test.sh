@@ -123,7 +123,9 @@ else
   # streams (about 0.8 core busy). So c starts with b, and each holds about as much as a plus the
   # time before a starts, on that run's times beside each other: b events 511 s, tsbs 425, three-db
   # 413 (1349); c repeat+storage-forms 515, ycsb 229, simulated hosts 229, booking 223, replica set 70
-  # (1266); a the lab_run group with pgbouncer 549, check 142 (691).
+  # (1266); a the lab_run group with pgbouncer 549, check 142 (691). Fresh-host run of that split
+  # (64f3864): 1762 s in all. The Python suite ended at 1054 s and the client's at 1106 (beside two
+  # streams, about 190 s later than beside one), then streams b at 1675 s, a 1743, c 1760.
   stream_b=(test_queries_events_end_to_end.py test_tsbs_ingest_end_to_end.py test_three_databases_end_to_end.py)
   stream_c=(test_repeat_sweep.py test_txn_booking_end_to_end.py test_simulated_hosts.py test_ycsb_end_to_end.py
             test_topology_replset_end_to_end.py)
