@@ -71,9 +71,10 @@ client_suite() {
 # Three pytest processes side by side: their tests mostly wait (real servers, Prometheus, Docker:
 # analysis/tests took 257 s of wall time for 126 s of CPU on a loaded host), and the suite is on the
 # critical path (stream a starts when it ends). The export tests (the longest) in one with the other
-# tests that wait without work (SIDE_TESTS: a silent engine's timeouts), analysis/tests and
-# grafana/tests in another, tests/unit and tests/input in this one.
-SIDE_TESTS=(analysis/tests/test_export.py tests/unit/test_engine_timeouts.py)
+# tests that wait without work (SIDE_TESTS: a silent engine's timeouts) and the short tests/input
+# (37 s alone; beside two e2e streams the unit process ended 190 s later, at 1054 s, and stream a
+# starts then), analysis/tests and grafana/tests in another, tests/unit in this one.
+SIDE_TESTS=(analysis/tests/test_export.py tests/unit/test_engine_timeouts.py tests/input)
 python_suite() {
   cd "$LAB_ROOT" || return 1
   bash host/install-prometheus.sh >/dev/null || return 1
@@ -86,7 +87,7 @@ python_suite() {
   "$VENV/bin/python" -m pytest -q -rs "${ignore[@]}" analysis/tests grafana/tests \
     >"$analysis_out" 2>&1 &
   analysis_pid=$!
-  "$VENV/bin/python" -m pytest -q -rs "${ignore[@]}" tests/unit tests/input || rc=1
+  "$VENV/bin/python" -m pytest -q -rs "${ignore[@]}" tests/unit || rc=1
   wait "$analysis_pid" || rc=1
   wait "$export_pid" || rc=1
   echo "--- analysis/tests (but test_export.py) and grafana/tests, run beside:"
@@ -126,9 +127,10 @@ else
   # (1266); a the lab_run group with pgbouncer 549, check 142 (691). Fresh-host run of that split
   # (64f3864): 1762 s in all. The Python suite ended at 1054 s and the client's at 1106 (beside two
   # streams, about 190 s later than beside one), then streams b at 1675 s, a 1743, c 1760.
-  stream_b=(test_queries_events_end_to_end.py test_tsbs_ingest_end_to_end.py test_three_databases_end_to_end.py)
-  stream_c=(test_repeat_sweep.py test_txn_booking_end_to_end.py test_simulated_hosts.py test_ycsb_end_to_end.py
+  # Then the replica set (65 s) moved from c to b: c ended 85 s after b.
+  stream_b=(test_queries_events_end_to_end.py test_tsbs_ingest_end_to_end.py test_three_databases_end_to_end.py
             test_topology_replset_end_to_end.py)
+  stream_c=(test_repeat_sweep.py test_txn_booking_end_to_end.py test_simulated_hosts.py test_ycsb_end_to_end.py)
   stream_a=()
   for f in "$LAB_ROOT"/tests/e2e/test_*.py; do
     [[ " ${stream_b[*]} ${stream_c[*]} " == *" $(basename "$f") "* ]] || stream_a+=("tests/e2e/$(basename "$f")")
