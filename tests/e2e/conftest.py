@@ -121,6 +121,20 @@ def results_of(bench: Path):
     return json.loads((bench / "results.json").read_text()) if (bench / "results.json").exists() else None
 
 
+def phases_said(benches) -> str:
+    """Each phase's status and reason from the benches' results.json, one line each (the lab's
+    output is long; a failed fixture's message shows only its tail, where the first bench's verdicts
+    are not)."""
+    lines = []
+    for bench in benches:
+        results = results_of(bench)
+        for r in (results or {}).get("runs", []):
+            lines.append(f"{bench.name} {r['phase']}: {r['status']}" + (f" ({r['reason']})" if r.get("reason") else ""))
+        if results is None:
+            lines.append(f"{bench.name}: no results.json")
+    return "\n".join(lines)
+
+
 def clients_said(bench: Path, phase: str) -> str:
     """What PHASE's clients recorded in their result files (done/target, errors, dropped, the first
     errors' messages, why a client stopped): a failed status's assertion message, so a CI log says
@@ -207,6 +221,7 @@ def bench_fixture(*benches, log, before=None):
             if before is not None:
                 before(d)
         proc = runme(workdir, *map(str, dirs), log=log)
+        print(phases_said(dirs))  # shown with a failed test's setup: every phase's verdict, whatever the tail held
         if len(dirs) == 1:
             yield dirs[0], proc, results_of(dirs[0])
         else:

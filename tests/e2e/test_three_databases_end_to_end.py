@@ -16,6 +16,11 @@ import pytest
 from conftest import PROJECT, bench_fixture
 
 DBS = ["mongodb", "postgres", "mysql"]
+# The insert bench's rate is its documents per client: a client then waits for a database that
+# falls behind and cannot drop (its queue bound is one second of load, at least 100). At 200/s with
+# 600 per client, a fresh-host CI run's insert bench failed a phase beside the other streams (which
+# one, the log's tail did not hold: bench_fixture now prints every verdict); dropping documents on a
+# loaded host is what its phases did before (test_each_server_holds_the_cache_... below).
 CLIENTS, DOCS, RECORDS, OPS = 2, 600, 300, 200
 COMMON = f"""\
 KEY=uuidv7
@@ -35,7 +40,7 @@ DATABASES="{' '.join(DBS)}"
 # them. MySQL's JSON keeps the YCSB bench: its binary log check is PARTIAL_JSON's after-image.
 FORMS = {"insert": {"mongodb": "bson", "postgres": "json", "mysql": "relational"},
          "ycsb": {"mongodb": "bson", "postgres": "relational", "mysql": "json"}}
-INSERT = (f'DESCRIPTION="three databases, insert"\nFIELD_BYTES=1000\nRATE=200\nDOCS={DOCS}\n'
+INSERT = (f'DESCRIPTION="three databases, insert"\nFIELD_BYTES=1000\nRATE={DOCS}\nDOCS={DOCS}\n'
           'POSTGRES_FORM=json\nMYSQL_FORM=relational\n' + COMMON)
 YCSB = (f'DESCRIPTION="three databases, YCSB-A"\nFIELD_BYTES=100\nRATE=100\nWORKLOAD=ycsb\nMIX=A\n'
         f'RECORDS={RECORDS}\nOPS={OPS}\nPOSTGRES_FORM=relational\n' + COMMON)
