@@ -135,20 +135,6 @@ def phases_said(benches) -> str:
     return "\n".join(lines)
 
 
-def clients_said(bench: Path, phase: str) -> str:
-    """What PHASE's clients recorded in their result files (done/target, errors, dropped, the first
-    errors' messages, why a client stopped): a failed status's assertion message, so a CI log says
-    why the phase failed once the bench folder is gone."""
-    lines = []
-    for f in sorted((bench / "clients").glob(f"{phase}-client-*.json")):
-        r = json.loads(f.read_text())
-        lines.append(f"{f.name}: {r.get('docs_ok')}/{r.get('docs_target')} ok, {r.get('errors')} errors, "
-                     f"{r.get('dropped')} dropped (queue bound {r.get('queue_bound')}), {r.get('achieved_rate', 0):.1f}/s "
-                     f"of {r.get('target_rate')}/s, stop {r.get('stop_reason')}, gave up {r.get('gave_up')}, "
-                     f"errors: {r.get('error_samples')}, aborts: {(r.get('transactions') or {}).get('aborts')}")
-    return "\n".join(lines) or f"no result file of {phase}'s clients in {bench / 'clients'}"
-
-
 class Run:
     def __init__(self, bench: Path, proc: subprocess.CompletedProcess):
         self.bench = bench
